@@ -1,0 +1,1 @@
+"""Sandboxed execution and the sys.settrace tracer."""

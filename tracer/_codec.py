@@ -1,0 +1,178 @@
+"""Value snapshots: bounded, deterministic reprs, marked when they cannot be read back.
+
+A snapshot is the repr text of a value at one moment plus one bit: whether
+`ast.literal_eval(text) == value`. The bit is decided by the value's type, not by parsing the
+text, so a custom `__repr__` that happens to print "1" is still marked opaque.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+CUT_MARK = "...<cut>"
+"""Appended to a repr that was cut at the length bound."""
+
+DEFAULT_REPR_LIMIT = 1_000
+"""Bound on the repr of a local variable in a step."""
+
+RESULT_REPR_LIMIT = 100_000
+"""Bound on the repr of a call's return value."""
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+_ATOMS: frozenset[type] = frozenset({int, bool, type(None), str, bytes})
+_CONTAINERS: frozenset[type] = frozenset({list, tuple, dict, set})
+_MAX_DEPTH = 40
+
+
+def snapshot(value: Any, limit: int = DEFAULT_REPR_LIMIT) -> tuple[str, bool]:
+    """Return `(text, literal)` for `value`.
+
+    `text` is the repr, cut at `limit` characters and ending in `CUT_MARK` when cut, with
+    memory addresses removed so that it is the same on every run. `literal` is True when
+    `ast.literal_eval(text)` gives back an equal value of the same type.
+
+    Never raises: a value whose repr fails becomes "<unrepresentable T>" (opaque).
+    """
+    t = type(value)
+    if t in _ATOMS:
+        if t is str or t is bytes:
+            if len(value) > limit:
+                return repr(value[:limit]) + CUT_MARK, False
+            return repr(value), True
+        try:
+            text = repr(value)
+        except ValueError:  # int beyond sys.get_int_max_str_digits()
+            return f"<int with {value.bit_length()} bits>", False
+        if len(text) > limit:
+            return text[:limit] + CUT_MARK, False
+        return text, True
+    if t is float:
+        return repr(value), math.isfinite(value)
+    if t in _CONTAINERS:
+        budget = [limit]
+        literal = _scan(value, 0, budget)
+        if budget[0] < 0:
+            return _bounded_repr(value, limit), False
+        try:
+            text = repr(value)
+        except Exception:  # a hostile element's __repr__
+            return f"<unrepresentable {t.__name__}>", False
+        if len(text) > limit:
+            return text[:limit] + CUT_MARK, False
+        if not literal:
+            text = _ADDRESS.sub("", text)
+        return text, literal
+    return _opaque_repr(value, limit), False
+
+
+def _scan(value: Any, depth: int, budget: list[int]) -> bool:
+    """Whether a container is literal all the way down; spends `budget` per element seen.
+
+    When the budget runs out the repr would be longer than the bound anyway, so the scan stops
+    (the caller then builds a cut repr without materialising the whole one).
+    """
+    if depth > _MAX_DEPTH:
+        budget[0] = -1
+        return False
+    literal = True
+    t = type(value)
+    if t is dict:
+        budget[0] -= 2 * len(value)
+        if budget[0] < 0:
+            return False
+        for k, v in value.items():
+            if not _scan_item(k, depth, budget) or not _scan_item(v, depth, budget):
+                literal = False
+            if budget[0] < 0:
+                return False
+        return literal
+    budget[0] -= len(value)
+    if budget[0] < 0:
+        return False
+    for item in value:
+        if not _scan_item(item, depth, budget):
+            literal = False
+        if budget[0] < 0:
+            return False
+    return literal
+
+
+def _scan_item(item: Any, depth: int, budget: list[int]) -> bool:
+    t = type(item)
+    if t in _ATOMS:
+        if t is str or t is bytes:
+            budget[0] -= len(item)
+        return True
+    if t is float:
+        return math.isfinite(item)
+    if t in _CONTAINERS:
+        return _scan(item, depth + 1, budget)
+    return False
+
+
+def _bounded_repr(value: Any, limit: int) -> str:
+    """The first `limit` characters of a container's repr, without building all of it."""
+    parts: list[str] = []
+    room = [limit]
+
+    def emit(text: str) -> bool:
+        parts.append(text)
+        room[0] -= len(text)
+        return room[0] > 0
+
+    def walk(v: Any, depth: int) -> bool:
+        t = type(v)
+        if t not in _CONTAINERS or depth > _MAX_DEPTH:
+            text, _ = snapshot(v, max(room[0], 1)) if t not in _CONTAINERS else ("[...]", False)
+            return emit(text)
+        if t is dict:
+            if not emit("{"):
+                return False
+            for i, (k, item) in enumerate(v.items()):
+                if (i and not emit(", ")) or not walk(k, depth + 1) or not emit(": "):
+                    return False
+                if not walk(item, depth + 1):
+                    return False
+            return emit("}")
+        if t is set and not v:
+            return emit("set()")
+        opener, closer = {list: ("[", "]"), tuple: ("(", ")"), set: ("{", "}")}[t]
+        if not emit(opener):
+            return False
+        for i, item in enumerate(v):
+            if (i and not emit(", ")) or not walk(item, depth + 1):
+                return False
+        if t is tuple and len(v) == 1 and not emit(","):
+            return False
+        return emit(closer)
+
+    walk(value, 0)
+    return "".join(parts)[:limit] + CUT_MARK
+
+
+def _opaque_repr(value: Any, limit: int) -> str:
+    """A deterministic repr for a value that is not a literal (objects, functions, iterators)."""
+    t = type(value)
+    if t.__repr__ is object.__repr__:
+        return f"<{t.__qualname__} object>"
+    try:
+        text = _ADDRESS.sub("", repr(value))
+    except Exception:
+        return f"<unrepresentable {t.__qualname__}>"
+    if len(text) > limit:
+        return text[:limit] + CUT_MARK
+    return text
+
+
+def exception_text(exc: BaseException) -> str:
+    """"Type: message" for an exception, never raising (a hostile `__str__` is replaced)."""
+    name = type(exc).__name__
+    try:
+        message = str(exc)
+    except Exception:
+        message = "<unprintable message>"
+    if len(message) > DEFAULT_REPR_LIMIT:
+        message = message[:DEFAULT_REPR_LIMIT] + CUT_MARK
+    return f"{name}: {message}" if message else name

@@ -1,0 +1,1 @@
+"""LibCST transforms, variant generation and equivalence verification."""
