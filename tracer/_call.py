@@ -18,8 +18,14 @@ CALL_FILENAME = "<core-bench-call>"
 
 def compile_module(code: str) -> CodeType:
     """Compile `code` as a module, or raise `TraceError` naming the offending line."""
+    return parse_module(code)[1]
+
+
+def parse_module(code: str) -> tuple[ast.Module, CodeType]:
+    """Parse and compile `code` as a module, or raise `TraceError` naming the offending line."""
     try:
-        return compile(code, CODE_FILENAME, "exec", dont_inherit=True)
+        tree = ast.parse(code, CODE_FILENAME)
+        return tree, compile(tree, CODE_FILENAME, "exec", dont_inherit=True)
     except SyntaxError as exc:
         line = exc.lineno
         where = f"line {line}" if line else "unknown line"

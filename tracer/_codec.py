@@ -23,7 +23,9 @@ RESULT_REPR_LIMIT = 100_000
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _ATOMS: frozenset[type] = frozenset({int, bool, type(None), str, bytes})
 _CONTAINERS: frozenset[type] = frozenset({list, tuple, dict, set})
+_FLAT: frozenset[type] = frozenset({int, bool, type(None), str, bytes, float, complex})
 _MAX_DEPTH = 40
+_BRACKETS: dict[type, tuple[str, str]] = {list: ("[", "]"), tuple: ("(", ")"), set: ("{", "}")}
 
 
 def snapshot(value: Any, limit: int = DEFAULT_REPR_LIMIT) -> tuple[str, bool]:
@@ -51,20 +53,46 @@ def snapshot(value: Any, limit: int = DEFAULT_REPR_LIMIT) -> tuple[str, bool]:
     if t is float:
         return repr(value), math.isfinite(value)
     if t in _CONTAINERS:
-        budget = [limit]
-        literal = _scan(value, 0, budget)
-        if budget[0] < 0:
-            return _bounded_repr(value, limit), False
-        try:
-            text = repr(value)
-        except Exception:  # a hostile element's __repr__
-            return f"<unrepresentable {t.__name__}>", False
-        if len(text) > limit:
-            return text[:limit] + CUT_MARK, False
-        if not literal:
-            text = _ADDRESS.sub("", text)
-        return text, literal
+        return container_snapshot(value, limit)[:2]
     return _opaque_repr(value, limit), False
+
+
+def container_snapshot(value: Any, limit: int) -> tuple[str, bool, bool]:
+    """`snapshot` of a list, tuple, dict or set, plus whether it holds only atoms.
+
+    A container of atoms (numbers, strings, bytes, None) is "flat": its repr can only change
+    when one of its elements is replaced, which the tracer checks by identity instead of
+    building the repr again.
+    """
+    if type(value) is dict:
+        types = set(map(type, value))
+        types.update(map(type, value.values()))
+    else:
+        types = set(map(type, value))
+    if types <= _FLAT and len(value) <= limit:
+        literal = float not in types or all(
+            math.isfinite(x)
+            for x in (value.values() if type(value) is dict else value)
+            if type(x) is float
+        )
+        literal = literal and complex not in types
+        text = repr(value)
+        if len(text) > limit:
+            return text[:limit] + CUT_MARK, False, True
+        return text, literal, True
+    budget = [limit]
+    literal = _scan(value, 0, budget)
+    if budget[0] < 0:
+        return _bounded_repr(value, limit), False, False
+    try:
+        text = repr(value)
+    except Exception:  # a hostile element's __repr__
+        return f"<unrepresentable {type(value).__name__}>", False, False
+    if len(text) > limit:
+        return text[:limit] + CUT_MARK, False, False
+    if not literal:
+        text = _ADDRESS.sub("", text)
+    return text, literal, False
 
 
 def _scan(value: Any, depth: int, budget: list[int]) -> bool:
@@ -138,7 +166,7 @@ def _bounded_repr(value: Any, limit: int) -> str:
             return emit("}")
         if t is set and not v:
             return emit("set()")
-        opener, closer = {list: ("[", "]"), tuple: ("(", ")"), set: ("{", "}")}[t]
+        opener, closer = _BRACKETS[t]
         if not emit(opener):
             return False
         for i, item in enumerate(v):
@@ -167,7 +195,7 @@ def _opaque_repr(value: Any, limit: int) -> str:
 
 
 def exception_text(exc: BaseException) -> str:
-    """"Type: message" for an exception, never raising (a hostile `__str__` is replaced)."""
+    """ "Type: message" for an exception, never raising (a hostile `__str__` is replaced)."""
     name = type(exc).__name__
     try:
         message = str(exc)
