@@ -1,0 +1,383 @@
+"""Reading datasets into problems, with every unusable row reported, never silently dropped."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import libcst as cst
+
+from core_bench.datasets._download import fetch, sha256_of
+from core_bench.errors import UsageError
+from core_bench.schemas import (
+    Anchor,
+    DatasetInfo,
+    Probe,
+    ProbeFeatures,
+    Problem,
+    SkippedRow,
+)
+
+CRUXEVAL_URL = (
+    "https://raw.githubusercontent.com/facebookresearch/cruxeval/main/data/cruxeval.jsonl"
+)
+"""The official CRUXEval file; `CORE_BENCH_CRUXEVAL_URL` points elsewhere (a mirror, a test)."""
+
+CRUXEVAL_SHA256 = "8368b81047dc5014e4caf5a2f97604eff7644e0ecd7415e3ceeb184bbc2e0c96"
+"""sha256 of the official `cruxeval.jsonl` (800 rows)."""
+
+
+class DatasetError(UsageError):
+    """A dataset that cannot be read at all (missing file, wrong format)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SourcedProblem:
+    """A problem and the place in its file it was read from (for error reports)."""
+
+    problem: Problem
+    file: str
+    line: int
+
+
+@dataclass(slots=True)
+class LoadedDataset:
+    """What a dataset gave: problems in file order, skipped rows, and imported probes."""
+
+    info: DatasetInfo
+    rows: list[SourcedProblem]
+    skipped: list[SkippedRow] = field(default_factory=list)
+    probes: list[Probe] = field(default_factory=list)
+
+
+def bundled_path() -> Path:
+    """Path of the bundled dataset, in a checkout or an installed copy."""
+    candidates = [
+        Path(__file__).resolve().parents[2] / "data" / "bundled.jsonl",
+        Path(sys.prefix) / "share" / "core-bench" / "data" / "bundled.jsonl",
+    ]
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    raise DatasetError(
+        "the bundled dataset is missing: looked in " + ", ".join(map(str, candidates))
+    )
+
+
+def load_dataset(spec: str) -> LoadedDataset:
+    """Read a dataset named by `spec`.
+
+    Args:
+        spec: "bundled"; "cruxeval" (downloaded once into the cache and checked by sha256);
+            "core-qa=PATH" (CoRE's `core_qa.json`: problems plus its questions as probes); a
+            path or http(s) URL of CRUXEval-format JSON Lines (`code`, `input`, `output`, `id`).
+
+    Raises:
+        DatasetError: the file cannot be read or is not in the expected format at all. Bad
+            rows do not raise: they are listed in `LoadedDataset.skipped`.
+    """
+    if spec == "bundled":
+        path = bundled_path()
+        return _load_bundled(path)
+    if spec == "cruxeval":
+        url = os.environ.get("CORE_BENCH_CRUXEVAL_URL") or CRUXEVAL_URL
+        path = fetch(url, "cruxeval.jsonl", sha256=CRUXEVAL_SHA256)
+        return _load_cruxeval_format(path, name="cruxeval")
+    if spec.startswith("core-qa="):
+        return _load_core_qa(_local(spec.removeprefix("core-qa=")))
+    if spec.startswith(("http://", "https://")):
+        name = "url-" + spec.rstrip("/").rsplit("/", 1)[-1]
+        return _load_cruxeval_format(fetch(spec, name), name=spec)
+    return _load_cruxeval_format(_local(spec), name=spec)
+
+
+def _local(name: str) -> Path:
+    path = Path(name).expanduser()
+    if not path.is_file():
+        raise DatasetError(
+            f"{name}: no such dataset file (expected 'bundled', 'cruxeval', 'core-qa=PATH', "
+            "or a path or URL of CRUXEval-format JSON Lines)"
+        )
+    return path
+
+
+def _info(name: str, path: Path) -> DatasetInfo:
+    return DatasetInfo(name=name, sha256=sha256_of(path), path=str(path))
+
+
+def _json_lines(path: Path, skipped: list[SkippedRow]) -> list[tuple[int, dict[str, Any]]]:
+    rows: list[tuple[int, dict[str, Any]]] = []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DatasetError(f"{path}: cannot read: {exc}") from None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            row = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            skipped.append(SkippedRow(file=str(path), line=number, reason=f"broken JSON: {exc}"))
+            continue
+        if not isinstance(row, dict):
+            skipped.append(SkippedRow(file=str(path), line=number, reason="not a JSON object"))
+            continue
+        rows.append((number, row))
+    return rows
+
+
+def entry_of(code: str, preferred: str = "f") -> str:
+    """The function a call names: `preferred` when defined, else the only top-level function.
+
+    `preferred` may also be a method expression such as "Solution().solve" when the code
+    defines its class.
+
+    Raises:
+        ValueError: the code does not parse, or names no single entry function.
+    """
+    try:
+        tree = ast.parse(code)
+    except SyntaxError as exc:
+        raise ValueError(f"code does not parse (line {exc.lineno}): {exc.msg}") from None
+    names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    if "." in preferred:  # a method, as LeetCode-style code is called: "Solution().solve"
+        root = preferred.split(".")[0].split("(")[0]
+        defined = {n.name for n in tree.body if isinstance(n, ast.ClassDef)} | set(names)
+        if root in defined:
+            return preferred
+        raise ValueError(f"{preferred!r} names {root!r}, which the code does not define")
+    if preferred in names:
+        return preferred
+    if len(names) == 1:
+        return names[0]
+    raise ValueError(f"no function {preferred!r} and {len(names)} top-level functions")
+
+
+def _missing(row: dict[str, Any], keys: tuple[str, ...]) -> list[str]:
+    return [k for k in keys if not isinstance(row.get(k), str)]
+
+
+def _load_cruxeval_format(path: Path, *, name: str) -> LoadedDataset:
+    loaded = LoadedDataset(info=_info(name, path), rows=[])
+    seen: set[str] = set()
+    for number, row in _json_lines(path, loaded.skipped):
+        row_id = str(row.get("id", f"line-{number}"))
+        reason = _row_problem(row, ("code", "input", "output"), row_id, seen)
+        entry = ""
+        if reason is None:
+            try:
+                entry = entry_of(row["code"])
+            except ValueError as exc:
+                reason = str(exc)
+        if reason is not None:
+            loaded.skipped.append(SkippedRow(file=str(path), line=number, id=row_id, reason=reason))
+            continue
+        seen.add(row_id)
+        problem = Problem(
+            id=row_id,
+            source=name if name == "cruxeval" else "jsonl",
+            code=row["code"],
+            entry=entry,
+            calls=[f"{entry}({row['input']})"],
+            outputs=[row["output"]],
+        )
+        loaded.rows.append(SourcedProblem(problem, str(path), number))
+    return loaded
+
+
+def _row_problem(
+    row: dict[str, Any], keys: tuple[str, ...], row_id: str, seen: set[str]
+) -> str | None:
+    missing = _missing(row, keys)
+    if missing:
+        return "missing or non-string field(s): " + ", ".join(missing)
+    if row_id in seen:
+        return f"duplicate id {row_id!r}"
+    return None
+
+
+def _load_bundled(path: Path) -> LoadedDataset:
+    loaded = LoadedDataset(info=_info("bundled", path), rows=[])
+    seen: set[str] = set()
+    for number, row in _json_lines(path, loaded.skipped):
+        row_id = str(row.get("id", f"line-{number}"))
+        reason = _row_problem(row, ("code",), row_id, seen)
+        calls, outputs = row.get("calls"), row.get("outputs")
+        if reason is None and not (
+            isinstance(calls, list)
+            and isinstance(outputs, list)
+            and calls
+            and len(calls) == len(outputs)
+            and all(isinstance(x, str) for x in [*calls, *outputs])
+        ):
+            reason = "calls and outputs must be lists of strings of the same, non-zero length"
+        entry = ""
+        if reason is None:
+            try:
+                entry = entry_of(row["code"])
+            except ValueError as exc:
+                reason = str(exc)
+        if reason is not None:
+            loaded.skipped.append(SkippedRow(file=str(path), line=number, id=row_id, reason=reason))
+            continue
+        seen.add(row_id)
+        problem = Problem(
+            id=row_id,
+            source="bundled",
+            code=row["code"],
+            entry=entry,
+            calls=list(calls),  # type: ignore[arg-type]
+            outputs=list(outputs),  # type: ignore[arg-type]
+        )
+        loaded.rows.append(SourcedProblem(problem, str(path), number))
+    return loaded
+
+
+def _load_core_qa(path: Path) -> LoadedDataset:
+    """CoRE's questions: one problem per distinct implementation, its questions as probes.
+
+    CoRE groups several implementations of one task under an id prefix ("Fine/46_8" and
+    "Fine/46_6" may be different code); each implementation becomes problem "core-qa/<prefix>/
+    v<k>", its distinct inputs become its calls. Questions and answers are kept as written,
+    with CoRE's `answer_type`; their anchor is CoRE's target line (occurrence 1: CoRE does not
+    state one), and they are of kind "imported".
+    """
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DatasetError(f"{path}: cannot read CoRE's JSON: {exc}") from None
+    if not isinstance(rows, list):
+        raise DatasetError(f"{path}: expected a JSON list of questions")
+    loaded = LoadedDataset(info=_info("core-qa", path), rows=[])
+    problems: dict[str, dict[str, Any]] = {}
+    versions: dict[str, list[str]] = {}
+    for index, row in enumerate(rows):
+        row_id = str(row.get("id", index)) if isinstance(row, dict) else str(index)
+        here = {"file": str(path), "line": index + 1, "id": row_id}
+        if not isinstance(row, dict) or _missing(row, ("id", "source_code", "input", "question")):
+            loaded.skipped.append(
+                SkippedRow.model_validate(
+                    {**here, "reason": "missing id, source_code, input or question"}
+                )
+            )
+            continue
+        func = str((row.get("meta_data") or {}).get("func_name") or "")
+        try:
+            entry = entry_of(row["source_code"], func or "f")
+        except ValueError as exc:
+            loaded.skipped.append(SkippedRow.model_validate({**here, "reason": str(exc)}))
+            continue
+        row = {**row, "source_code": _without_typing_annotations(row["source_code"])}
+        prefix = row["id"].rsplit("_", 1)[0]
+        codes = versions.setdefault(prefix, [])
+        if row["source_code"] not in codes:
+            codes.append(row["source_code"])
+        problem_id = f"core-qa/{prefix}/v{codes.index(row['source_code']) + 1}"
+        state = problems.setdefault(
+            problem_id,
+            {
+                "code": row["source_code"],
+                "entry": entry,
+                "calls": [],
+                "outputs": [],
+                "line": index + 1,
+            },
+        )
+        call = f"{entry}({row['input']})"
+        if call not in state["calls"]:
+            state["calls"].append(call)
+            state["outputs"].append(_core_literal(str(row.get("output", ""))))
+        loaded.probes.append(_core_probe(row, index, problem_id, state["calls"].index(call)))
+    for problem_id, state in problems.items():
+        problem = Problem(
+            id=problem_id,
+            source="core-qa",
+            code=state["code"],
+            entry=state["entry"],
+            calls=state["calls"],
+            outputs=state["outputs"],
+        )
+        loaded.rows.append(SourcedProblem(problem, str(path), state["line"]))
+    return loaded
+
+
+_TYPING_NAMES = frozenset({"List", "Dict", "Set", "Tuple", "Optional", "Union", "Any"})
+
+
+class _DropAnnotations(cst.CSTTransformer):
+    def leave_Param(self, original_node: cst.Param, updated_node: cst.Param) -> cst.Param:
+        return updated_node.with_changes(annotation=None)
+
+    def leave_FunctionDef(
+        self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        return updated_node.with_changes(returns=None)
+
+
+def _without_typing_annotations(code: str) -> str:
+    """LeetCode-style code uses `List` etc. without importing them (LeetCode's environment
+    does); dropping the annotations makes it run and keeps every line where it was."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    imported = {
+        a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
+    }
+    if not (loaded & _TYPING_NAMES) - imported:
+        return code
+    return cst.parse_module(code).visit(_DropAnnotations()).code
+
+
+def _core_literal(text: str) -> str:
+    """CoRE writes some outputs JSON-style ("false", "null"); give the Python repr."""
+    try:
+        ast.literal_eval(text)
+        return text
+    except (ValueError, SyntaxError):
+        pass
+    try:
+        return repr(json.loads(text))
+    except (json.JSONDecodeError, ValueError):
+        return text
+
+
+def _core_probe(row: dict[str, Any], index: int, problem_id: str, call_index: int) -> Probe:
+    """One of CoRE's questions; its id keeps CoRE's own id and the row's position, since
+    CoRE's ids are not unique."""
+    line = row.get("target_line_number")
+    step = row.get("target_step_index")
+    return Probe(
+        id=f"{problem_id}:{row['id']}:{index}",
+        problem_id=problem_id,
+        variant_id=f"{problem_id}:original",
+        call_index=call_index,
+        kind="imported",
+        dimensions=_core_dimensions(str(row.get("complexity_type") or "")),
+        question=row["question"],
+        anchor=Anchor(line=int(line) if isinstance(line, int) else 0, occurrence=1),
+        answer=str(row.get("ground_truth", "")),
+        answer_type=str(row.get("answer_type") or "unknown"),
+        features=ProbeFeatures(step_index=int(step) if isinstance(step, int) else -1),
+        anchored=False,
+    )
+
+
+def _core_dimensions(complexity: str) -> list[Any]:
+    text = complexity.lower()
+    found = []
+    if "arithmetic" in text:
+        found.append("Arithmetic")
+    if "condition" in text or "logic" in text:
+        found.append("Logic")
+    if "state" in text:
+        found.append("State")
+    if "boundar" in text or "loop" in text:
+        found.append("Boundary")
+    return found
