@@ -1,0 +1,1 @@
+"""Subcommands of the `core-bench` CLI: each module has `register(subparsers)`."""
