@@ -3,11 +3,24 @@
     from tracer import trace, run_call, Trace, Step, TraceError
 
 `trace` records every step of one call in this process; `run_call` runs a call (optionally
-traced) in a sandboxed worker process and always returns an `Outcome`.
+traced) in a sandboxed worker process and always returns an `Outcome`; `SandboxPool` is the
+pool behind it, for batches and for control over workers.
 """
 
 from tracer._codec import CUT_MARK, snapshot
 from tracer._model import Step, Trace, TraceError
+from tracer._outcome import Outcome
+from tracer._sandbox import SandboxPool, run_call
 from tracer._trace import trace
 
-__all__ = ["CUT_MARK", "Step", "Trace", "TraceError", "snapshot", "trace"]
+__all__ = [
+    "CUT_MARK",
+    "Outcome",
+    "SandboxPool",
+    "Step",
+    "Trace",
+    "TraceError",
+    "run_call",
+    "snapshot",
+    "trace",
+]

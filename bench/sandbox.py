@@ -1,0 +1,169 @@
+"""Throughput of `run_call` on trivial calls, against starting a process per call.
+
+CRUXEval's official scorer starts fresh processes for every generation it checks (a
+`multiprocessing.Manager` server plus a forked `multiprocessing.Process`, after human-eval);
+simpler harnesses start a fresh interpreter per call. The sandbox pool reuses its workers.
+This script measures, in one run on this machine:
+
+- `SandboxPool.run`, one call per request, from as many client threads as there are workers;
+- `SandboxPool.run_batch` (through `SandboxPool.map`), many calls of the same code per request;
+- a fresh interpreter per call (`subprocess.run([python, "-c", program])`);
+- CRUXEval's scheme: Manager + forked Process per call;
+
+and prints calls per second and the ratios. The target is at least 1,000 calls/s on 2 cores.
+
+Usage: .venv/bin/python bench/sandbox.py [--calls 2000] [--baseline-calls 200] [--workers N]
+       [--no-bwrap]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import multiprocessing
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tracer._sandbox import SandboxPool
+
+CODE = "def f(x):\n    return x + 1\n"
+
+
+def timed(label: str, calls: int, action: Callable[[], int]) -> float:
+    start = time.perf_counter()
+    good = action()
+    elapsed = time.perf_counter() - start
+    rate = calls / elapsed
+    print(f"  {label:<44} {calls:>6} calls {elapsed:8.2f} s {rate:10.0f} calls/s")
+    if good != calls:
+        print(f"  !! only {good} of {calls} calls gave the right answer")
+    return rate
+
+
+def bench_pool_run(pool: SandboxPool, calls: int) -> int:
+    def one(i: int) -> bool:
+        return pool.run(CODE, f"f({i})").result == str(i + 1)
+
+    with ThreadPoolExecutor(max_workers=pool.workers) as clients:
+        return sum(clients.map(one, range(calls)))
+
+
+def bench_pool_batch(pool: SandboxPool, calls: int, batch: int) -> int:
+    jobs = [
+        (CODE, [f"f({i})" for i in range(start, min(start + batch, calls))])
+        for start in range(0, calls, batch)
+    ]
+    good = 0
+    for job, outcomes in zip(jobs, pool.map(jobs), strict=True):
+        good += sum(
+            o.result == str(int(c[2:-1]) + 1) for c, o in zip(job[1], outcomes, strict=True)
+        )
+    return good
+
+
+def bench_subprocess(calls: int, workers: int) -> int:
+    def one(i: int) -> bool:
+        program = f"{CODE}\nassert f({i}) == {i + 1}"
+        done = subprocess.run(
+            [sys.executable, "-c", program], capture_output=True, timeout=10, check=False
+        )
+        return done.returncode == 0
+
+    with ThreadPoolExecutor(max_workers=workers) as clients:
+        return sum(clients.map(one, range(calls)))
+
+
+def _unsafe_execute(program: str, result: Any, timeout: float) -> None:
+    """CRUXEval's `unsafe_execute`, trimmed: temporary directory, swallowed IO, exec."""
+    with tempfile.TemporaryDirectory() as work:
+        os.chdir(work)
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(program, {})
+            result.append("passed")
+        except BaseException as exc:
+            result.append(f"failed: {exc}")
+
+
+def _check_correctness(program: str, timeout: float = 3.0) -> bool:
+    """CRUXEval's `check_correctness`: a Manager and a forked Process for every program."""
+    manager = multiprocessing.Manager()
+    result = manager.list()
+    process = multiprocessing.Process(target=_unsafe_execute, args=(program, result, timeout))
+    process.start()
+    process.join(timeout=timeout + 1)
+    if process.is_alive():
+        process.kill()
+    outcome = bool(result) and result[0] == "passed"
+    manager.shutdown()
+    return outcome
+
+
+def bench_cruxeval(calls: int, workers: int) -> int:
+    def one(i: int) -> bool:
+        return _check_correctness(f"{CODE}\nassert f({i}) == {i + 1}")
+
+    with ThreadPoolExecutor(max_workers=workers) as clients:
+        return sum(clients.map(one, range(calls)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calls", type=int, default=2000, help="calls through the pool")
+    parser.add_argument("--baseline-calls", type=int, default=200, help="calls per baseline")
+    parser.add_argument("--batch", type=int, default=50, help="calls per run_batch request")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--no-bwrap", action="store_true", help="do not use bubblewrap")
+    args = parser.parse_args()
+
+    multiprocessing.set_start_method("fork")  # what CRUXEval gets on Linux with Python 3.11
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {args.workers} workers")
+    with SandboxPool(workers=args.workers, use_bwrap=False if args.no_bwrap else None) as pool:
+        print(f"sandbox pool: bubblewrap {'on' if pool.use_bwrap else 'off'}")
+        start = time.perf_counter()
+        pool.map([(CODE, ["f(0)"]) for _ in range(args.workers)])  # start every worker
+        startup = time.perf_counter() - start
+        print(f"  {'worker start-up (all workers, in parallel)':<44} {startup:8.2f} s")
+        run_rate = timed(
+            "SandboxPool.run (one call per request)",
+            args.calls,
+            lambda: bench_pool_run(pool, args.calls),
+        )
+        batch_rate = timed(
+            f"SandboxPool.map/run_batch ({args.batch} per request)",
+            args.calls,
+            lambda: bench_pool_batch(pool, args.calls, args.batch),
+        )
+    print("process per call:")
+    fresh_rate = timed(
+        "fresh interpreter per call (subprocess)",
+        args.baseline_calls,
+        lambda: bench_subprocess(args.baseline_calls, args.workers),
+    )
+    crux_rate = timed(
+        "CRUXEval scheme (Manager + forked Process)",
+        args.baseline_calls,
+        lambda: bench_cruxeval(args.baseline_calls, args.workers),
+    )
+    print("ratios:")
+    print(f"  run       / fresh interpreter   {run_rate / fresh_rate:8.1f}x")
+    print(f"  run       / CRUXEval scheme     {run_rate / crux_rate:8.1f}x")
+    print(f"  run_batch / fresh interpreter   {batch_rate / fresh_rate:8.1f}x")
+    print(f"  run_batch / CRUXEval scheme     {batch_rate / crux_rate:8.1f}x")
+    target = 1000
+    verdict = "meets" if run_rate >= target else "misses"
+    print(f"  SandboxPool.run {verdict} the {target} calls/s target ({run_rate:.0f} calls/s)")
+
+
+if __name__ == "__main__":
+    main()

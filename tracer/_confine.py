@@ -1,0 +1,153 @@
+"""Confining a worker process: dropping root, and the resource limits it runs under.
+
+Runs inside the worker, after its own imports and before any untrusted code. Like the rest of
+the sandbox this is containment for buggy or mischievous benchmark code, not a security
+boundary against a determined attacker.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import resource
+import stat
+import sys
+
+SANDBOX_UID = 65534
+"""The unprivileged user (conventionally "nobody") a worker started as root runs as."""
+
+SANDBOX_GID = 65534
+"""Its group (conventionally "nogroup")."""
+
+CPU_MARGIN_S = 2.0
+"""Seconds of CPU time past the wall timeout before the kernel's SIGXCPU backstop fires."""
+
+_MB = 1024 * 1024
+_FD_ROOT = "/proc/self/fd"
+
+
+def drop_privileges(uid: int, gid: int) -> int:
+    """Switch a root process to `uid`/`gid` for good, keeping the interpreter able to import.
+
+    The interpreter may live where the unprivileged user cannot look (pyenv under a 0700
+    `/root`, for one). Before switching, every import directory the user could not read is
+    opened, and `sys.path` and the `__path__` of loaded packages are pointed at
+    `/proc/self/fd/N` instead: a process may always follow its own descriptors, so lazy
+    imports (an encoding, `fractions`, `ctypes`) keep working without widening what the user
+    can read anywhere else.
+
+    Returns:
+        How many import directories were redirected.
+
+    Raises:
+        OSError: the switch failed (the worker must not go on as root).
+    """
+    redirects: dict[str, str] = {}
+
+    def redirect(path: str) -> str:
+        for original, replacement in redirects.items():
+            if path == original or path.startswith(original + os.sep):
+                return replacement + path[len(original) :]
+        if not os.path.isdir(path) or _readable_by(path, uid, gid):
+            return path
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        redirects[path] = f"{_FD_ROOT}/{fd}"
+        return redirects[path]
+
+    new_sys_path = [redirect(entry) if entry else entry for entry in sys.path]
+    packages: list[tuple[list[str], list[str]]] = []
+    for module in list(sys.modules.values()):
+        search = getattr(module, "__path__", None)
+        if isinstance(search, list) and all(isinstance(p, str) for p in search):
+            packages.append((search, [redirect(p) for p in search]))
+
+    os.setgroups([])
+    os.setgid(gid)
+    os.setuid(uid)
+    if os.getuid() != uid or os.geteuid() != uid or os.getegid() != gid:
+        raise OSError("could not switch to the sandbox user")
+
+    sys.path[:] = new_sys_path
+    for search, replaced in packages:
+        search[:] = replaced
+    sys.path_importer_cache.clear()
+    return len(redirects)
+
+
+def _readable_by(path: str, uid: int, gid: int) -> bool:
+    """Whether `uid`/`gid` (no supplementary groups) may list `path`, reached as written and
+    as resolved (both chains of ancestors need search permission)."""
+    return _chain_allows(os.path.abspath(path), uid, gid) and _chain_allows(
+        os.path.realpath(path), uid, gid
+    )
+
+
+def _chain_allows(path: str, uid: int, gid: int) -> bool:
+    current = path
+    need = 0o5  # read and search on the directory itself
+    while True:
+        try:
+            st = os.stat(current)
+        except OSError:
+            return False
+        if st.st_uid == uid:
+            bits = (st.st_mode >> 6) & 0o7
+        elif st.st_gid == gid:
+            bits = (st.st_mode >> 3) & 0o7
+        else:
+            bits = st.st_mode & 0o7
+        if not stat.S_ISDIR(st.st_mode) or bits & need != need:
+            return False
+        parent = os.path.dirname(current)
+        if parent == current:
+            return True
+        current, need = parent, 0o1  # ancestors only need search permission
+
+
+def set_fixed_limits(*, memory_mb: int, file_mb: int, open_files: int) -> None:
+    """Limits that hold for the worker's whole life (hard limits cannot be raised again).
+
+    Address space: hard limit `memory_mb` (each call lowers the soft limit to its own
+    budget). File size: `file_mb` for every file the worker writes; SIGXFSZ is ignored so an
+    oversized write raises `OSError` instead of killing. Open files: `open_files`. Processes:
+    none (RLIMIT_NPROC 0 counts threads too; it is not enforced for root, which is why a root
+    worker drops privileges first). Core dumps: none. CPU: unlimited until a call sets it.
+    """
+    import signal
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_AS, (memory_mb * _MB, memory_mb * _MB))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb * _MB, file_mb * _MB))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+    resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
+
+
+class CallLimits:
+    """Per-call limits: a soft address-space cap and a CPU-time backstop.
+
+    CPU time is cumulative over the worker's life, so each call's soft CPU limit is the time
+    used so far plus the call's timeout plus `CPU_MARGIN_S`; the parent's wall-clock timeout
+    normally fires first, and SIGXCPU only catches a worker the parent failed to kill.
+    """
+
+    def __init__(self) -> None:
+        self._as_hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        self._cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+
+    def enter(self, *, memory_mb: int, timeout_s: float) -> None:
+        """Lower the limits for one call."""
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        cpu = math.ceil(usage.ru_utime + usage.ru_stime + timeout_s + CPU_MARGIN_S)
+        if self._cpu_hard != resource.RLIM_INFINITY:
+            cpu = min(cpu, self._cpu_hard)
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, self._cpu_hard))
+        soft = memory_mb * _MB
+        if self._as_hard != resource.RLIM_INFINITY:
+            soft = min(soft, self._as_hard)
+        resource.setrlimit(resource.RLIMIT_AS, (soft, self._as_hard))
+
+    def leave(self) -> None:
+        """Give the worker its full allowance back, so it can build and send the reply."""
+        resource.setrlimit(resource.RLIMIT_AS, (self._as_hard, self._as_hard))
+        resource.setrlimit(resource.RLIMIT_CPU, (self._cpu_hard, self._cpu_hard))

@@ -1,0 +1,144 @@
+"""Starting a worker process: its command line, its environment, and bubblewrap when present."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+HASH_SEED = "0"
+"""PYTHONHASHSEED of every worker: sets of strings iterate in the same order on every run."""
+
+PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
+"""The directory that holds the `tracer` package; the worker imports it from there."""
+
+_BOOT = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from tracer._worker import main; main(sys.argv[2])"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerSpec:
+    """Everything that is the same for every worker of a pool."""
+
+    use_bwrap: bool
+    uid: int | None
+    gid: int | None
+    memory_mb: int
+    file_mb: int
+    open_files: int
+    stdout_limit: int
+
+
+def worker_env(workdir: str) -> dict[str, str]:
+    """The whole environment of a worker: nothing is inherited from the parent."""
+    return {
+        "PYTHONHASHSEED": HASH_SEED,
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONIOENCODING": "utf-8",
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "HOME": workdir,
+        "TMPDIR": workdir,
+        "OMP_NUM_THREADS": "1",
+    }
+
+
+def worker_command(
+    spec: WorkerSpec, *, workdir: str, hidden_root: str, read_fd: int, write_fd: int
+) -> list[str]:
+    """The argv that starts one worker with `workdir` as its only writable directory.
+
+    Under bubblewrap, `hidden_root` (the pool's directory, which holds the other workers'
+    directories) is covered by an empty read-only tmpfs with only `workdir` bound back in.
+    """
+    config = {
+        "read_fd": read_fd,
+        "write_fd": write_fd,
+        "workdir": workdir,
+        "uid": spec.uid,
+        "gid": spec.gid,
+        "memory_mb": spec.memory_mb,
+        "file_mb": spec.file_mb,
+        "open_files": spec.open_files,
+        "stdout_limit": spec.stdout_limit,
+    }
+    python = [sys.executable, "-s", "-B", "-P", "-c", _BOOT, PACKAGE_ROOT, json.dumps(config)]
+    if not spec.use_bwrap:
+        return python
+    return [*bwrap_prefix(workdir=workdir, hidden_root=hidden_root), *python]
+
+
+def bwrap_prefix(*, workdir: str, hidden_root: str) -> list[str]:
+    """bubblewrap arguments: read-only root, no network, own PID namespace, one writable dir.
+
+    File descriptors passed to bwrap are inherited by the sandboxed process.
+    """
+    bwrap = shutil.which("bwrap") or "bwrap"
+    return [
+        bwrap,
+        "--ro-bind", "/", "/",
+        "--dev", "/dev",
+        "--proc", "/proc",
+        "--tmpfs", hidden_root,
+        "--bind", workdir, workdir,
+        "--remount-ro", hidden_root,
+        "--unshare-net",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+        "--chdir", workdir,
+        "--",
+    ]  # fmt: skip
+
+
+@functools.lru_cache(maxsize=1)
+def probe_bwrap() -> tuple[bool, str]:
+    """Whether bubblewrap can start a sandboxed Python here, and if not, why not.
+
+    Runs once per process: bwrap may be installed but unusable (no user namespaces in a
+    container, a seccomp profile that forbids mounts).
+    """
+    if shutil.which("bwrap") is None:
+        return False, "bwrap is not on PATH"
+    root = tempfile.mkdtemp(prefix="core-bench-probe-")
+    try:
+        workdir = os.path.join(root, "w")
+        os.mkdir(workdir)
+        command = [
+            *bwrap_prefix(workdir=workdir, hidden_root=root),
+            sys.executable,
+            "-s",
+            "-B",
+            "-c",
+            "import os; open('probe', 'w').write(str(os.getpid()))",
+        ]
+        try:
+            done = subprocess.run(
+                command,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=30,
+                env=worker_env(workdir),
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return False, f"bwrap probe failed: {exc}"
+        written = os.path.join(workdir, "probe")
+        if done.returncode != 0 or not os.path.exists(written):
+            message = done.stderr.decode("utf-8", "replace").strip()[-300:]
+            return False, f"bwrap probe exited with {done.returncode}: {message}"
+        return True, "bwrap works"
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

@@ -1,0 +1,671 @@
+"""The sandbox: a pool of reused worker processes that run untrusted calls and return outcomes.
+
+Each worker is a separate Python process started with a fixed `PYTHONHASHSEED`, an empty
+environment, no standard input and no standard output, a private temporary working directory,
+rlimits (address space, CPU time, file size, open files, no new processes, no core dumps), the
+reliability guard, and, when it was started as root, an unprivileged user. Where bubblewrap
+works, each worker also runs inside it with no network, a read-only root file system and its
+own PID namespace. The parent talks to workers over dedicated pipes in length-prefixed JSON,
+enforces a wall-clock timeout on every call by killing the worker, and replaces dead workers.
+
+This is a containment layer for benchmark code and model answers that misbehave (loop, eat
+memory, delete files, exit, crash), not a security boundary against a determined attacker.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import math
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+import weakref
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from tracer import _wire
+from tracer._confine import SANDBOX_GID, SANDBOX_UID
+from tracer._launch import WorkerSpec, probe_bwrap, worker_command, worker_env
+from tracer._outcome import Outcome, Status
+
+__all__ = ["Outcome", "SandboxPool", "run_call"]
+
+GRACE_S = 0.1
+"""Added to each call's timeout for the round trip through the pipes."""
+
+_STDERR_TAIL = 600
+
+
+class _Worker:
+    """The parent's handle on one worker process (used by one thread at a time)."""
+
+    def __init__(self, spec: WorkerSpec, root: str) -> None:
+        self.spec = spec
+        self.calls = 0
+        self.requests = 0
+        self.ready = False
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.channel: _wire.Channel | None = None
+        self.spawn_error = ""
+        self._disposed = False
+        self._lock = threading.Lock()
+        self.workdir = tempfile.mkdtemp(prefix="w", dir=root)
+        self.stderr_path = self.workdir + ".stderr"
+        if spec.uid is not None and spec.gid is not None:
+            os.chown(self.workdir, spec.uid, spec.gid)
+        os.chmod(self.workdir, 0o700)
+        request_r, request_w = os.pipe()
+        reply_r, reply_w = os.pipe()
+        err_fd = os.open(self.stderr_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            command = worker_command(
+                spec, workdir=self.workdir, hidden_root=root, read_fd=request_r, write_fd=reply_w
+            )
+            self.proc = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=err_fd,
+                pass_fds=(request_r, reply_w),
+                env=worker_env(self.workdir),
+                cwd=self.workdir,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            self.spawn_error = f"could not start the worker: {exc}"
+            os.close(request_w)
+            os.close(reply_r)
+        else:
+            self.channel = _wire.Channel(reply_r, request_w)
+        finally:
+            for fd in (request_r, reply_w, err_fd):
+                os.close(fd)
+
+    def ensure_ready(self, timeout_s: float) -> str:
+        """Wait for the worker's hello; returns "" when ready, else why it is not."""
+        if self.ready:
+            return ""
+        if self.channel is None:
+            return self.spawn_error
+        try:
+            hello = self.channel.receive(time.monotonic() + timeout_s)
+        except _wire.Timeout:
+            self.kill()
+            return f"no hello within {timeout_s:g} s" + self._stderr_note()
+        except (EOFError, OSError, _wire.ProtocolError):
+            _, detail = self.death()
+            return detail
+        if not isinstance(hello, dict) or hello.get("ready") is not True:
+            self.kill()
+            return "the worker sent a malformed hello"
+        self.ready = True
+        return ""
+
+    def kill(self) -> None:
+        """SIGKILL the worker (under bwrap: its PID namespace, then bwrap itself)."""
+        proc = self.proc
+        if proc is None or proc.returncode is not None:
+            return
+        children = _children(proc.pid) if self.spec.use_bwrap else []
+        if children:
+            # Killing the namespace's init tears the whole namespace down before bwrap exits,
+            # so nothing of the worker outlives the wait below.
+            for child in children:
+                with contextlib.suppress(OSError):
+                    os.kill(child, signal.SIGKILL)
+            try:
+                proc.wait(timeout=2.0)
+                return
+            except subprocess.TimeoutExpired:
+                pass
+        with contextlib.suppress(OSError):
+            proc.kill()
+
+    def death(self) -> tuple[Status, str]:
+        """Reap a worker that stopped talking, and say how it ended."""
+        proc = self.proc
+        if proc is None:
+            return "crashed", self.spawn_error
+        try:
+            code = proc.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            code = proc.wait()
+            return "crashed", "the worker broke the protocol and was killed" + self._stderr_note()
+        signum: int | None = None
+        if code < 0:
+            signum = -code
+        elif self.spec.use_bwrap and code > 128:
+            signum = code - 128  # bwrap reports a child killed by signal N as 128 + N
+        if signum == signal.SIGXCPU:
+            return "timeout", "the worker hit its CPU-time limit (SIGXCPU)"
+        if signum is not None:
+            return (
+                "crashed",
+                f"the worker was killed by {_signal_name(signum)}" + self._stderr_note(),
+            )
+        return "crashed", f"the worker exited with code {code}" + self._stderr_note()
+
+    def _stderr_note(self) -> str:
+        try:
+            with open(self.stderr_path, "rb") as handle:
+                handle.seek(0, os.SEEK_END)
+                handle.seek(max(0, handle.tell() - _STDERR_TAIL))
+                tail = handle.read().decode("utf-8", "replace").strip()
+        except OSError:
+            return ""
+        lines = [line for line in tail.splitlines() if line.strip()]
+        return f" (stderr: {' | '.join(lines[-3:])})" if lines else ""
+
+    def dispose(self) -> None:
+        """Kill, reap, close the pipes and remove the directory (once; safe from any thread)."""
+        with self._lock:
+            if self._disposed:
+                return
+            self._disposed = True
+        self.kill()
+        if self.proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=5.0)
+        if self.channel is not None:
+            self.channel.close()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            os.unlink(self.stderr_path)
+
+
+_starter: ThreadPoolExecutor | None = None
+_starter_pid = 0
+_starter_lock = threading.Lock()
+
+
+def _start_worker(spec: WorkerSpec, root: str) -> _Worker:
+    """Start a worker from one long-lived thread.
+
+    Linux delivers the parent-death signal that `bwrap --die-with-parent` asks for when the
+    *thread* that started bwrap exits, so a worker started from a short-lived thread (a `map`
+    thread) would be killed with it.
+    """
+    global _starter, _starter_pid
+    with _starter_lock:
+        if _starter is None or _starter_pid != os.getpid():
+            _starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="core-bench-start")
+            _starter_pid = os.getpid()
+        starter = _starter
+    return starter.submit(_Worker, spec, root).result()
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(p) for p in handle.read().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
+def _shutdown(live: set[_Worker], root: str) -> None:
+    """Last-resort cleanup when a pool is collected or the interpreter exits unclosed."""
+    for worker in list(live):
+        worker.kill()
+    shutil.rmtree(root, ignore_errors=True)
+
+
+class SandboxPool:
+    """A pool of reused, sandboxed worker processes (see the module docstring for the limits).
+
+    Thread-safe: any number of threads may call `run`, `run_batch` and `map` at once; each
+    call waits for a free worker. Every way a call can end comes back as an `Outcome`; the
+    pool replaces workers that time out or die and keeps serving. Workers start lazily, on
+    first use, and are recycled after `max_calls_per_worker` calls.
+
+    Example:
+        >>> with SandboxPool(workers=2) as pool:
+        ...     pool.run("def f(x):\\n    return x * 2", "f(21)").result
+        '42'
+
+    Args:
+        workers: number of worker processes (default: `os.cpu_count()`).
+        use_bwrap: run workers inside bubblewrap; None (default) uses it when a probe
+            succeeds, True requires it (`RuntimeError` when it does not work), False never.
+        max_calls_per_worker: a worker is replaced after this many calls.
+        max_memory_mb: hard address-space limit of a worker; a call's `memory_mb` may not
+            exceed it.
+        max_file_mb: largest file a worker may write (larger writes raise `OSError`).
+        max_open_files: descriptors a worker may have open.
+        stdout_limit: characters of a call's output that are kept.
+        startup_timeout_s: how long a new worker may take to start.
+
+    Raises:
+        ValueError: an argument is out of range.
+        RuntimeError: `use_bwrap=True` and bubblewrap does not work here.
+    """
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        *,
+        use_bwrap: bool | None = None,
+        max_calls_per_worker: int = 1_000,
+        max_memory_mb: int = 4_096,
+        max_file_mb: int = 64,
+        max_open_files: int = 64,
+        stdout_limit: int = 8_192,
+        startup_timeout_s: float = 30.0,
+    ) -> None:
+        count = workers if workers is not None else (os.cpu_count() or 1)
+        if count < 1:
+            raise ValueError(f"workers must be at least 1, got {count}")
+        if max_calls_per_worker < 1:
+            raise ValueError(f"max_calls_per_worker must be at least 1, got {max_calls_per_worker}")
+        if max_memory_mb < 64:
+            raise ValueError(f"max_memory_mb must be at least 64, got {max_memory_mb}")
+        if max_file_mb < 1 or max_open_files < 16 or stdout_limit < 0:
+            raise ValueError(
+                "expected max_file_mb >= 1, max_open_files >= 16 and stdout_limit >= 0"
+            )
+        if use_bwrap is None:
+            use_bwrap = probe_bwrap()[0]
+        elif use_bwrap:
+            works, why = probe_bwrap()
+            if not works:
+                raise RuntimeError(f"use_bwrap=True but bubblewrap does not work here: {why}")
+        as_root = os.geteuid() == 0
+        self.workers = count
+        """Number of worker processes."""
+        self.use_bwrap = use_bwrap
+        """Whether workers run inside bubblewrap."""
+        self.max_calls_per_worker = max_calls_per_worker
+        self.max_memory_mb = max_memory_mb
+        self.startup_timeout_s = startup_timeout_s
+        self.sandbox_uid = SANDBOX_UID if as_root else None
+        """The user workers run as, when the pool runs as root; else None (the pool's user)."""
+        self._spec = WorkerSpec(
+            use_bwrap=use_bwrap,
+            uid=SANDBOX_UID if as_root else None,
+            gid=SANDBOX_GID if as_root else None,
+            memory_mb=max_memory_mb,
+            file_mb=max_file_mb,
+            open_files=max_open_files,
+            stdout_limit=stdout_limit,
+        )
+        self._root = tempfile.mkdtemp(prefix="core-bench-sandbox-")
+        os.chmod(self._root, 0o711)  # the sandbox user must reach its own directory inside
+        self._cond = threading.Condition()
+        self._idle: list[_Worker | None] = [None] * count
+        self._live: set[_Worker] = set()
+        self._closed = False
+        self._spawn_problem = ""
+        self._finalizer = weakref.finalize(self, _shutdown, self._live, self._root)
+
+    def __enter__(self) -> SandboxPool:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @property
+    def closed(self) -> bool:
+        """True once `close` was called."""
+        return self._closed
+
+    def run(
+        self,
+        code: str,
+        call: str,
+        *,
+        timeout_s: float = 5.0,
+        memory_mb: int = 512,
+        trace: bool = False,
+        max_steps: int = 10_000,
+    ) -> Outcome:
+        """Run one call expression against a module in a worker.
+
+        Args:
+            code: source of a module (it is executed in fresh globals for the call).
+            call: a call expression such as "f([1, 2], 3)", evaluated in the module's globals.
+            timeout_s: wall-clock limit for executing the module and making the call.
+            memory_mb: address-space limit of the worker process during the call.
+            trace: also record the call's `Trace` (see `tracer.trace`).
+            max_steps: step limit of the trace.
+
+        Returns:
+            The outcome; never raises for anything the code does.
+
+        Raises:
+            ValueError: a limit is out of range.
+            RuntimeError: the pool is closed.
+        """
+        return self.run_batch(
+            code, [call], timeout_s=timeout_s, memory_mb=memory_mb, trace=trace, max_steps=max_steps
+        )[0]
+
+    def run_batch(
+        self,
+        code: str,
+        calls: Sequence[str],
+        *,
+        timeout_s: float = 5.0,
+        memory_mb: int = 512,
+        trace: bool = False,
+        max_steps: int = 10_000,
+    ) -> list[Outcome]:
+        """Run many calls against the same code, in one request to one worker.
+
+        The worker compiles the code once and runs each call in fresh module globals (the
+        module is executed again per call, so module state never leaks from one call to the
+        next), replying after each call; `timeout_s` applies to each call. When a call times
+        out or kills its worker, its outcome is recorded and the remaining calls go on in a
+        fresh worker.
+
+        Args:
+            code: source of a module (executed afresh for every call).
+            calls: call expressions such as "f([1, 2], 3)".
+            timeout_s: wall-clock limit of each call.
+            memory_mb: address-space limit of the worker during each call.
+            trace: also record each call's `Trace`.
+            max_steps: step limit of each trace.
+
+        Returns:
+            One outcome per call, in order.
+
+        Raises:
+            ValueError: a limit is out of range.
+            RuntimeError: the pool is closed.
+        """
+        _check_limits(timeout_s, memory_mb, max_steps, self.max_memory_mb)
+        pending = [str(call) for call in calls]
+        if not pending:
+            return []
+        options = {
+            "code": code,
+            "timeout_s": float(timeout_s),
+            "memory_mb": int(memory_mb),
+            "trace": bool(trace),
+            "max_steps": int(max_steps),
+        }
+        outcomes: list[Outcome] = []
+        worker = self._acquire()
+        try:
+            while len(outcomes) < len(pending):
+                worker, done = self._run_part(worker, pending[len(outcomes) :], options)
+                outcomes.extend(done)
+        finally:
+            self._release(worker)
+        return outcomes
+
+    def map(
+        self,
+        jobs: Iterable[tuple[str, Sequence[str]]],
+        *,
+        timeout_s: float = 5.0,
+        memory_mb: int = 512,
+        trace: bool = False,
+        max_steps: int = 10_000,
+    ) -> list[list[Outcome]]:
+        """Run many `(code, calls)` batches concurrently over all workers.
+
+        Args:
+            jobs: `(code, calls)` pairs, each run as one `run_batch`.
+            timeout_s: wall-clock limit of each call.
+            memory_mb: address-space limit of the worker during each call.
+            trace: also record each call's `Trace`.
+            max_steps: step limit of each trace.
+
+        Returns:
+            For each job, in order, the outcomes of its calls (as `run_batch` gives them).
+        """
+        _check_limits(timeout_s, memory_mb, max_steps, self.max_memory_mb)
+        todo = list(jobs)
+        if not todo:
+            return []
+        with ThreadPoolExecutor(max_workers=min(self.workers, len(todo))) as executor:
+            futures = [
+                executor.submit(
+                    self.run_batch,
+                    code,
+                    calls,
+                    timeout_s=timeout_s,
+                    memory_mb=memory_mb,
+                    trace=trace,
+                    max_steps=max_steps,
+                )
+                for code, calls in todo
+            ]
+            return [future.result() for future in futures]
+
+    def close(self) -> None:
+        """Stop every worker and remove the pool's directories. Calls in flight end as
+        "crashed" outcomes; later calls raise `RuntimeError`. Idempotent."""
+        with self._cond:
+            if self._closed:
+                return
+            self._closed = True
+            idle = [w for w in self._idle if w is not None]
+            self._idle.clear()
+            busy = [w for w in self._live if w not in idle]
+            self._live.clear()
+            self._cond.notify_all()
+        for worker in busy:
+            worker.kill()  # its thread sees the pipe close and disposes of it
+        for worker in idle:
+            worker.dispose()
+        self._finalizer.detach()
+        shutil.rmtree(self._root, ignore_errors=True)
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _acquire(self) -> _Worker | None:
+        with self._cond:
+            while True:
+                if self._closed:
+                    raise RuntimeError("the sandbox pool is closed")
+                if self._idle:
+                    return self._idle.pop()
+                self._cond.wait()
+
+    def _release(self, worker: _Worker | None) -> None:
+        if worker is None and not self._closed:
+            worker = self._spawn()  # start the replacement now, so it warms up meanwhile
+        with self._cond:
+            if not self._closed:
+                self._idle.append(worker)
+                self._cond.notify()
+                return
+        if worker is not None:
+            worker.dispose()
+
+    def _spawn(self) -> _Worker | None:
+        """A new worker, or None when the pool is closed or the process could not be set up
+        (why is in `_spawn_problem`)."""
+        with self._cond:
+            if self._closed:
+                return None
+        try:
+            worker = _start_worker(self._spec, self._root)
+        except OSError as exc:  # no descriptors or disk space left in the parent
+            self._spawn_problem = f"could not set up a worker: {exc}"
+            return None
+        with self._cond:
+            closed = self._closed
+            if not closed:
+                self._live.add(worker)
+        if closed:
+            worker.dispose()
+            return None
+        return worker
+
+    def _discard(self, worker: _Worker) -> None:
+        with self._cond:
+            self._live.discard(worker)
+        worker.dispose()
+
+    def _ready_worker(self, worker: _Worker | None) -> tuple[_Worker | None, str]:
+        """A started worker, spawning (at most twice) when needed; else why none started."""
+        problem = "the pool was closed"
+        for _ in range(2):
+            if worker is None:
+                worker = self._spawn()
+                if worker is None:
+                    return None, "the pool was closed" if self._closed else self._spawn_problem
+            problem = worker.ensure_ready(self.startup_timeout_s)
+            if not problem:
+                return worker, ""
+            self._discard(worker)
+            worker = None
+        return None, f"the worker failed to start: {problem}"
+
+    def _run_part(
+        self, worker: _Worker | None, calls: list[str], options: dict[str, Any]
+    ) -> tuple[_Worker | None, list[Outcome]]:
+        """Send some of `calls` to one worker; returns the worker (None when it was retired or
+        died) and at least one outcome."""
+        timeout_s = float(options["timeout_s"])
+        for attempt in range(2):
+            worker, problem = self._ready_worker(worker)
+            if worker is None:
+                return None, [Outcome("crashed", detail=problem) for _ in calls]
+            room = max(1, self.max_calls_per_worker - worker.calls)
+            part = calls[:room]
+            channel = worker.channel
+            assert channel is not None
+            worker.requests += 1
+            request = {**options, "calls": part, "request": worker.requests}
+            try:
+                channel.send(request, time.monotonic() + timeout_s + GRACE_S)
+            except (_wire.Timeout, OSError) as exc:
+                # The worker died between requests (nothing of this request ran): replace it.
+                self._discard(worker)
+                worker = None
+                if attempt:
+                    detail = f"the worker did not take the request: {exc!r}"
+                    return None, [Outcome("crashed", detail=detail)]
+                continue
+            return self._collect(worker, part, timeout_s, worker.requests)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _collect(
+        self, worker: _Worker, part: list[str], timeout_s: float, request_id: int
+    ) -> tuple[_Worker | None, list[Outcome]]:
+        channel = worker.channel
+        assert channel is not None
+        outcomes: list[Outcome] = []
+        started = time.monotonic()
+        for index in range(len(part)):
+            try:
+                reply = channel.receive(started + timeout_s + GRACE_S)
+                outcome = Outcome.from_json(reply)
+                # Numbering replies keeps a forged or stale reply from answering another call.
+                if reply.get("request") != request_id or reply.get("index") != index:
+                    raise ValueError(
+                        f"reply numbered {reply.get('request')!r}/{reply.get('index')!r}, "
+                        f"expected {request_id}/{index}"
+                    )
+            except _wire.Timeout:
+                worker.kill()
+                self._discard(worker)
+                detail = f"no reply within {timeout_s:g} s; the worker was killed and replaced"
+                outcomes.append(Outcome("timeout", detail=detail, duration_s=_since(started)))
+                return None, outcomes
+            except (EOFError, OSError) as exc:
+                status, detail = worker.death() if not self._closed else ("crashed", "")
+                if self._closed:
+                    detail = "the pool was closed"
+                elif not detail:
+                    detail = repr(exc)
+                self._discard(worker)
+                outcomes.append(Outcome(status, detail=detail, duration_s=_since(started)))
+                return None, outcomes
+            except (_wire.ProtocolError, ValueError, AttributeError) as exc:
+                worker.kill()
+                self._discard(worker)
+                detail = f"the worker sent a malformed reply: {exc}"
+                outcomes.append(Outcome("crashed", detail=detail, duration_s=_since(started)))
+                return None, outcomes
+            outcomes.append(outcome)
+            worker.calls += 1
+            if reply.get("retire") is not False:
+                self._discard(worker)
+                return None, outcomes
+            started = time.monotonic()
+        if worker.calls >= self.max_calls_per_worker:
+            self._discard(worker)
+            return None, outcomes
+        return worker, outcomes
+
+
+def _since(start: float) -> float:
+    return time.monotonic() - start
+
+
+def _check_limits(timeout_s: float, memory_mb: int, max_steps: int, max_memory_mb: int) -> None:
+    if not (isinstance(timeout_s, int | float) and math.isfinite(timeout_s) and timeout_s > 0):
+        raise ValueError(f"timeout_s must be a positive number of seconds, got {timeout_s!r}")
+    if not 16 <= memory_mb <= max_memory_mb:
+        raise ValueError(
+            f"memory_mb must be between 16 and the pool's max_memory_mb ({max_memory_mb}), "
+            f"got {memory_mb!r}"
+        )
+    if max_steps < 1:
+        raise ValueError(f"max_steps must be at least 1, got {max_steps!r}")
+
+
+_default_pool: SandboxPool | None = None
+_default_pid = 0
+_default_lock = threading.Lock()
+
+
+def _shared_pool() -> SandboxPool:
+    """The pool `run_call` uses when given none: created on first use, closed at exit."""
+    global _default_pool, _default_pid
+    with _default_lock:
+        if _default_pool is None or _default_pid != os.getpid() or _default_pool.closed:
+            _default_pool = SandboxPool()
+            _default_pid = os.getpid()
+            atexit.register(_default_pool.close)
+        return _default_pool
+
+
+def run_call(
+    code: str,
+    call: str,
+    *,
+    timeout_s: float = 5.0,
+    memory_mb: int = 512,
+    trace: bool = False,
+    max_steps: int = 10_000,
+    pool: SandboxPool | None = None,
+) -> Outcome:
+    """Run `call` against the module `code` in a sandboxed worker process.
+
+    Args:
+        code: source of a module that defines what the call names.
+        call: a call expression such as "f([1, 2], 3)".
+        timeout_s: wall-clock limit; the worker is killed and replaced when it is exceeded.
+        memory_mb: address-space limit during the call (a MemoryError gives "memory").
+        trace: also record the call's `Trace`, returned in `Outcome.trace`.
+        max_steps: step limit of the trace.
+        pool: the pool to use; by default a shared pool with one worker per CPU, created on
+            first use and closed at interpreter exit.
+
+    Returns:
+        The `Outcome`: status "ok", "exception", "timeout", "memory" or "crashed", with the
+        result's repr, the exception, the arguments after the call, the captured stdout and,
+        with `trace=True`, the trace. Nothing the code does raises here.
+    """
+    chosen = pool if pool is not None else _shared_pool()
+    return chosen.run(
+        code, call, timeout_s=timeout_s, memory_mb=memory_mb, trace=trace, max_steps=max_steps
+    )

@@ -1,0 +1,151 @@
+"""The pool's wire format: length-prefixed JSON messages over a pair of pipe file descriptors.
+
+Each message is a 4-byte big-endian length followed by that many bytes of UTF-8 JSON (ASCII in
+practice: the sender escapes everything else). JSON only: the parent never unpickles anything a
+worker sends, because the worker runs untrusted code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import time
+from typing import Any
+
+MAX_MESSAGE_BYTES = 256 * 1024 * 1024
+"""A longer message is a protocol error (a trace of 10,000 steps stays far below it)."""
+
+_HEADER = 4
+_CHUNK = 1 << 20
+
+
+class ProtocolError(Exception):
+    """The other side sent something that is not a well-formed message."""
+
+
+class Timeout(Exception):
+    """No complete message arrived before the deadline."""
+
+
+def encode(message: Any) -> bytes:
+    """One framed message; raises `ValueError`/`TypeError` for values JSON cannot hold."""
+    body = json.dumps(message, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+    if len(body) > MAX_MESSAGE_BYTES:
+        raise ValueError(f"message of {len(body)} bytes exceeds {MAX_MESSAGE_BYTES}")
+    return len(body).to_bytes(_HEADER, "big") + body
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte to a blocking descriptor (the worker's side)."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def read_message(fd: int) -> Any:
+    """Read one message from a blocking descriptor (the worker's side).
+
+    Raises:
+        EOFError: the other end closed the pipe.
+        ProtocolError: the bytes are not a message.
+    """
+    header = _read_exactly(fd, _HEADER)
+    size = int.from_bytes(header, "big")
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message of {size} bytes announced")
+    return decode(_read_exactly(fd, size))
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    parts: list[bytes] = []
+    missing = size
+    while missing:
+        chunk = os.read(fd, min(missing, _CHUNK))
+        if not chunk:
+            raise EOFError("pipe closed")
+        parts.append(chunk)
+        missing -= len(chunk)
+    return b"".join(parts)
+
+
+def decode(body: bytes) -> Any:
+    """Parse a message body, turning every failure into `ProtocolError`."""
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError) as exc:  # RecursionError: hostile nesting depth
+        raise ProtocolError(f"message is not JSON: {exc}") from None
+
+
+class Channel:
+    """The parent's end of a worker's two pipes, with deadlines on both directions.
+
+    Not thread-safe: one thread at a time uses a worker.
+    """
+
+    def __init__(self, read_fd: int, write_fd: int) -> None:
+        self.read_fd = read_fd
+        self.write_fd = write_fd
+        os.set_blocking(write_fd, False)
+        self._buffer = bytearray()
+        self._poll_in = select.poll()
+        self._poll_in.register(read_fd, select.POLLIN)
+        self._poll_out = select.poll()
+        self._poll_out.register(write_fd, select.POLLOUT)
+
+    def send(self, message: Any, deadline: float) -> None:
+        """Send one message, waiting for room in the pipe until `deadline` (monotonic).
+
+        Raises:
+            Timeout: the worker did not read in time.
+            BrokenPipeError: the worker is gone.
+        """
+        view = memoryview(encode(message))
+        while view:
+            try:
+                written = os.write(self.write_fd, view)
+            except BlockingIOError:
+                written = 0
+            view = view[written:]
+            if view and not self._poll_out.poll(_millis(deadline)):
+                raise Timeout("worker did not read its request")
+
+    def receive(self, deadline: float) -> Any:
+        """Receive one message, waiting until `deadline` (monotonic).
+
+        Raises:
+            Timeout: no complete message before the deadline.
+            EOFError: the worker closed its end (it died).
+            ProtocolError: the worker sent something that is not a message.
+        """
+        buffer = self._buffer
+        while True:
+            if len(buffer) >= _HEADER:
+                size = int.from_bytes(buffer[:_HEADER], "big")
+                if size > MAX_MESSAGE_BYTES:
+                    raise ProtocolError(f"message of {size} bytes announced")
+                end = _HEADER + size
+                if len(buffer) >= end:
+                    body = bytes(buffer[_HEADER:end])
+                    del buffer[:end]
+                    return decode(body)
+            if not self._poll_in.poll(_millis(deadline)):
+                raise Timeout("no reply before the deadline")
+            chunk = os.read(self.read_fd, _CHUNK)
+            if not chunk:
+                raise EOFError("worker closed its pipe")
+            buffer += chunk
+
+    def close(self) -> None:
+        """Close both descriptors (idempotent)."""
+        for fd in (self.read_fd, self.write_fd):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.read_fd = self.write_fd = -1
+
+
+def _millis(deadline: float) -> int:
+    """Milliseconds left until `deadline`, at least 0 (poll's timeout unit)."""
+    return max(0, int((deadline - time.monotonic()) * 1000) + 1)

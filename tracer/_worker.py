@@ -1,0 +1,424 @@
+"""The worker process: runs untrusted calls one at a time and reports each as a JSON reply.
+
+The pool starts it as `python -s -B -P -c <boot> <package root> <config JSON>`. It imports what
+it needs, drops root (when started as root), sets its fixed rlimits, installs the reliability
+guard, says it is ready, and then serves requests read from its request pipe until the pipe
+closes. A request is one piece of code and a list of call expressions; the worker compiles the
+code once and, for each call, executes the compiled module in fresh globals, makes the call,
+and writes one reply before starting the next call, so the parent applies its timeout per call.
+
+After every call the worker puts back what untrusted code may have changed in the process:
+builtins, `sys.stdout`/`sys.stderr`/`sys.stdin`, signal handlers, pending alarms and timers,
+the signal mask, the recursion limit, the trace and profile hooks, `sys.path`, loaded modules
+replaced in `sys.modules`, the environment, the working directory and its contents. What it
+cannot put back (a monkeypatched standard-library function, leaked descriptors, a directory it
+cannot empty) makes it ask to be retired, or is left to `max_calls_per_worker` recycling.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import io
+import json
+import os
+import random
+import signal
+import sys
+import time
+import traceback
+import warnings
+from collections.abc import Callable
+from types import CodeType
+from typing import Any
+
+from tracer import _confine, _guard, _wire
+from tracer._call import bind_call, compile_module, parse_call
+from tracer._codec import CUT_MARK, RESULT_REPR_LIMIT, exception_text, snapshot
+from tracer._model import Trace, TraceError
+
+_trace: Callable[..., Trace] | None
+try:
+    from tracer._trace import trace as _trace
+except Exception as _exc:  # the tracer is optional for the worker: report it per call
+    _trace = None
+    _TRACE_MISSING = exception_text(_exc)
+else:
+    _TRACE_MISSING = ""
+
+MODULE_NAME = "__core_bench__"
+"""`__name__` of the module a call runs against (the same as `tracer.trace` uses)."""
+
+_EXTRA_FDS = 8
+"""Descriptors a call may leave open before the worker asks to be retired."""
+
+# Module-level aliases, so the worker still works while untrusted code has emptied builtins.
+_BaseException = BaseException
+_MemoryError = MemoryError
+_Exception = Exception
+_TraceError = TraceError
+_isinstance = isinstance
+_perf_counter = time.perf_counter
+_open = open
+
+
+class _Capture(io.TextIOBase):
+    """A text stream that keeps the first `limit` characters written to it and drops the rest."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self._parts: list[str] = []
+        self._room = limit
+        self.cut = False
+
+    def write(self, text: str) -> int:
+        if not _isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if self._room > 0:
+            kept = text[: self._room]
+            self._parts.append(kept)
+            self._room -= len(kept)
+            if len(kept) < len(text):
+                self.cut = True
+        elif text:
+            self.cut = True
+        return len(text)
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return "utf-8"
+
+    def text(self) -> str:
+        out = "".join(self._parts)
+        return out + CUT_MARK if self.cut else out
+
+
+class _State:
+    """A snapshot of everything in the process that untrusted code may change."""
+
+    def __init__(self, workdir: str, private: _guard.Private) -> None:
+        self.workdir = workdir
+        self.private = private
+        self.builtins_dict = builtins.__dict__
+        self.builtins_saved = dict(builtins.__dict__)
+        self.stdin, self.stdout, self.stderr = sys.stdin, sys.stdout, sys.stderr
+        self.excepthook, self.displayhook = sys.excepthook, sys.displayhook
+        self.unraisablehook = sys.unraisablehook
+        self.recursion_limit = sys.getrecursionlimit()
+        self.int_digits = sys.get_int_max_str_digits()
+        self.path = list(sys.path)
+        self.meta_path = list(sys.meta_path)
+        self.path_hooks = list(sys.path_hooks)
+        self.modules = dict(sys.modules)
+        self.environ_object = os.environ
+        self.environ = dict(os.environ)
+        self.warning_filters = list(warnings.filters)
+        self.handlers: dict[int, Any] = {}
+        for signum in signal.valid_signals():
+            try:
+                handler = signal.getsignal(signum)
+            except (OSError, ValueError):
+                continue
+            if handler is not None:
+                self.handlers[signum] = handler
+        self.mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        self.fd_count = _count_fds()
+
+    def restore_builtins(self) -> None:
+        """Put builtins back; uses only dict methods, so it works when they were emptied."""
+        current = self.builtins_dict
+        current.clear()
+        current.update(self.builtins_saved)
+
+    def restore(self) -> bool:
+        """Undo what the last call changed. Returns False when the worker should retire."""
+        self.restore_builtins()
+        sys.settrace(None)
+        sys.setprofile(None)
+        if self.stdin.closed:  # exit() closes sys.stdin on its way out
+            self.stdin = _open(os.devnull, encoding="utf-8")
+        sys.stdin, sys.stdout, sys.stderr = self.stdin, self.stdout, self.stderr
+        sys.excepthook, sys.displayhook = self.excepthook, self.displayhook
+        sys.unraisablehook = self.unraisablehook
+        sys.setrecursionlimit(self.recursion_limit)
+        sys.set_int_max_str_digits(self.int_digits)
+        signal.alarm(0)
+        for timer in (signal.ITIMER_REAL, signal.ITIMER_VIRTUAL, signal.ITIMER_PROF):
+            signal.setitimer(timer, 0)
+        for signum, handler in self.handlers.items():
+            if signal.getsignal(signum) is not handler:
+                with contextlib.suppress(OSError, ValueError, TypeError):
+                    signal.signal(signum, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, self.mask)
+        if sys.path != self.path:
+            sys.path[:] = self.path
+        if sys.meta_path != self.meta_path:
+            sys.meta_path[:] = self.meta_path
+        if sys.path_hooks != self.path_hooks:
+            sys.path_hooks[:] = self.path_hooks
+            sys.path_importer_cache.clear()
+        modules = sys.modules
+        for name, module in self.modules.items():
+            if modules.get(name) is not module:
+                modules[name] = module
+        os.environ = self.environ_object  # noqa: B003 (the object is put back, then its contents)
+        if dict(os.environ) != self.environ:
+            os.environ.clear()
+            os.environ.update(self.environ)
+        filters: list[Any] = warnings.filters  # type: ignore[assignment]
+        if filters != self.warning_filters:
+            filters[:] = self.warning_filters
+        os.umask(0o077)
+        healthy = True
+        try:
+            self.private.chdir(self.workdir)
+            if os.listdir(self.workdir):
+                _empty_directory(self.workdir, self.private)
+                healthy = not os.listdir(self.workdir)
+        except OSError:
+            healthy = False
+        if _count_fds() > self.fd_count + _EXTRA_FDS:
+            healthy = False
+        return healthy
+
+
+def _count_fds() -> int:
+    try:
+        return len(os.listdir("/proc/self/fd"))
+    except OSError:
+        return 0
+
+
+def _empty_directory(path: str, private: _guard.Private) -> None:
+    """Remove everything inside `path` (not following symlinks), ignoring what cannot go."""
+    try:
+        entries = list(os.scandir(path))
+    except OSError:
+        return
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                _empty_directory(entry.path, private)
+                private.rmdir(entry.path)
+            else:
+                private.unlink(entry.path)
+        except OSError:
+            pass
+
+
+class _Worker:
+    """The request loop and the running of one call."""
+
+    def __init__(self, config: dict[str, Any], private: _guard.Private) -> None:
+        self.read_fd = int(config["read_fd"])
+        self.write_fd = int(config["write_fd"])
+        self.stdout_limit = int(config["stdout_limit"])
+        self.limits = _confine.CallLimits()
+        self.state = _State(config["workdir"], private)
+
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            data = _wire.encode(message)
+        except (ValueError, TypeError, MemoryError) as exc:
+            data = _wire.encode(
+                {
+                    "request": message.get("request"),
+                    "index": message.get("index"),
+                    "status": "crashed",
+                    "detail": f"the reply could not be encoded: {exception_text(exc)}",
+                    "duration_s": message.get("duration_s", 0.0),
+                    "retire": True,
+                }
+            )
+        _wire.write_all(self.write_fd, data)
+
+    def serve(self) -> None:
+        while True:
+            try:
+                request = _wire.read_message(self.read_fd)
+            except (EOFError, OSError, _wire.ProtocolError):
+                return
+            if not self.handle(request):
+                return
+
+    def handle(self, request: dict[str, Any]) -> bool:
+        """Run every call of one request; False when the worker retires."""
+        request_id = request["request"]
+        code = str(request["code"])
+        calls = [str(c) for c in request["calls"]]
+        timeout_s = float(request["timeout_s"])
+        memory_mb = int(request["memory_mb"])
+        traced = bool(request.get("trace", False))
+        max_steps = int(request.get("max_steps", 10_000))
+        compiled: list[CodeType | TraceError] = []  # filled by the first call, under its limits
+        for index, call in enumerate(calls):
+            reply = self.run_one(code, call, compiled, traced, max_steps, timeout_s, memory_mb)
+            reply["request"] = request_id
+            reply["index"] = index
+            healthy = self.state.restore()
+            reply["retire"] = not healthy
+            self.send(reply)
+            if not healthy:
+                return False
+        return True
+
+    def run_one(
+        self,
+        code: str,
+        call: str,
+        compiled: list[CodeType | TraceError],
+        traced: bool,
+        max_steps: int,
+        timeout_s: float,
+        memory_mb: int,
+    ) -> dict[str, Any]:
+        random.seed(0)
+        capture = _Capture(self.stdout_limit)
+        sink = _Capture(0)
+        state = self.state
+        phase = "module"
+        error: BaseException | None = None
+        result: tuple[str, bool] | None = None
+        args_after: list[str] = []
+        trace_json: dict[str, Any] | None = None
+        truncated = False
+        start = _perf_counter()
+        self.limits.enter(memory_mb=memory_mb, timeout_s=timeout_s)
+        sys.stdout, sys.stderr = capture, sink
+        try:
+            if traced:
+                phase = "trace"
+                if _trace is None:
+                    raise ImportError(f"the tracer is not available: {_TRACE_MISSING}")
+                outcome = _trace(code, call, max_steps=max_steps)
+                state.restore_builtins()
+                trace_json = outcome.to_json()
+                truncated = outcome.truncated
+            else:
+                if not compiled:
+                    try:
+                        compiled.append(compile_module(code))
+                    except _TraceError as exc:
+                        compiled.append(exc)
+                module = compiled[0]
+                if isinstance(module, TraceError):  # builtins are intact before the module runs
+                    raise module
+                node = parse_call(call)
+                namespace: dict[str, Any] = {
+                    "__name__": MODULE_NAME,
+                    "__builtins__": state.builtins_dict,
+                }
+                exec(module, namespace)
+                phase = "args"
+                bound = bind_call(node, namespace)
+                phase = "call"
+                value = bound.invoke()
+                state.restore_builtins()  # the call may have emptied them; snapshot needs them
+                phase = "result"
+                result = snapshot(value, RESULT_REPR_LIMIT)
+                state.restore_builtins()
+                args_after = bound.arguments_after()
+                phase = "done"
+        except _BaseException as exc:
+            # Without its traceback the exception no longer pins the call's frames (and the
+            # memory a memory bomb built in them).
+            error = exc.with_traceback(None)
+        finally:
+            self.limits.leave()  # first: the steps below may need memory
+            state.restore_builtins()
+            sys.stdout, sys.stderr = state.stdout, state.stderr
+        duration = _perf_counter() - start
+        reply: dict[str, Any] = {
+            "status": "ok",
+            "result": None,
+            "result_literal": False,
+            "exception": None,
+            "args_after": args_after,
+            "trace": trace_json,
+            "stdout": capture.text(),
+            "detail": "",
+            "duration_s": duration,
+        }
+        if error is not None:
+            # trace() reports a failing module as a TraceError whose context is the real error.
+            memory = _isinstance(error, _MemoryError) or (
+                _isinstance(error, _TraceError) and _isinstance(error.__context__, _MemoryError)
+            )
+            reply["status"] = "memory" if memory else "exception"
+            reply["exception"] = self.describe(error, phase)
+        elif trace_json is not None:
+            reply["result"] = trace_json.get("result")
+            reply["result_literal"] = reply["result"] is not None and not trace_json.get(
+                "result_opaque"
+            )
+            reply["exception"] = trace_json.get("exception")
+            reply["args_after"] = trace_json.get("args_after", [])
+            if reply["exception"] is not None:
+                memory = str(reply["exception"]).startswith("MemoryError")
+                reply["status"] = "memory" if memory else "exception"
+            if truncated:
+                reply["detail"] = f"trace truncated at max_steps={max_steps}"
+        elif result is not None:
+            reply["result"], reply["result_literal"] = result
+        return reply
+
+    def describe(self, error: BaseException, phase: str) -> str:
+        """The exception text, worded as `tracer.trace` words failures before the call."""
+        try:
+            text = exception_text(error)
+        except _BaseException:  # a hostile __str__ that raises something exotic
+            text = type(error).__name__
+        finally:
+            self.state.restore_builtins()
+        if _isinstance(error, _TraceError) or not _isinstance(error, _Exception):
+            return text
+        if phase == "module":
+            return exception_text(TraceError(f"executing the module failed: {text}"))
+        if phase == "args":
+            return exception_text(TraceError(f"evaluating the call's arguments failed: {text}"))
+        return text
+
+
+def main(config_json: str) -> None:
+    """Entry point of a worker process (see the module docstring)."""
+    config = json.loads(config_json)
+    workdir = str(config["workdir"])
+    os.chdir(workdir)
+    os.umask(0o077)
+    redirected = 0
+    uid = config.get("uid")
+    if uid is not None and os.geteuid() == 0:
+        redirected = _confine.drop_privileges(int(uid), int(config["gid"]))
+    _confine.set_fixed_limits(
+        memory_mb=int(config["memory_mb"]),
+        file_mb=int(config["file_mb"]),
+        open_files=int(config["open_files"]),
+    )
+    # Its own descriptor, so code that closes sys.stdin leaves fd 0 (/dev/null) in place.
+    sys.stdin = _open(os.devnull, encoding="utf-8")
+    private = _guard.install(workdir)
+    worker = _Worker(config, private)
+    worker.send(
+        {
+            "ready": True,
+            "pid": os.getpid(),
+            "uid": os.getuid(),
+            "gid": os.getgid(),
+            "hash_randomization": sys.flags.hash_randomization,
+            "redirected_import_dirs": redirected,
+            "trace_available": _trace is not None,
+        }
+    )
+    # os._exit: skip atexit handlers and finalisers the untrusted code may have left behind.
+    try:
+        worker.serve()
+    except BaseException:
+        traceback.print_exc()  # to the diagnostics file the parent reads when a worker dies
+        os._exit(1)
+    os._exit(0)
