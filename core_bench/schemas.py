@@ -110,7 +110,13 @@ class ProbeFeatures(Record):
 
 
 class Probe(Record):
-    """A question about an intermediate state, with the answer read off the trace."""
+    """A question about an intermediate state, with the answer read off the trace.
+
+    Attributes:
+        anchor_of: on a variant's probe that asks the same semantic question as a probe of the
+            original (anchored), the id of that original probe; None elsewhere. An extension
+            of DESIGN.md's fields that makes probe-level consistency across variants a join.
+    """
 
     id: str
     problem_id: str
@@ -124,6 +130,7 @@ class Probe(Record):
     answer_type: str
     features: ProbeFeatures
     anchored: bool
+    anchor_of: str | None = None
 
 
 class SkippedRow(Record):

@@ -1,0 +1,141 @@
+"""Probes: questions about intermediate execution states, with answers read off traces.
+
+    from core_bench.probes import probes_for_call, anchor_probes, mark_anchored
+
+`probes_for_call` chooses a few probes for one (variant, call) from its trace: stratified over
+the kinds of DESIGN.md's table (all but `input` and `output`, which are tasks), weighted toward
+error-prone steps, deterministic from the seed. `anchor_probes` asks the original's probes of
+another variant, where that variant's trace shows the same value history. What each kind's
+answer is, exactly, is documented in `core_bench.probes._kinds`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core_bench.probes._anchoring import anchor_group, anchor_probes, mark_anchored, same_value
+from core_bench.probes._build import build_probe, probe_id
+from core_bench.probes._context import CallContext
+from core_bench.probes._kinds import KINDS, MAX_TRACE_LINES, RETURN_MARK, Reading, answer_type
+from core_bench.probes._questions import ordinal
+from core_bench.probes._select import rng_for, select
+from core_bench.schemas import Probe
+from tracer import Trace
+
+PROBE_KINDS: tuple[str, ...] = tuple(KINDS)
+"""The kinds generated from traces, in the fixed order that selection shuffles."""
+
+DEFAULT_COUNT = 6
+"""Probes per (variant, call) unless told otherwise (`--probes`)."""
+
+
+def _kinds(kinds: Sequence[str] | None) -> list[str]:
+    if kinds is None:
+        return list(PROBE_KINDS)
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown:
+        raise ValueError(f"unknown probe kind(s) {unknown}: expected some of {list(PROBE_KINDS)}")
+    return [k for k in PROBE_KINDS if k in kinds]
+
+
+def _readings(ctx: CallContext, kinds: list[str]) -> dict[str, list[Reading]]:
+    if ctx.trace.truncated:
+        return {}  # counts and "never runs" cannot be told from a cut trace
+    return {kind: list(KINDS[kind].each(ctx)) for kind in kinds}
+
+
+def probes_for_call(
+    problem_id: str,
+    variant_id: str,
+    code: str,
+    call_index: int,
+    trace: Trace,
+    *,
+    count: int = DEFAULT_COUNT,
+    seed: int = 0,
+    kinds: Sequence[str] | None = None,
+) -> list[Probe]:
+    """Choose up to `count` probes for one call of one variant.
+
+    Selection is round-robin over the kinds that have candidates, in the fixed kind order
+    shuffled by a random source seeded with `f"{seed}:{variant_id}:{call_index}"`; within a
+    kind, candidates are drawn by weight (late iterations, compound conditions, loop exits,
+    lines with many operators weigh more), preferring lines the kind has not used yet. A
+    truncated trace gives no probes.
+
+    Args:
+        problem_id: the problem's id.
+        variant_id: the variant's id (part of every probe id).
+        code: the variant's source, as traced.
+        call_index: index of the call in the problem's calls.
+        trace: the trace of that call of `code`.
+        count: at most this many probes.
+        seed: the build seed.
+        kinds: restrict to these kinds (default: all of `PROBE_KINDS`).
+
+    Returns:
+        The probes, ordered by anchored step, then kind.
+
+    Raises:
+        ValueError: `kinds` names an unknown kind.
+    """
+    chosen_kinds = _kinds(kinds)
+    if count <= 0 or not trace.steps:
+        return []
+    ctx = CallContext(code, trace)
+    readings = _readings(ctx, chosen_kinds)
+    rng = rng_for(seed, variant_id, call_index)
+
+    def accept(reading: Reading) -> Probe | None:
+        return build_probe(
+            ctx, reading, problem_id=problem_id, variant_id=variant_id, call_index=call_index
+        )
+
+    probes = select(readings, chosen_kinds, count, rng, accept)
+    order = {kind: i for i, kind in enumerate(PROBE_KINDS)}
+    return sorted(probes, key=lambda p: (p.features.step_index, order[p.kind], p.id))
+
+
+def candidate_probes(
+    problem_id: str,
+    variant_id: str,
+    code: str,
+    call_index: int,
+    trace: Trace,
+    *,
+    kinds: Sequence[str] | None = None,
+) -> list[Probe]:
+    """Every probe the call offers (before selection), in kind order, then trace order.
+
+    Meant for analyses and tests; a long trace offers thousands.
+    """
+    chosen_kinds = _kinds(kinds)
+    if not trace.steps:
+        return []
+    ctx = CallContext(code, trace)
+    out: list[Probe] = []
+    for readings in _readings(ctx, chosen_kinds).values():
+        for reading in readings:
+            probe = build_probe(
+                ctx, reading, problem_id=problem_id, variant_id=variant_id, call_index=call_index
+            )
+            if probe is not None:
+                out.append(probe)
+    return out
+
+
+__all__ = [
+    "DEFAULT_COUNT",
+    "MAX_TRACE_LINES",
+    "PROBE_KINDS",
+    "RETURN_MARK",
+    "anchor_group",
+    "anchor_probes",
+    "answer_type",
+    "candidate_probes",
+    "mark_anchored",
+    "ordinal",
+    "probe_id",
+    "probes_for_call",
+    "same_value",
+]

@@ -1,0 +1,394 @@
+"""Anchored probes: the same semantic question asked of another variant of the function.
+
+A probe chosen on the original variant gets a counterpart on a variant only where the variant's
+own trace shows the same thing happening: the variable (through the rename map) takes the same
+sequence of distinct values up to the anchor and has the same value there; the condition, loop,
+line or function (through the line map, or else by position in that value history or by the
+renamed source text) gives the same outcomes up to the anchor. The counterpart's answer is read
+off the variant's trace, and its question is written from the variant's code.
+"""
+
+from __future__ import annotations
+
+import io
+import tokenize
+from collections.abc import Callable
+
+from core_bench.probes._build import build_probe
+from core_bench.probes._context import CallContext, literal
+from core_bench.probes._kinds import KINDS, RETURN_MARK, Reading, read_next_line
+from core_bench.probes._lines import LineFacts
+from core_bench.schemas import Probe
+from tracer import Trace
+
+GROUP_MARK = "@"
+"""Separates the original probe's id from the variant id in a counterpart's id."""
+
+
+def anchor_group(probe: Probe) -> str:
+    """The id of the original probe a probe is (or is a counterpart of): the part of its id
+    before `@`; probes with the same group ask the same semantic question."""
+    return probe.anchor_of or probe.id.split(GROUP_MARK, 1)[0]
+
+
+def same_value(a: str | None, b: str | None) -> bool:
+    """Whether two reprs denote equal values of the same type (set and dict order aside)."""
+    if a == b:
+        return True
+    if a is None or b is None:
+        return False
+    ok_a, value_a = literal(a)
+    ok_b, value_b = literal(b)
+    return ok_a and ok_b and type(value_a) is type(value_b) and value_a == value_b
+
+
+def _history(ctx: CallContext, func: str, variable: str) -> tuple[list[str], list[int]]:
+    """The distinct successive values `variable` takes in frames of `func`, and for each step
+    how many of them were seen up to and including that step."""
+    values: list[str] = []
+    seen: list[int] = []
+    for step in ctx.steps:
+        if step.func == func:
+            text = step.locals.get(variable)
+            if text is not None and (not values or not same_value(values[-1], text)):
+                values.append(text)
+        seen.append(len(values))
+    return values, seen
+
+
+def _tokens(text: str, renames: dict[str, str]) -> tuple[str, ...] | None:
+    """The tokens of one source line, with names renamed; None when it does not tokenize."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text.strip() + "\n").readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+    skip = {tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT, tokenize.ENDMARKER}
+    out: list[str] = []
+    for t in tokens:
+        if t.type in skip:
+            continue
+        attribute = bool(out) and out[-1] == "."  # `.count` is not the variable `count`
+        out.append(
+            renames.get(t.string, t.string)
+            if t.type == tokenize.NAME and not attribute
+            else t.string
+        )
+    return tuple(out)
+
+
+def _same_role(original: LineFacts, variant: LineFacts) -> bool:
+    """Whether two lines do the same kind of thing: the same statement, or both loop headers."""
+    if original.loop is not None or variant.loop is not None:
+        return original.loop is not None and variant.loop is not None
+    return original.statement == variant.statement
+
+
+class _Matcher:
+    """Finds counterparts of the original's readings in one variant."""
+
+    def __init__(
+        self,
+        original: CallContext,
+        variant: CallContext,
+        renames: dict[str, str],
+        line_map: dict[int, list[int]],
+    ) -> None:
+        self.original = original
+        self.variant = variant
+        self.renames = renames
+        self.line_map = line_map
+
+    def _text_match(self, line: int, accept: Callable[[LineFacts], bool]) -> list[int]:
+        """Variant lines whose source is the original line's with names renamed."""
+        wanted = _tokens(self.original.facts.text(line), self.renames)
+        if wanted is None:
+            return []
+        return [
+            v
+            for v, facts in sorted(self.variant.facts.lines.items())
+            if facts.clean and accept(facts) and _tokens(facts.text, {}) == wanted
+        ]
+
+    def lines(self, line: int, accept: Callable[[LineFacts], bool]) -> list[int]:
+        """Variant lines for an original line: those the line map gives, or else the one line
+        with the same source text once names are renamed."""
+        mapped = [
+            v
+            for v in self.line_map.get(line, [])
+            if (facts := self.variant.line(v)) is not None and accept(facts)
+        ]
+        if mapped:
+            return mapped
+        same = self._text_match(line, accept)
+        return same if len(same) == 1 else []
+
+    def value_counterpart(self, reading: Reading) -> Reading | None:
+        """Counterpart of a state_after or loop_exit_state reading, by value history.
+
+        The variant's reading must show the variable with the same distinct values before the
+        anchored run (or loop entry) and after it (or after the loop), and the same answer.
+        """
+        o, v = self.original, self.variant
+        if reading.variable is None:
+            return None
+        loops = reading.kind == "loop_exit_state"
+        if loops:
+            entry = o.entry_at(reading.line, reading.occurrence)
+            if entry is None or entry.exit_step is None:
+                return None
+            until = entry.exit_step
+        else:
+            until = o.after[reading.step]
+        func = o.steps[reading.step].func
+        history, seen = _history(o, func, reading.variable)
+        wanted, before = history[: seen[until]], seen[reading.step]
+        name = self.renames.get(reading.variable, reading.variable)
+        v_func = self.renames.get(func, func)
+        v_history, v_seen = _history(v, v_func, name)
+        if len(v_history) < len(wanted) or not all(
+            same_value(a, b) for a, b in zip(wanted, v_history, strict=False)
+        ):
+            return None
+        o_facts = o.facts.lines[reading.line]
+
+        def accept(facts: LineFacts) -> bool:
+            return (
+                facts.loop is not None
+                if loops
+                else name in facts.binds or _same_role(o_facts, facts)
+            )
+
+        mapped = [
+            line
+            for line in self.line_map.get(reading.line, [])
+            if (facts := v.line(line)) is not None and accept(facts)
+        ]
+        lines = mapped or [
+            line for line, facts in sorted(v.facts.lines.items()) if facts.clean and accept(facts)
+        ]
+        read = KINDS[reading.kind].read
+        found: list[Reading] = []
+        for line in lines:
+            for occurrence, index in enumerate(v.runs.get(line, []), 1):
+                if v.steps[index].func != v_func or v_seen[index] != before:
+                    continue
+                if loops:
+                    entry_v = v.entry_at(line, occurrence)
+                    if entry_v is None or entry_v.exit_step is None:
+                        continue
+                    point = entry_v.exit_step
+                else:
+                    point = v.after[index]
+                if point < 0 or v_seen[point] != len(wanted):
+                    continue
+                candidate = read(v, line, occurrence, name)
+                if candidate is not None and same_value(candidate.answer, reading.answer):
+                    found.append(candidate)
+        return self._choose(reading, found, mapped=bool(mapped))
+
+    def _choose(self, reading: Reading, found: list[Reading], *, mapped: bool) -> Reading | None:
+        """One of several fitting readings: on the line with the same renamed text, else (only
+        through the line map) the earliest; then the same occurrence, else the first."""
+        if len({r.line for r in found}) > 1:
+            same_text = set(self._text_match(reading.line, lambda _: True))
+            preferred = [r for r in found if r.line in same_text]
+            if preferred:
+                found = preferred
+            elif not mapped:
+                return None  # several unrelated lines fit the history: no single counterpart
+            if len({r.line for r in found}) > 1:
+                first = min(found, key=lambda r: r.step).line
+                found = [r for r in found if r.line == first]
+        for r in found:
+            if r.occurrence == reading.occurrence:
+                return r
+        return found[0] if found else None
+
+    def branch(self, reading: Reading) -> Reading | None:
+        """Same outcomes of the mapped condition at every run up to the anchor's."""
+        o, v = self.original, self.variant
+        kind = o.facts.lines[reading.line].condition_kind
+        lines = self.lines(reading.line, lambda f: f.condition_kind == kind)
+        k = reading.occurrence
+        outcomes = [o.steps[i].branch for i in o.runs[reading.line][:k]]
+        for line in lines:
+            runs = v.runs.get(line, [])
+            if len(runs) >= k and [v.steps[i].branch for i in runs[:k]] == outcomes:
+                return KINDS["branch"].read(v, line, k, None)
+        return None
+
+    def loop_iterations(self, reading: Reading) -> Reading | None:
+        """Same body counts of the mapped loop for every entry up to the anchor's."""
+        o, v = self.original, self.variant
+        lines = self.lines(reading.line, lambda f: f.loop is not None)
+        e = reading.ordinal
+        counts = [entry.body_runs for entry in o.loop_entries(reading.line)[:e]]
+        for line in lines:
+            entries = v.loop_entries(line)
+            if len(entries) >= e and [x.body_runs for x in entries[:e]] == counts:
+                return KINDS["loop_iterations"].read(v, line, entries[e - 1].run, None)
+        return None
+
+    def coverage(self, reading: Reading) -> Reading | None:
+        """The mapped line, run (or not) alike."""
+        facts = self.original.facts.lines[reading.line]
+        lines = self.lines(reading.line, lambda f: f.coverable and _same_role(facts, f))
+        for line in lines:
+            found = KINDS["coverage"].read(self.variant, line, 1, None)
+            if found is not None and found.answer == reading.answer:
+                return found
+        return None
+
+    def _corresponds(self, original: str | None, variant: str | None) -> bool:
+        if original is None or variant is None:
+            return original is variant
+        if original == RETURN_MARK or variant == RETURN_MARK:
+            return original == variant
+        line, other = int(original), int(variant)
+        if line in self.line_map:
+            return other in self.line_map[line]
+        wanted = _tokens(self.original.facts.text(line), self.renames)
+        return wanted is not None and wanted == _tokens(self.variant.facts.text(other), {})
+
+    def next_line(self, reading: Reading) -> Reading | None:
+        """The mapped line, followed by corresponding lines at every run up to the anchor's."""
+        o, v = self.original, self.variant
+        facts = o.facts.lines[reading.line]
+        lines = self.lines(reading.line, lambda f: _same_role(facts, f))
+        k = reading.occurrence
+        for line in lines:
+            if len(v.runs.get(line, [])) < k:
+                continue
+            pairs = [
+                (read_next_line(o, reading.line, j), read_next_line(v, line, j))
+                for j in range(1, k + 1)
+            ]
+            if all(
+                self._corresponds(a.answer if a else None, b.answer if b else None)
+                for a, b in pairs
+            ):
+                return pairs[-1][1]
+        return None
+
+    def call_return(self, reading: Reading) -> Reading | None:
+        """The renamed function, returning the same values in every call up to the anchor's."""
+        o, v = self.original, self.variant
+        if reading.variable is None:
+            return None
+        name = self.renames.get(reading.variable, reading.variable)
+        function = v.facts.function_named(name)
+        if function is None:
+            return None
+        k = reading.occurrence
+
+        def returns(ctx: CallContext, func: str, line: int) -> list[str | None]:
+            out: list[str | None] = []
+            for index in ctx.calls.get((func, line), [])[:k]:
+                end = ctx.steps[ctx.frame_steps[ctx.steps[index].frame][-1]]
+                out.append(end.value if end.event == "return" else None)
+            return out
+
+        wanted = returns(o, reading.variable, reading.line)
+        got = returns(v, name, function.line)
+        if len(got) < k or not all(same_value(a, b) for a, b in zip(wanted, got, strict=True)):
+            return None
+        return KINDS["call_return"].read(v, function.line, k, name)
+
+    def counterpart(self, reading: Reading) -> Reading | None:
+        """The variant's reading asking the same question, or None."""
+        if reading.kind in ("state_after", "loop_exit_state"):
+            found = self.value_counterpart(reading)
+        elif reading.kind == "branch":
+            found = self.branch(reading)
+        elif reading.kind == "loop_iterations":
+            found = self.loop_iterations(reading)
+        elif reading.kind == "coverage":
+            found = self.coverage(reading)
+        elif reading.kind == "next_line":
+            found = self.next_line(reading)
+        elif reading.kind == "call_return":
+            found = self.call_return(reading)
+        else:
+            return None  # full_trace: line numbers differ by construction
+        if found is None or found.kind != reading.kind:
+            return None
+        if reading.kind != "next_line" and not same_value(found.answer, reading.answer):
+            return None
+        return found
+
+
+def anchor_probes(
+    original_probes: list[Probe],
+    original_trace: Trace,
+    variant_id: str,
+    variant_code: str,
+    variant_trace: Trace,
+    renames: dict[str, str],
+    line_map: dict[int, list[int]],
+    *,
+    original_code: str | None = None,
+) -> list[Probe]:
+    """Counterparts on one variant of probes chosen on the original, for one call.
+
+    For each original probe, the variant gets the same semantic question (variable renamed
+    through `renames`, line found through `line_map` or the value history) only where its own
+    trace shows the same value history and gives the same answer (for next_line, the line
+    that corresponds through the line map). Counterparts have `anchored=True` and the id
+    `{original probe id}@{variant_id}`; use `mark_anchored` to set `anchored` on the
+    originals that got at least one counterpart. full_trace probes are never anchored.
+
+    Args:
+        original_probes: probes of the original variant, all for the call of `original_trace`.
+        original_trace: the original's trace of that call.
+        variant_id: id of the variant.
+        variant_code: the variant's source.
+        variant_trace: the variant's trace of the same call.
+        renames: old name -> new name, as the variant's provenance records them.
+        line_map: original line -> variant lines, possibly partial or empty.
+        original_code: the original's source (defaults to `original_trace.code`).
+
+    Returns:
+        The counterparts, in the order of `original_probes`.
+
+    Raises:
+        ValueError: the probes are of more than one call.
+    """
+    if not original_probes:
+        return []
+    if len({p.call_index for p in original_probes}) != 1:
+        raise ValueError("anchor_probes takes the probes of one call (one original trace)")
+    if original_trace.truncated or variant_trace.truncated:
+        return []
+    original = CallContext(original_code or original_trace.code, original_trace)
+    variant = CallContext(variant_code, variant_trace)
+    matcher = _Matcher(original, variant, renames, line_map)
+    out: list[Probe] = []
+    for probe in original_probes:
+        anchor = probe.anchor
+        reading = KINDS[probe.kind].read(original, anchor.line, anchor.occurrence, anchor.variable)
+        if reading is None or reading.answer != probe.answer:
+            continue  # not a probe of this trace
+        found = matcher.counterpart(reading)
+        if found is None:
+            continue
+        built = build_probe(
+            variant,
+            found,
+            problem_id=probe.problem_id,
+            variant_id=variant_id,
+            call_index=probe.call_index,
+            anchored=True,
+            id=f"{anchor_group(probe)}{GROUP_MARK}{variant_id}",
+        )
+        if built is not None:
+            out.append(built.model_copy(update={"anchor_of": anchor_group(probe)}))
+    return out
+
+
+def mark_anchored(original_probes: list[Probe], counterparts: list[Probe]) -> list[Probe]:
+    """The original probes with `anchored=True` on those that have a counterpart."""
+    groups = {anchor_group(p) for p in counterparts}
+    return [
+        p.model_copy(update={"anchored": True}) if p.id in groups and not p.anchored else p
+        for p in original_probes
+    ]

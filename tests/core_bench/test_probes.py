@@ -1,0 +1,373 @@
+"""Probe kinds on small hand-written functions, selection, determinism and skipped values."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from core_bench.probes import PROBE_KINDS, candidate_probes, probes_for_call
+from core_bench.schemas import Probe
+from tracer import trace
+
+ROOT = Path(__file__).resolve().parents[2]
+
+FIZZ = (
+    "def f(n):\n"
+    "    count = 0\n"
+    "    for num in range(n):\n"
+    "        if num % 11 == 0 or num % 13 == 0:\n"
+    "            count += str(num).count('7')\n"
+    "    return count\n"
+)
+NESTED = (
+    "def f(m):\n"
+    "    total = 0\n"
+    "    for i in range(m):\n"
+    "        for j in range(i):\n"
+    "            total += i * j\n"
+    "    return total\n"
+)
+CAP = "def f(x):\n    y = x * 2\n    if y > 10:\n        y = 10\n"
+FIB = (
+    "def fib(n):\n"
+    "    if n < 2:\n"
+    "        return n\n"
+    "    return fib(n - 1) + fib(n - 2)\n"
+    "\n"
+    "def f(n):\n"
+    "    return fib(n)\n"
+)
+SHORT = "def f(a):\n    b = a + 1\n    c = [b] * 2\n    return c\n"
+# Every kind has candidates here: a helper, loops, conditions, an unexecuted line.
+RICH = (
+    "def scale(v, k):\n"
+    "    return v * k\n"
+    "\n"
+    "def f(xs, k):\n"
+    "    out = []\n"
+    "    best = None\n"
+    "    for x in xs:\n"
+    "        if x < 0 and k > 0:\n"
+    "            continue\n"
+    "        y = scale(x, k) + 1\n"
+    "        out.append(y)\n"
+    "        if best is None or y > best:\n"
+    "            best = y\n"
+    "    if best is None:\n"
+    "        best = -1\n"
+    "    return out, best\n"
+)
+RICH_CALL = "f([3, -1, 4, 1, -5, 9, 2, 6], 2)"
+
+
+def probes_of(code: str, call: str, kinds: list[str] | None = None) -> list[Probe]:
+    return candidate_probes("p", "p:original", code, 0, trace(code, call), kinds=kinds)
+
+
+def find(probes: list[Probe], kind: str, line: int, occurrence: int, var: str | None) -> Probe:
+    for p in probes:
+        a = p.anchor
+        if (p.kind, a.line, a.occurrence, a.variable) == (kind, line, occurrence, var):
+            return p
+    raise AssertionError(f"no {kind} probe at line {line}, occurrence {occurrence}, {var}")
+
+
+def test_state_after_names_line_occurrence_and_unique_iteration_value() -> None:
+    probe = find(probes_of(FIZZ, "f(80)"), "state_after", 5, 13, "count")
+    assert probe.question == (
+        "What is the value of `count` right after line 5 (`count += str(num).count('7')`) "
+        "runs for the 13th time (in the iteration where `num` = 77)?"
+    )
+    assert probe.answer == "2"
+    assert probe.answer_type == "int"
+    assert probe.dimensions == ["State"]
+    assert probe.id == "p:original:c0:state_after:5:13:count"
+    assert probe.features.iteration == 78
+    assert probe.features.nesting == 1
+
+
+def test_state_after_on_a_line_with_two_operators_is_arithmetic_too() -> None:
+    probe = find(probes_of(NESTED, "f(4)"), "state_after", 5, 3, "total")
+    assert probe.question == (
+        "What is the value of `total` right after line 5 (`total += i * j`) runs for the 3rd "
+        "time (in the iteration where `i` = 2 and `j` = 1)?"
+    )
+    assert probe.answer == "2"
+    assert probe.dimensions == ["Arithmetic", "State"]
+    assert probe.features.operators == 2
+    assert probe.features.nesting == 2
+
+
+def test_state_after_leaves_out_iteration_values_that_repeat() -> None:
+    probes = probes_of(NESTED, "f(4)")
+    header = find(probes, "state_after", 4, 5, "j")
+    assert header.question == (
+        "What is the value of `j` right after line 4 (`for j in range(i):`) runs for the 5th time?"
+    )
+    assert header.answer == "1"
+
+
+def test_branch_on_a_compound_condition() -> None:
+    probe = find(probes_of(FIZZ, "f(80)"), "branch", 4, 78, None)
+    assert probe.question == (
+        "Does the condition `num % 11 == 0 or num % 13 == 0` on line 4 "
+        "(`if num % 11 == 0 or num % 13 == 0:`) hold when line 4 runs for the 78th time "
+        "(in the iteration where `num` = 77)? Answer True or False."
+    )
+    assert probe.answer == "True"
+    assert probe.answer_type == "bool"
+    assert probe.dimensions == ["Logic"]
+    assert probe.features.operators == 5
+    assert find(probes_of(FIZZ, "f(80)"), "branch", 4, 2, None).answer == "False"
+
+
+def test_loop_iterations_counts_the_body_runs_of_one_entry() -> None:
+    probes = probes_of(NESTED, "f(4)")
+    third = find(probes, "loop_iterations", 4, 4, None)
+    assert third.question == (
+        "The loop on line 4 (`for j in range(i):`) is entered for the 3rd time when line 4 runs "
+        "for the 4th time (in the iteration where `i` = 2). How many times does its body run "
+        "before control leaves the loop? Count every iteration in which the body starts, "
+        "including one left by `break` or `return`."
+    )
+    assert third.answer == "2"
+    assert third.dimensions == ["Boundary"]
+    assert find(probes, "loop_iterations", 4, 1, None).answer == "0"
+    assert find(probes, "loop_iterations", 3, 1, None).answer == "4"
+
+
+def test_loop_exit_state_reads_the_first_step_after_the_loop() -> None:
+    probes = probes_of(FIZZ, "f(80)")
+    count = find(probes, "loop_exit_state", 3, 1, "count")
+    assert count.question == (
+        "The loop on line 3 (`for num in range(n):`) is entered for the 1st time when line 3 "
+        "runs for the 1st time. What is the value of `count` right after the loop ends and "
+        "control goes on past it?"
+    )
+    assert count.answer == "3"
+    assert count.dimensions == ["Boundary", "State"]
+    assert find(probes, "loop_exit_state", 3, 1, "num").answer == "79"
+
+
+def test_loop_exit_state_after_break_and_loop_iterations_with_return() -> None:
+    code = (
+        "def f(xs):\n"
+        "    for i, x in enumerate(xs):\n"
+        "        if x < 0:\n"
+        "            break\n"
+        "    for y in xs:\n"
+        "        if y > 5:\n"
+        "            return y\n"
+        "    return None\n"
+    )
+    probes = probes_of(code, "f([4, 7, -2, 8])")
+    assert find(probes, "loop_exit_state", 2, 1, "i").answer == "2"
+    assert find(probes, "loop_iterations", 2, 1, None).answer == "3"
+    assert find(probes, "loop_iterations", 5, 1, None).answer == "2"
+    assert not [p for p in probes if p.kind == "loop_exit_state" and p.anchor.line == 5]
+
+
+def test_coverage_asks_about_executed_and_unexecuted_lines() -> None:
+    probes = probes_of(CAP, "f(3)", kinds=["coverage"])
+    assert {p.anchor.line: p.answer for p in probes} == {2: "True", 3: "True", 4: "False"}
+    never = find(probes, "coverage", 4, 1, None)
+    assert never.question == (
+        "Does line 4 (`y = 10`) run at all during this call (in any call of `f`)? "
+        "Answer True or False."
+    )
+    assert never.features.step_index == len(trace(CAP, "f(3)").steps)
+    assert never.features.iteration is None
+
+
+def test_coverage_skips_lines_of_functions_the_call_never_ran() -> None:
+    code = "def unused(x):\n    return x + 1\n\ndef f(x):\n    return x\n"
+    assert [p.anchor.line for p in probes_of(code, "f(1)", kinds=["coverage"])] == [5]
+
+
+def test_next_line_gives_the_line_or_the_return_marker() -> None:
+    probes = probes_of(CAP, "f(3)", kinds=["next_line"])
+    after_if = find(probes, "next_line", 3, 1, None)
+    assert after_if.question == (
+        "Which line of `f` runs next, in the same call of `f`, after line 3 (`if y > 10:`) runs "
+        "for the 1st time? Lines of other functions it calls do not count. Answer with the "
+        "line number, or 'return' if `f` returns right after it."
+    )
+    assert after_if.answer == "'return'"
+    assert after_if.answer_type == "line"
+    assert find(probes, "next_line", 2, 1, None).answer == "3"
+    fizz = probes_of(FIZZ, "f(3)", kinds=["next_line"])
+    assert find(fizz, "next_line", 4, 1, None).answer == "5"  # num = 0: both tests hold
+    assert find(fizz, "next_line", 4, 2, None).answer == "3"  # back to the loop header
+
+
+def test_call_return_counts_calls_in_start_order() -> None:
+    probes = probes_of(FIB, "f(4)", kinds=["call_return"])
+    second = find(probes, "call_return", 1, 2, "fib")
+    assert second.question == (
+        "What value does the 2nd call of `fib` return (the call where `n` = 3)? `fib` is "
+        "defined on line 1 (`def fib(n):`); its calls are counted in the order they start."
+    )
+    assert second.answer == "2"
+    third = find(probes, "call_return", 1, 3, "fib")
+    assert "(the call where" not in third.question  # fib(2) is called twice
+    assert third.answer == "1"
+    assert [p.answer for p in probes] == ["3", "2", "1", "1", "0", "1", "1", "1", "0"]
+
+
+def test_call_return_of_a_recursive_entry_function_skips_the_entry_call() -> None:
+    code = "def f(n):\n    if n == 0:\n        return []\n    return f(n - 1) + [n]\n"
+    probes = probes_of(code, "f(2)", kinds=["call_return"])
+    assert [(p.anchor.occurrence, p.answer) for p in probes] == [(2, "[1]"), (3, "[]")]
+    assert "the call `f(2)` itself being the 1st" in probes[0].question
+
+
+def test_full_trace_lists_runs_with_changed_values() -> None:
+    (probe,) = probes_of(SHORT, "f(1)", kinds=["full_trace"])
+    assert probe.answer == "[[2, {'b': 2}], [3, {'c': [2, 2]}], [4, {}]]"
+    assert probe.answer_type == "trace"
+    assert probe.anchor.line == 1 and probe.anchor.variable is None
+    assert probe.dimensions == ["Arithmetic", "Logic", "State", "Boundary"]
+    assert probe.question.startswith("Trace this call of `f` (defined on line 1): list every")
+
+
+def test_full_trace_only_for_short_traces() -> None:
+    assert probes_of(FIZZ, "f(3)", kinds=["full_trace"])
+    assert not probes_of(FIZZ, "f(80)", kinds=["full_trace"])
+
+
+def test_opaque_and_cut_values_are_never_asked() -> None:
+    code = (
+        "class P:\n"
+        "    pass\n"
+        "\n"
+        "def f(n):\n"
+        "    p = P()\n"
+        "    s = 'ab' * 600\n"
+        "    t = s[:n]\n"
+        "    return t\n"
+    )
+    probes = probes_of(code, "f(3)")
+    assert {p.anchor.variable for p in probes if p.kind == "state_after"} == {"t"}
+    assert not [p for p in probes if p.kind == "full_trace"]
+    assert all("<" not in p.answer for p in probes)
+
+
+def test_multiline_statements_are_never_anchors() -> None:
+    code = (
+        "def f(n):\n    d = {\n        'a': n,\n    }\n    y = (n +\n         1)\n    return d, y\n"
+    )
+    probes = probes_of(code, "f(2)")
+    assert probes and {p.anchor.line for p in probes if p.kind != "full_trace"} == {7}
+
+
+def test_runs_in_several_frames_are_counted_across_calls() -> None:
+    probes = probes_of(FIB, "f(3)", kinds=["branch"])
+    fourth = find(probes, "branch", 2, 4, None)
+    assert "runs for the 4th time, counting its runs in every call of `fib`" in fourth.question
+    assert [p.answer for p in probes] == ["False", "False", "True", "True", "True"]
+
+
+def test_truncated_traces_give_no_probes() -> None:
+    code = "def f(n):\n    i = 0\n    while i < n:\n        i += 1\n    return i\n"
+    cut = trace(code, "f(10000)", max_steps=50)
+    assert cut.truncated
+    assert probes_for_call("p", "v", code, 0, cut) == []
+
+
+def test_selection_is_deterministic_from_the_seed() -> None:
+    t = trace(RICH, RICH_CALL)
+    first = probes_for_call("p", "p:original", RICH, 0, t, count=6, seed=7)
+    again = probes_for_call("p", "p:original", RICH, 0, trace(RICH, RICH_CALL), count=6, seed=7)
+    assert [p.model_dump() for p in first] == [p.model_dump() for p in again]
+    selections = {
+        tuple(p.id for p in probes_for_call("p", "p:original", RICH, 0, t, count=6, seed=s))
+        for s in range(10)
+    }
+    assert len(selections) > 5
+    other_variant = probes_for_call("p", "p:v1", RICH, 0, t, count=6, seed=7)
+    assert [p.id.split(":", 2)[2] for p in other_variant] != [p.id.split(":", 2)[2] for p in first]
+
+
+def test_selection_does_not_depend_on_the_hash_seed() -> None:
+    script = (
+        "import json, sys\n"
+        "from tracer import trace\n"
+        "from core_bench.probes import probes_for_call\n"
+        "code, call = json.loads(sys.argv[1])\n"
+        "ps = probes_for_call('p', 'p:original', code, 0, trace(code, call), count=6, seed=3)\n"
+        "print(json.dumps([p.model_dump() for p in ps]))\n"
+    )
+    outputs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-c", script, json.dumps([RICH, RICH_CALL])],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=ROOT,
+            check=True,
+        )
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1] and outputs[0].startswith("[{")
+
+
+def test_selection_is_stratified_over_kinds() -> None:
+    t = trace(RICH, RICH_CALL)
+    offered = {p.kind for p in candidate_probes("p", "v", RICH, 0, t)}
+    assert offered == set(PROBE_KINDS) - {"full_trace"} | ({"full_trace"} & offered)
+    for seed in range(5):
+        probes = probes_for_call("p", "v", RICH, 0, t, count=len(offered), seed=seed)
+        assert sorted(p.kind for p in probes) == sorted(offered)
+        six = probes_for_call("p", "v", RICH, 0, t, count=6, seed=seed)
+        assert len({p.kind for p in six}) == 6
+    twelve = probes_for_call("p", "v", RICH, 0, t, count=12, seed=0)
+    per_kind = Counter(p.kind for p in twelve)
+    assert len(twelve) == 12 and max(per_kind.values()) <= 2
+
+
+def test_selection_prefers_error_prone_steps() -> None:
+    """Late iterations and compound conditions are drawn more often than chance would."""
+    t = trace(RICH, RICH_CALL)
+    offered = candidate_probes("p", "v", RICH, 0, t, kinds=["state_after"])
+    uniform = sum(p.features.iteration or 0 for p in offered) / len(offered)
+    drawn = [
+        probes_for_call("p", "v", RICH, 0, t, count=1, seed=s, kinds=["state_after"])[0]
+        for s in range(300)
+    ]
+    assert sum(p.features.iteration or 0 for p in drawn) / len(drawn) > uniform + 0.5
+    two = (
+        "def f(xs):\n"
+        "    n = 0\n"
+        "    for x in xs:\n"
+        "        if x > 2:\n"
+        "            n += 1\n"
+        "        if x > 0 and x % 2 == 0:\n"
+        "            n += 2\n"
+        "    return n\n"
+    )
+    t = trace(two, "f([1, 2, 3, 4, 5, 6])")
+    branches = [
+        probes_for_call("p", "v", two, 0, t, count=1, seed=s, kinds=["branch"])[0]
+        for s in range(300)
+    ]
+    # both conditions run equally often; the compound one is drawn far more than half the time
+    assert sum(p.anchor.line == 6 for p in branches) / len(branches) > 0.65
+
+
+def test_questions_of_one_call_are_unambiguous() -> None:
+    for code, call in [(FIZZ, "f(80)"), (NESTED, "f(5)"), (FIB, "f(5)"), (RICH, RICH_CALL)]:
+        seen: dict[str, str] = {}
+        for probe in probes_of(code, call):
+            assert seen.setdefault(probe.question, probe.answer) == probe.answer
+
+
+def test_unknown_kinds_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown probe kind"):
+        probes_for_call("p", "v", SHORT, 0, trace(SHORT, "f(1)"), kinds=["output"])
