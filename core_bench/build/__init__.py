@@ -1,0 +1,194 @@
+"""`core-bench build`: a dataset of functions in, a benchmark directory out.
+
+    result = build_benchmark(BuildOptions(dataset="bundled"), Path("bench"))
+
+The directory holds problems.jsonl, variants.jsonl, probes.jsonl and manifest.json (DESIGN.md,
+"Benchmark files"). Work is kept per problem as it finishes, so a killed build started again
+with the same options resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+
+from core_bench.build._options import BuildOptions
+from core_bench.build._problem import ProblemBuild, build_problem, variant_id
+from core_bench.build._store import FILES, WorkStore, read_jsonl, write_benchmark
+from core_bench.datasets import load_dataset, validate_problems
+from core_bench.progress import Progress
+from core_bench.schemas import Manifest, Probe, Problem, SkippedRow, Variant
+from tracer import SandboxPool
+
+__all__ = [
+    "FILES",
+    "Benchmark",
+    "BuildOptions",
+    "BuildResult",
+    "build_benchmark",
+    "load_benchmark",
+    "variant_id",
+]
+
+
+@dataclass(slots=True)
+class BuildResult:
+    """What a build wrote, with its counts and how long each stage took."""
+
+    manifest: Manifest
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+
+
+def _versions() -> dict[str, str]:
+    versions = {"python": platform.python_version()}
+    for name in ("core-bench", "libcst", "pydantic", "openai"):
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def _counts(built: list[ProblemBuild], skipped: list[SkippedRow]) -> dict[str, int]:
+    kept = [b for b in built if b.failure is None]
+    counts: Counter[str] = Counter()
+    counts["problems"] = len(kept)
+    counts["calls"] = sum(len(b.problem.calls) for b in kept)
+    counts["skipped"] = len(skipped)
+    for b in kept:
+        counts["variants"] += len(b.variants)
+        counts.update(f"variants.{v.kind}" for v in b.variants)
+        counts["probes"] += len(b.probes)
+        counts.update(f"probes.{p.kind}" for p in b.probes)
+        counts["probes.anchored"] += sum(p.anchored for p in b.probes)
+        if sum(v.kind == "equivalent" for v in b.variants) < 1:
+            counts["problems.without_equivalent_variants"] += 1
+    return dict(sorted(counts.items()))
+
+
+def build_benchmark(
+    options: BuildOptions,
+    out: Path,
+    *,
+    pool: SandboxPool | None = None,
+    on_skip: Callable[[SkippedRow], None] | None = None,
+) -> BuildResult:
+    """Build the benchmark of `options` into the directory `out`.
+
+    Bad dataset rows (and problems whose build failed) are reported through `on_skip` as they
+    are found and listed in the manifest; the build goes on without them.
+    """
+    stages: dict[str, float] = {}
+    started = time.perf_counter()
+    loaded = load_dataset(options.dataset)
+    rows = loaded.rows[: options.limit] if options.limit is not None else loaded.rows
+    skipped = list(loaded.skipped)
+    for bad in skipped:
+        if on_skip:
+            on_skip(bad)
+    stages["load"] = time.perf_counter() - started
+    out.mkdir(parents=True, exist_ok=True)
+    own_pool = pool is None
+    active = pool if pool is not None else SandboxPool()
+    try:
+        mark = time.perf_counter()
+        kept, invalid = validate_problems(rows, active, timeout_s=options.timeout_s)
+        for bad in invalid:
+            skipped.append(bad)
+            if on_skip:
+                on_skip(bad)
+        stages["validate"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        store = WorkStore(out, options.fingerprint(loaded.info.sha256))
+        built = _build_all([r.problem for r in kept], options, active, store)
+        stages["problems"] = time.perf_counter() - mark
+    finally:
+        if own_pool:
+            active.close()
+    for row, result in zip(kept, built, strict=True):
+        if result.failure is not None:
+            failed = SkippedRow(
+                file=row.file, line=row.line, id=row.problem.id, reason=result.failure
+            )
+            skipped.append(failed)
+            if on_skip:
+                on_skip(failed)
+    manifest = Manifest(
+        dataset=loaded.info,
+        seed=options.seed,
+        options=options.as_dict(),
+        package_versions=_versions(),
+        counts=_counts(built, skipped),
+        skipped=skipped,
+        built_at=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+    mark = time.perf_counter()
+    write_benchmark(out, built, manifest)
+    store.discard()
+    stages["write"] = time.perf_counter() - mark
+    return BuildResult(manifest, stages)
+
+
+def _build_all(
+    problems: list[Problem], options: BuildOptions, pool: SandboxPool, store: WorkStore
+) -> list[ProblemBuild]:
+    results: list[ProblemBuild | None] = [store.load(i) for i in range(len(problems))]
+    todo = [i for i, r in enumerate(results) if r is None]
+
+    def one(index: int) -> ProblemBuild:
+        problem = problems[index]
+        try:
+            result = build_problem(problem, options, pool)
+        except Exception as exc:  # a bug on one problem must not lose the others
+            result = ProblemBuild(problem, failure=f"build failed: {type(exc).__name__}: {exc}")
+        store.save(index, result)
+        return result
+
+    with Progress("build", total=len(problems), unit="problem") as bar:
+        bar.advance(len(problems) - len(todo))
+        failures = sum(r is not None and r.failure is not None for r in results)
+        # LibCST work runs in this process; twice as many threads as workers keeps both busy.
+        with ThreadPoolExecutor(max_workers=max(2, 2 * pool.workers)) as executor:
+            for index, result in zip(todo, executor.map(one, todo), strict=True):
+                results[index] = result
+                failures += result.failure is not None
+                bar.advance()
+                bar.note(failed=failures)
+    return [r for r in results if r is not None]
+
+
+@dataclass(slots=True)
+class Benchmark:
+    """A built benchmark read back from its directory."""
+
+    root: Path
+    manifest: Manifest
+    problems: list[Problem]
+    variants: list[Variant]
+    probes: list[Probe]
+
+
+def load_benchmark(root: Path) -> Benchmark:
+    """Read a benchmark directory written by `build_benchmark`.
+
+    Raises:
+        ValueError: a file is missing or a line is not a valid record (file and line named).
+    """
+    missing = [name for name in (*FILES, "manifest.json") if not (root / name).is_file()]
+    if missing:
+        raise ValueError(f"{root}: not a benchmark directory (missing {', '.join(missing)})")
+    manifest = Manifest.model_validate_json((root / "manifest.json").read_text(encoding="utf-8"))
+    return Benchmark(
+        root=root,
+        manifest=manifest,
+        problems=read_jsonl(root / "problems.jsonl", Problem),
+        variants=read_jsonl(root / "variants.jsonl", Variant),
+        probes=read_jsonl(root / "probes.jsonl", Probe),
+    )

@@ -1,0 +1,51 @@
+"""What a build is asked to do."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class BuildOptions:
+    """Options of `core-bench build` (the CLI flags of the same names).
+
+    Attributes:
+        dataset: "bundled", "cruxeval", "core-qa=PATH", or a path or URL (see `load_dataset`).
+        seed: every random choice derives from it; the same seed and dataset give
+            byte-identical `.jsonl` files.
+        variants: equivalent variants per problem.
+        mutants: semantic mutants per problem (controls).
+        probes: probes per (variant, call).
+        calls: calls per problem: the dataset's own, plus generated ones up to this many.
+        verify_calls: extra generated calls used only to verify variants.
+        limit: build only the first N problems of the dataset.
+        timeout_s: wall-clock limit of one call in the sandbox.
+        max_steps: step limit of one traced call.
+    """
+
+    dataset: str = "bundled"
+    seed: int = 0
+    variants: int = 4
+    mutants: int = 2
+    probes: int = 6
+    calls: int = 8
+    verify_calls: int = 4
+    limit: int | None = None
+    timeout_s: float = 5.0
+    max_steps: int = 10_000
+
+    def as_dict(self) -> dict[str, object]:
+        """The options as plain JSON values (for the manifest)."""
+        return asdict(self)
+
+    def fingerprint(self, dataset_sha256: str) -> str:
+        """A key for work in progress: a resumed build must have been started identically."""
+        text = json.dumps({"options": self.as_dict(), "dataset": dataset_sha256}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def problem_seed(self, problem_id: str) -> int:
+        """A seed of one problem's own, so a problem's result does not depend on the others."""
+        digest = hashlib.sha256(f"{self.seed}:{problem_id}".encode()).digest()
+        return int.from_bytes(digest[:4], "big")

@@ -1,0 +1,93 @@
+"""Writing a build: per-problem work files as it goes (for resume), then the final files."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from core_bench.build._problem import ProblemBuild
+from core_bench.schemas import Manifest, Probe, Problem, Variant
+
+WORK_DIR = ".work"
+FILES = ("problems.jsonl", "variants.jsonl", "probes.jsonl")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a file so that readers (and a resumed run) never see half of it."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
+
+
+class WorkStore:
+    """One file per finished problem under `DIR/.work/`, so a killed build resumes."""
+
+    def __init__(self, out: Path, fingerprint: str) -> None:
+        self.root = out / WORK_DIR
+        key = self.root / "key"
+        if self.root.exists() and (not key.exists() or key.read_text() != fingerprint):
+            shutil.rmtree(self.root)  # work of a build started with other options
+        self.root.mkdir(parents=True, exist_ok=True)
+        write_atomic(key, fingerprint)
+
+    def _path(self, index: int) -> Path:
+        return self.root / f"{index:06d}.json"
+
+    def load(self, index: int) -> ProblemBuild | None:
+        """The finished work of problem number `index`, if a previous run left it."""
+        path = self._path(index)
+        if not path.exists():
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return ProblemBuild(
+            problem=Problem.model_validate(data["problem"]),
+            variants=[Variant.model_validate(v) for v in data["variants"]],
+            probes=[Probe.model_validate(p) for p in data["probes"]],
+            failure=data["failure"],
+        )
+
+    def save(self, index: int, built: ProblemBuild) -> None:
+        """Keep the finished work of problem number `index`."""
+        data = {
+            "problem": built.problem.model_dump(mode="json"),
+            "variants": [v.model_dump(mode="json") for v in built.variants],
+            "probes": [p.model_dump(mode="json") for p in built.probes],
+            "failure": built.failure,
+        }
+        write_atomic(self._path(index), json.dumps(data))
+
+    def discard(self) -> None:
+        """Remove the work files once the final files are written."""
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _lines(records: Iterable[BaseModel]) -> str:
+    return "".join(r.model_dump_json() + "\n" for r in records)
+
+
+def write_benchmark(out: Path, built: list[ProblemBuild], manifest: Manifest) -> None:
+    """Write problems.jsonl, variants.jsonl, probes.jsonl and manifest.json into `out`."""
+    kept = [b for b in built if b.failure is None]
+    write_atomic(out / "problems.jsonl", _lines(b.problem for b in kept))
+    write_atomic(out / "variants.jsonl", _lines(v for b in kept for v in b.variants))
+    write_atomic(out / "probes.jsonl", _lines(p for b in kept for p in b.probes))
+    write_atomic(out / "manifest.json", manifest.model_dump_json(indent=2) + "\n")
+
+
+def read_jsonl(path: Path, model: type[Any]) -> list[Any]:
+    """Read one of a build's `.jsonl` files back into records, naming the line of a bad one."""
+    records = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(model.model_validate_json(line))
+        except ValueError as exc:
+            raise ValueError(f"{path}:{number}: not a valid {model.__name__}: {exc}") from None
+    return records

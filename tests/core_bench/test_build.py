@@ -1,0 +1,164 @@
+"""`core-bench build`: files, counts, re-derived probe answers, determinism, resume, bad rows."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from probe_reader import Reread, check_probe
+
+import core_bench.build as build_module
+from core_bench.build import BuildOptions, build_benchmark, load_benchmark
+from core_bench.cli import main
+from core_bench.schemas import Manifest
+from tracer import SandboxPool
+
+CRUXEVAL = os.environ.get("CORE_BENCH_CRUXEVAL")
+SMALL = BuildOptions(variants=2, mutants=1, calls=5, probes=4)
+
+
+@pytest.fixture(scope="module")
+def bundled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bundled")
+    build_benchmark(SMALL, out)
+    return out
+
+
+def test_bundled_build_files_and_counts(bundled: Path) -> None:
+    bench = load_benchmark(bundled)
+    manifest = bench.manifest
+    assert manifest.skipped == [] and manifest.dataset.name == "bundled"
+    assert manifest.counts["problems"] == len(bench.problems) >= 200
+    assert manifest.counts["variants"] == len(bench.variants)
+    assert manifest.counts["probes"] == len(bench.probes)
+    assert not (bundled / ".work").exists()
+    kinds = Counter(v.kind for v in bench.variants)
+    assert kinds["original"] == len(bench.problems)
+    assert kinds["equivalent"] >= 0.95 * 2 * len(bench.problems)
+    originals = Counter(v.problem_id for v in bench.variants if v.kind == "original")
+    assert set(originals.values()) == {1}
+    assert all(len(p.calls) == len(p.outputs) >= 5 for p in bench.problems)
+    variant_ids = {v.id for v in bench.variants}
+    assert len(variant_ids) == len(bench.variants)
+    probe_ids = [p.id for p in bench.probes]
+    assert len(set(probe_ids)) == len(probe_ids)
+    assert all(p.variant_id in variant_ids for p in bench.probes)
+    by_id = {p.id: p for p in bench.probes}
+    anchored = [p for p in bench.probes if p.anchor_of is not None]
+    assert anchored, "no probe was anchored across variants"
+    for probe in anchored:
+        origin = by_id[probe.anchor_of or ""]
+        assert origin.anchored and origin.problem_id == probe.problem_id
+        assert origin.call_index == probe.call_index and origin.kind == probe.kind
+        assert origin.answer == probe.answer or probe.kind == "next_line"
+    kinds_seen = {p.kind for p in bench.probes}
+    assert {"state_after", "branch", "loop_iterations", "loop_exit_state", "coverage"} <= kinds_seen
+    assert {"next_line", "call_return", "full_trace"} <= kinds_seen
+
+
+def test_every_probe_answer_is_rederived_from_a_fresh_trace(bundled: Path) -> None:
+    bench = load_benchmark(bundled)
+    problems = {p.id: p for p in bench.problems}
+    with SandboxPool() as pool:
+        fresh = pool.map(
+            [(v.code, problems[v.problem_id].calls) for v in bench.variants], trace=True
+        )
+    readers: dict[tuple[str, int], Reread] = {}
+    for variant, outcomes in zip(bench.variants, fresh, strict=True):
+        calls = problems[variant.problem_id].calls
+        for index, (call, outcome) in enumerate(zip(calls, outcomes, strict=True)):
+            readers[variant.id, index] = Reread(variant.code, call, outcome.trace)
+    for probe in bench.probes:
+        check_probe(readers[probe.variant_id, probe.call_index], probe)
+
+
+def read_files(out: Path) -> dict[str, bytes]:
+    return {name: (out / name).read_bytes() for name in build_module.FILES}
+
+
+def test_same_arguments_give_byte_identical_files(tmp_path: Path) -> None:
+    args = ["build", "--limit", "12", "--variants", "2", "--mutants", "1", "--calls", "4"]
+    assert main([*args, "--out", str(tmp_path / "a")]) == 0
+    env = {**os.environ, "PYTHONHASHSEED": "4321"}
+    exe = Path(sys.executable).parent / "core-bench"
+    done = subprocess.run(
+        [str(exe), *args, "--out", str(tmp_path / "b")], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert read_files(tmp_path / "a") == read_files(tmp_path / "b")
+    assert "problems" in done.stdout and "probes.anchored" in done.stdout
+
+
+def test_a_killed_build_resumes_without_redoing_finished_problems(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    options = BuildOptions(variants=1, mutants=0, calls=3, probes=2, limit=6)
+    build_benchmark(options, tmp_path / "clean")
+    real = build_module.build_problem
+    done: list[str] = []
+
+    def dies_after_three(problem, opts, pool):  # type: ignore[no-untyped-def]
+        if len(done) >= 3:
+            raise KeyboardInterrupt
+        done.append(problem.id)
+        return real(problem, opts, pool)
+
+    monkeypatch.setattr(build_module, "build_problem", dies_after_three)
+    with pytest.raises(KeyboardInterrupt):
+        build_benchmark(options, tmp_path / "resumed")
+    assert len(list((tmp_path / "resumed" / ".work").glob("0*.json"))) == 3
+    rebuilt: list[str] = []
+
+    def counting(problem, opts, pool):  # type: ignore[no-untyped-def]
+        rebuilt.append(problem.id)
+        return real(problem, opts, pool)
+
+    monkeypatch.setattr(build_module, "build_problem", counting)
+    build_benchmark(options, tmp_path / "resumed")
+    assert len(rebuilt) == 3 and not set(rebuilt) & set(done)
+    assert read_files(tmp_path / "clean") == read_files(tmp_path / "resumed")
+
+
+def test_bad_rows_are_reported_and_the_build_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [
+        {"id": "ok", "code": "def f(x):\n    return x * 2\n", "input": "3", "output": "6"},
+        {"id": "wrong", "code": "def f(x):\n    return x + 1\n", "input": "3", "output": "5"},
+        {
+            "id": "hangs",
+            "code": "def f(x):\n    while x:\n        pass\n",
+            "input": "1",
+            "output": "1",
+        },
+    ]
+    data = tmp_path / "rows.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in rows) + "\n{not json\n")
+    out = tmp_path / "out"
+    args = ["build", "--dataset", str(data), "--out", str(out), "--timeout", "1"]
+    assert main([*args, "--variants", "1", "--mutants", "0", "--calls", "2"]) == 0
+    captured = capsys.readouterr()
+    manifest = Manifest.model_validate_json((out / "manifest.json").read_text())
+    assert manifest.counts["problems"] == 1 and manifest.counts["skipped"] == 3
+    where = {(s.line, s.id) for s in manifest.skipped}
+    assert where == {(2, "wrong"), (3, "hangs"), (4, None)}
+    assert all(s.file == str(data) for s in manifest.skipped)
+    assert f"skipped {data}:2 wrong:" in captured.err
+    assert "built " in captured.out
+
+
+@pytest.mark.skipif(not CRUXEVAL, reason="CORE_BENCH_CRUXEVAL is not set")
+def test_cruxeval_build_completes_and_reports_counts(tmp_path: Path) -> None:
+    options = BuildOptions(dataset=str(CRUXEVAL), variants=2, mutants=1, calls=3, probes=2)
+    result = build_benchmark(options, tmp_path)
+    counts = result.manifest.counts
+    print("\nCRUXEval build counts:", counts, "stages:", result.stage_seconds)
+    assert counts["problems"] == 800 and counts["skipped"] == 0
+    assert counts["variants.original"] == 800
+    assert counts["variants.equivalent"] >= 0.95 * 2 * 800
+    assert counts["probes"] > 0 and counts["probes.anchored"] > 0
