@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-# This script's own name would shadow the `tracer` package when run as `python bench/tracer.py`.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
+# Run as `python bench/tracer.py`, this script's own name would shadow the `tracer` package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tracer import trace  # noqa: E402
 from tracer._call import CODE_FILENAME  # noqa: E402

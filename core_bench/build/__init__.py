@@ -40,10 +40,19 @@ __all__ = [
 
 @dataclass(slots=True)
 class BuildResult:
-    """What a build wrote, with its counts and how long each stage took."""
+    """What a build wrote, with its counts and how long each stage took.
+
+    Attributes:
+        manifest: the manifest written.
+        stage_seconds: wall-clock seconds of the load, validate, problems and write stages.
+        problem_seconds: seconds spent in each stage of building a problem (calls, variants,
+            traces, probes), summed over problems built in this run (threads overlap, so the
+            sum exceeds the wall-clock time of the problems stage).
+    """
 
     manifest: Manifest
     stage_seconds: dict[str, float] = field(default_factory=dict)
+    problem_seconds: dict[str, float] = field(default_factory=dict)
 
 
 def _versions() -> dict[str, str]:
@@ -133,7 +142,10 @@ def build_benchmark(
     write_benchmark(out, built, manifest)
     store.discard()
     stages["write"] = time.perf_counter() - mark
-    return BuildResult(manifest, stages)
+    per_problem: Counter[str] = Counter()
+    for result in built:
+        per_problem.update(result.seconds)
+    return BuildResult(manifest, stages, dict(per_problem))
 
 
 def _build_all(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from core_bench.build._options import BuildOptions
@@ -19,6 +20,7 @@ class ProblemBuild:
     variants: list[Variant] = field(default_factory=list)
     probes: list[Probe] = field(default_factory=list)
     failure: str | None = None
+    seconds: dict[str, float] = field(default_factory=dict)
 
 
 def variant_id(problem_id: str, kind: str, number: int) -> str:
@@ -77,8 +79,12 @@ def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) ->
     probes up to the same count; on a mutant, its own probes only.
     """
     seed = options.problem_seed(problem.id)
+    seconds: dict[str, float] = {}
+    mark = time.perf_counter()
     calls, outputs = _extend_calls(problem, options, seed, pool)
     problem = problem.model_copy(update={"calls": calls, "outputs": outputs})
+    seconds["calls"] = time.perf_counter() - mark
+    mark = time.perf_counter()
     generated = generate_variants(
         problem.code,
         calls,
@@ -117,9 +123,14 @@ def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) ->
                 line_map={k: list(v) for k, v in sorted(item.provenance.line_map.items())},
             )
         )
+    seconds["variants"] = time.perf_counter() - mark
+    mark = time.perf_counter()
     traces = _traces([v.code for v in variants], calls, options, pool)
+    seconds["traces"] = time.perf_counter() - mark
+    mark = time.perf_counter()
     probes = _probes(problem, variants, traces, options, seed)
-    return ProblemBuild(problem, variants, probes)
+    seconds["probes"] = time.perf_counter() - mark
+    return ProblemBuild(problem, variants, probes, seconds=seconds)
 
 
 def _probes(
