@@ -163,10 +163,72 @@ class Manifest(Record):
     built_at: str
 
 
+TaskKind = Literal["output", "input", "probe", "full_trace"]
+Strategy = Literal["direct", "cot", "trace"]
+Verdict = Literal["correct", "wrong", "unparseable", "timeout", "error"]
+"""How a sample was judged: "unparseable" (no answer could be read) is counted, never dropped;
+"timeout" and "error" are requests that failed after their retries, or input predictions whose
+run did not finish."""
+
+
+class Sample(Record):
+    """One graded answer of a model to one task (a line of a run's samples.jsonl).
+
+    Attributes:
+        task_id: the task's id (unique in a run per sample_index).
+        task: "output" (predict the return value), "input" (predict an input giving the
+            output), "probe" (an intermediate-state question) or "full_trace".
+        strategy: "direct", "cot" or "trace".
+        probe_id: the probe asked, for probe and full_trace tasks; None otherwise.
+        sample_index: 0.. for repeated samples of the same task (pass@k).
+        prompt_hash: sha256 of the rendered messages, to tell prompts apart across runs.
+        response: the raw text the model returned ("" when the request failed).
+        answer: the answer read from the response, or None when none could be read.
+        reason: why the verdict is what it is, for people (e.g. the failed request's error).
+    """
+
+    task_id: str
+    task: TaskKind
+    strategy: Strategy
+    problem_id: str
+    variant_id: str
+    probe_id: str | None = None
+    call_index: int
+    sample_index: int
+    prompt_hash: str
+    response: str
+    answer: str | None = None
+    verdict: Verdict
+    reason: str = ""
+
+
+class MetricRow(Record):
+    """One figure of a run's summary.json, in tidy long form.
+
+    Attributes:
+        metric: e.g. "pass@1", "I", "Is", "W", "Ws", "RCS", "Cons", "IC", "robustness_gap".
+        group: what the figure is about: a transform, probe kind or dimension, or "all".
+        ci_low, ci_high: the 95% confidence interval where one is computed, else None.
+        n: how many units (samples, problems) the figure is over.
+    """
+
+    model: str
+    strategy: str
+    task: str
+    metric: str
+    group: str
+    value: float
+    ci_low: float | None = None
+    ci_high: float | None = None
+    n: int
+
+
 RECORDS: dict[str, type[Record]] = {
     "manifest": Manifest,
     "problem": Problem,
     "variant": Variant,
     "probe": Probe,
+    "sample": Sample,
+    "metric": MetricRow,
 }
 """The records of a build by name, as `core-bench schema NAME` knows them."""

@@ -14,7 +14,14 @@ def test_all_schemas(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["schema_version"] == SCHEMA_VERSION
-    assert set(document["records"]) == {"manifest", "problem", "variant", "probe"}
+    assert set(document["records"]) == {
+        "manifest",
+        "problem",
+        "variant",
+        "probe",
+        "sample",
+        "metric",
+    }
     probe = document["records"]["probe"]
     assert probe["additionalProperties"] is False
     assert {"anchor", "answer", "kind", "dimensions", "anchored"} <= set(probe["required"])
@@ -28,4 +35,4 @@ def test_one_schema(name: str, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_unknown_record_is_status_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema", "samples"]) == 2
-    assert "expected one of: manifest, problem, variant, probe" in capsys.readouterr().err
+    assert "expected one of: manifest, problem, variant, probe, sample" in capsys.readouterr().err
