@@ -7,10 +7,10 @@ import sys
 from collections.abc import Sequence
 
 from core_bench import __version__
-from core_bench.commands import build_cmd, schema_cmd, trace_cmd
+from core_bench.commands import build_cmd, cruxeval_cmd, schema_cmd, trace_cmd
 from core_bench.errors import UsageError
 
-_COMMANDS = (build_cmd, trace_cmd, schema_cmd)
+_COMMANDS = (build_cmd, trace_cmd, schema_cmd, cruxeval_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,30 +2,10 @@
 
 from __future__ import annotations
 
-import ast
-from typing import Any
-
 from core_bench.datasets._load import SourcedProblem
+from core_bench.grading._values import same_value
 from core_bench.schemas import SkippedRow
 from tracer import Outcome, SandboxPool
-
-
-def same_value(expected: str, actual: str) -> bool:
-    """Whether two reprs denote the same value: literal equality where both parse, else text.
-
-    Python equality is the comparison CRUXEval uses, so `1 == 1.0` and sets compare unordered.
-    """
-    if expected == actual:
-        return True
-    try:
-        left: Any = ast.literal_eval(expected)
-        right: Any = ast.literal_eval(actual)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return False
-    try:
-        return bool(left == right)
-    except Exception:  # comparing exotic literals never breaks a build
-        return False
 
 
 def _failure(index: int, expected: str, outcome: Outcome) -> str | None:

@@ -1,0 +1,177 @@
+"""`core-bench cruxeval-score` against a process-per-generation scorer like the official one.
+
+Scores 8,000 output generations (10 per sample over all 800 CRUXEval samples: right outputs,
+outputs of other samples, echoes of the call, expressions, text that does not parse) with our
+scorer (sandbox workers reused, one batch per sample) and with a reference that runs each
+generation the way the official scorer does: a `ProcessPoolExecutor` over samples and, per
+generation, a fresh `multiprocessing.Process` plus a `multiprocessing.Manager` for the result,
+a 3 s alarm, and the program `code + "\\nassert " + output + " == " + generation`. The
+reference is slow, so by default it runs on a subset of samples and its time is extrapolated
+linearly to all generations (the output says so). Both must give the same booleans on the
+subset. Target: ours at least 20x faster.
+
+Run: `python bench/cruxeval_score.py [--dataset PATH] [--reference-samples N]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import multiprocessing
+import os
+import random
+import signal
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+# bench/ holds a script named tracer.py, which would shadow the `tracer` package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core_bench.grading import check_program, cruxeval_row, score_cruxeval, skipped
+from tracer import SandboxPool
+
+PER_SAMPLE = 10
+
+
+def make_generations(rows: list[dict[str, str]], seed: int = 0) -> dict[str, list[str]]:
+    """Ten generations per sample, a mix of right and wrong ones."""
+    rng = random.Random(seed)
+    outputs = [row["output"] for row in rows]
+    generations: dict[str, list[str]] = {}
+    for index, row in enumerate(rows):
+        o, i = row["output"], row["input"]
+        pool = [
+            o,
+            o,
+            o,
+            f"{o}  # the answer",
+            rng.choice(outputs),
+            rng.choice(outputs),
+            f"f({i})",
+            "'a' + 'b'",
+            "[1, 2",
+            "None",
+            f"eval({o!r})",
+        ]
+        generations[f"sample_{index}"] = rng.sample(pool, PER_SAMPLE)
+    return generations
+
+
+# -- the process-per-generation reference ---------------------------------------------------------
+
+
+class _Alarm(Exception):
+    pass
+
+
+def _execute(program: str, box: Any, seconds: float) -> None:
+    def ring(signum: int, frame: Any) -> None:
+        raise _Alarm
+
+    with tempfile.TemporaryDirectory() as where:
+        os.chdir(where)
+        sink = io.StringIO()
+        try:
+            signal.signal(signal.SIGALRM, ring)
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+            with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+                exec(program, {})
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            box.append("passed")
+        except BaseException as exc:  # everything the program raises is a failure
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            box.append(f"failed: {type(exc).__name__}")
+
+
+def _one_process(program: str, seconds: float = 3.0) -> bool:
+    manager = multiprocessing.Manager()
+    box = manager.list()
+    process = multiprocessing.Process(target=_execute, args=(program, box, seconds))
+    process.start()
+    process.join(timeout=seconds + 1)
+    if process.is_alive():
+        process.kill()
+    passed = len(box) > 0 and box[0] == "passed"
+    manager.shutdown()
+    return passed
+
+
+def _reference_sample(job: tuple[list[str], dict[str, str]]) -> list[bool]:
+    gens, raw = job
+    row = cruxeval_row(raw)
+    results = [_one_process(check_program(g, row)) for g in gens if not skipped(g, row, "output")]
+    return results if True in results else [False] * len(gens)
+
+
+def reference_scores(
+    generations: dict[str, list[str]], rows: list[dict[str, str]]
+) -> list[list[bool]]:
+    jobs = [(generations[f"sample_{i}"], row) for i, row in enumerate(rows)]
+    with ProcessPoolExecutor() as executor:
+        return list(executor.map(_reference_sample, jobs))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "--dataset",
+        default=os.environ.get("CORE_BENCH_CRUXEVAL"),
+        help="CRUXEval JSON Lines (default: $CORE_BENCH_CRUXEVAL)",
+    )
+    parser.add_argument(
+        "--reference-samples",
+        type=int,
+        default=40,
+        help="samples the slow reference runs on (default 40; 800 runs it on all)",
+    )
+    args = parser.parse_args()
+    if not args.dataset:
+        parser.error("give --dataset PATH or set CORE_BENCH_CRUXEVAL")
+    text = Path(args.dataset).read_text(encoding="utf-8")
+    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+    generations = make_generations(rows)
+    total = sum(len(g) for g in generations.values())
+    cpus = os.cpu_count() or 1
+    print(f"{total} output generations over {len(rows)} samples, {cpus} CPUs")
+
+    start = time.perf_counter()
+    with SandboxPool() as pool:
+        ours = score_cruxeval(generations, "output", rows, pool)
+    ours_s = time.perf_counter() - start
+    print(f"ours (sandbox, one batch per sample, pool start included): {ours_s:.2f} s")
+    print(f"  pass@1 {ours['pass_at_1']:.4f}  pass@5 {ours['pass_at_5']:.4f}")
+
+    count = max(1, min(args.reference_samples, len(rows)))
+    step = len(rows) / count
+    picked = sorted({int(k * step) for k in range(count)})
+    subset_rows = [rows[i] for i in picked]
+    subset_gens = {f"sample_{j}": generations[f"sample_{i}"] for j, i in enumerate(picked)}
+    subset_total = sum(len(g) for g in subset_gens.values())
+    start = time.perf_counter()
+    reference = reference_scores(subset_gens, subset_rows)
+    reference_s = time.perf_counter() - start
+    agree = all(
+        reference[j] == ours["raw_scored_generations"][f"sample_{i}"] for j, i in enumerate(picked)
+    )
+    estimate = reference_s * total / subset_total
+    extrapolated = subset_total < total
+    print(
+        f"reference (a process and a manager per generation): {reference_s:.2f} s for "
+        f"{subset_total} generations of {len(picked)} samples"
+        + (f"; extrapolated to {total}: {estimate:.1f} s" if extrapolated else "")
+    )
+    print(f"  same booleans as ours on those samples: {agree}")
+    label = "extrapolated " if extrapolated else ""
+    print(f"speed-up ({label}reference / ours): {estimate / ours_s:.1f}x (target >= 20x)")
+    if not agree:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

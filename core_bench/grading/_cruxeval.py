@@ -1,0 +1,229 @@
+"""The official CRUXEval scorer's results, reproduced exactly, with its execution in the sandbox.
+
+What the official scorer (facebookresearch/cruxeval, `evaluation/evaluate_generations.py` and
+`evaluation/utils_general.py`) does, and what is reproduced here, quirk by quirk:
+
+- It builds the program `code + "\\nassert " + output + " == " + generation` and counts a
+  generation as passing when executing that whole program raises nothing within 3 seconds; in
+  both modes the dataset's output is the left side and the generation text is pasted in
+  verbatim, so a generation is any expression (`'a' + 'b'`), precedence applies to the pasted
+  text (`None or True` passes: `(o == None) or True`), and a generation with a newline adds
+  statements.
+- Output mode: a generation containing the text `f(<the sample's input>)` is skipped (not
+  run, not counted), so n shrinks.
+- Input mode: a generation without the text `f(` is skipped the same way.
+- When no generation of a sample passes, its scored list is `[False] * len(generations)`: the
+  full, unshrunk length (and an empty list stays empty).
+- pass@k for each sample is `1.0` when `n - c < k`, else
+  `1 - prod(1 - k / j for j in n - c + 1 .. n)`, multiplied in that order. So an empty list
+  (n = 0) scores pass@1 = 1.0, and a sample whose scored list is shorter than 5 scores
+  pass@5 = 1.0 even when none of it is right.
+- pass@1 and pass@5 are the plain sum of the per-sample values in sample order, divided by
+  the number of samples, times 100; not rounded in the scored file (the official script
+  rounds to one decimal only when it prints).
+- Samples are `sample_0 .. sample_{N-1}` by position in the dataset file; keys beyond those
+  are ignored for scoring but kept in `raw_generations`.
+
+Where ours differs, by design: the official scorer runs one process per generation (and a
+multiprocessing manager for each); here each sample is one batch in a reused sandbox worker,
+and each program is executed with `exec` in fresh globals, as the official does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from core_bench.schemas import Problem
+from tracer import Outcome, SandboxPool
+
+MODES = ("input", "output")
+"""The scorer's two modes."""
+
+OFFICIAL_TIMEOUT_S = 3.0
+"""The official scorer's time limit per generation (`check_correctness(..., 3)`)."""
+
+_DRIVER = """
+def _check(index):
+    exec(_PROGRAMS[index], {"__builtins__": __builtins__})
+    return True
+"""
+"""Runs one generation's program as the official scorer does: `exec` in fresh globals; the
+call returns True only when the program raised nothing."""
+
+
+@dataclass(frozen=True)
+class CruxRow:
+    """The three fields of a CRUXEval row the scorer reads, as written in the file."""
+
+    code: str
+    input: str
+    output: str
+
+
+def cruxeval_row(row: Any) -> CruxRow:
+    """A `CruxRow` from a dataset row: a mapping with "code", "input" and "output"; a
+    `Problem` loaded from a CRUXEval-format file (one call `entry(input)`, one output); or
+    anything with such a `.problem` (a `SourcedProblem`).
+
+    Raises:
+        ValueError: the row has none of these shapes.
+    """
+    if isinstance(row, CruxRow):
+        return row
+    if isinstance(row, Mapping):
+        code, given, output = (row.get(k) for k in ("code", "input", "output"))
+        if isinstance(code, str) and isinstance(given, str) and isinstance(output, str):
+            return CruxRow(code, given, output)
+        raise ValueError("a CRUXEval row needs string fields code, input and output")
+    problem = getattr(row, "problem", row)
+    if isinstance(problem, Problem):
+        call = problem.calls[0] if len(problem.calls) == 1 else ""
+        prefix = problem.entry + "("
+        if len(problem.outputs) == 1 and call.startswith(prefix) and call.endswith(")"):
+            return CruxRow(problem.code, call[len(prefix) : -1], problem.outputs[0])
+        raise ValueError(f"problem {problem.id!r} is not a CRUXEval row (one call, one output)")
+    raise ValueError(f"not a CRUXEval row: {type(row).__name__}")
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """The official unbiased pass@k estimator, with its arithmetic order (so equal to the bit).
+
+    Args:
+        n: generations counted.
+        c: of them, correct.
+        k: the k of pass@k.
+    """
+    if n - c < k:
+        return 1.0
+    product = 1.0
+    for j in range(n - c + 1, n + 1):
+        product *= 1.0 - k / j
+    return 1.0 - product
+
+
+def skipped(generation: str, row: CruxRow, mode: str) -> bool:
+    """Whether the official scorer leaves this generation out (see the module docstring)."""
+    if mode == "input":
+        return "f(" not in generation
+    return f"f({row.input})" in generation
+
+
+def check_program(generation: str, row: CruxRow) -> str:
+    """The program the official scorer executes for one generation."""
+    return f"{row.code}\nassert {row.output} == {generation}"
+
+
+def _generation_lists(generations: Mapping[str, Any], count: int) -> list[list[str]]:
+    lists: list[list[str]] = []
+    for index in range(count):
+        key = f"sample_{index}"
+        if key not in generations:
+            raise ValueError(
+                f"the generations have no {key!r}: expected a list of generations for every "
+                f"sample_0 .. sample_{count - 1}"
+            )
+        value = generations[key]
+        if not isinstance(value, list) or not all(isinstance(g, str) for g in value):
+            raise ValueError(f"{key} must be a list of strings")
+        lists.append(value)
+    return lists
+
+
+def score_cruxeval(
+    generations: dict[str, list[str]],
+    mode: str,
+    dataset_rows: Iterable[Any],
+    pool: SandboxPool,
+    *,
+    timeout_s: float = OFFICIAL_TIMEOUT_S,
+    on_sample: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Score generations exactly as the official CRUXEval scorer does.
+
+    Args:
+        generations: `{"sample_0": [generation, ...], ...}`; for output mode a generation is
+            the predicted output expression, for input mode the predicted call "f(...)".
+        mode: "input" or "output".
+        dataset_rows: the dataset in file order (see `cruxeval_row` for accepted shapes);
+            sample_i is row i.
+        pool: the sandbox pool the checks run in (one batch per sample).
+        timeout_s: per-generation limit (the official 3 seconds by default).
+        on_sample: called with the number of generations of each sample once it is scored
+            (for a progress bar).
+
+    Returns:
+        The official scored format: `raw_generations` (the input, as given),
+        `raw_scored_generations` (`{"sample_i": [bool, ...]}`), `pass_at_1`, `pass_at_5`
+        (percentages, unrounded).
+
+    Raises:
+        ValueError: a bad mode, a row that is not a CRUXEval row, or generations that lack a
+            sample or are not lists of strings.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be 'input' or 'output', got {mode!r}")
+    rows = [cruxeval_row(row) for row in dataset_rows]
+    if not rows:
+        raise ValueError("the dataset has no rows")
+    lists = _generation_lists(generations, len(rows))
+    runs: list[list[int]] = []
+    jobs: list[tuple[str, list[str]]] = []
+    for row, gens in zip(rows, lists, strict=True):
+        kept = [i for i, g in enumerate(gens) if not skipped(g, row, mode)]
+        programs = [check_program(gens[i], row) for i in kept]
+        runs.append(kept)
+        driver = f"_PROGRAMS = {programs!r}\n{_DRIVER}"
+        jobs.append((driver, [f"_check({i})" for i in range(len(programs))]))
+    sizes = [len(gens) for gens in lists]
+    outcomes = _run_jobs(jobs, sizes, pool, timeout_s, on_sample)
+    scored: dict[str, list[bool]] = {}
+    pass_1: list[float] = []
+    pass_5: list[float] = []
+    for index, (gens, batch) in enumerate(zip(lists, outcomes, strict=True)):
+        results = [_passed(outcome) for outcome in batch]
+        if True not in results:
+            results = [False] * len(gens)
+        scored[f"sample_{index}"] = results
+        n, c = len(results), results.count(True)
+        pass_1.append(pass_at_k(n, c, 1))
+        pass_5.append(pass_at_k(n, c, 5))
+    return {
+        "raw_generations": generations,
+        "raw_scored_generations": scored,
+        "pass_at_1": _mean_percent(pass_1),
+        "pass_at_5": _mean_percent(pass_5),
+    }
+
+
+def _mean_percent(values: Sequence[float]) -> float:
+    total = 0.0
+    for value in values:  # left to right, as the official `sum` adds
+        total += value
+    return total / len(values) * 100
+
+
+def _passed(outcome: Outcome) -> bool:
+    return outcome.status == "ok" and outcome.result == "True"
+
+
+def _run_jobs(
+    jobs: list[tuple[str, list[str]]],
+    sizes: list[int],
+    pool: SandboxPool,
+    timeout_s: float,
+    on_sample: Callable[[int], None] | None,
+) -> list[list[Outcome]]:
+    memory_mb = pool.max_memory_mb  # the official scorer sets no memory limit
+
+    def run(index: int) -> list[Outcome]:
+        code, calls = jobs[index]
+        done = pool.run_batch(code, calls, timeout_s=timeout_s, memory_mb=memory_mb)
+        if on_sample is not None:
+            on_sample(sizes[index])
+        return done
+
+    with ThreadPoolExecutor(max_workers=max(1, min(pool.workers, len(jobs)))) as executor:
+        return list(executor.map(run, range(len(jobs))))
