@@ -40,6 +40,7 @@ def main() -> None:
     parser.add_argument("--mutants", type=int, default=2)
     parser.add_argument("--calls", type=int, default=8)
     parser.add_argument("--probes", type=int, default=6)
+    parser.add_argument("--processes", type=int, default=None, help="default: one per CPU")
     args = parser.parse_args()
     options = BuildOptions(
         dataset=args.dataset,
@@ -56,7 +57,7 @@ def main() -> None:
         reference = time.perf_counter() - start
         with tempfile.TemporaryDirectory() as out:
             start = time.perf_counter()
-            result = build_benchmark(options, Path(out), pool=pool)
+            result = build_benchmark(options, Path(out), pool=pool, processes=args.processes)
             total = time.perf_counter() - start
             size = sum(f.stat().st_size for f in Path(out).iterdir()) / 2**20
     own, workers = peak_mib()

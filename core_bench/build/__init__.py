@@ -9,17 +9,20 @@ with the same options resumes where it stopped.
 
 from __future__ import annotations
 
+import os
 import platform
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
 from core_bench.build._options import BuildOptions
+from core_bench.build._parallel import build_guarded, build_in_processes
 from core_bench.build._problem import ProblemBuild, build_problem, variant_id
 from core_bench.build._store import FILES, WorkStore, read_jsonl, write_benchmark
 from core_bench.datasets import load_dataset, validate_problems
@@ -88,11 +91,21 @@ def build_benchmark(
     *,
     pool: SandboxPool | None = None,
     on_skip: Callable[[SkippedRow], None] | None = None,
+    processes: int | None = None,
 ) -> BuildResult:
     """Build the benchmark of `options` into the directory `out`.
 
     Bad dataset rows (and problems whose build failed) are reported through `on_skip` as they
     are found and listed in the manifest; the build goes on without them.
+
+    Args:
+        options: what to build.
+        out: the benchmark directory (created; a build left unfinished there resumes).
+        pool: the sandbox pool for validation (and for building with one process).
+        on_skip: called with each skipped row as it is found.
+        processes: build problems in this many processes (default: one per CPU), each with
+            its own sandbox worker; 1 builds in this process with `pool`. The files do not
+            depend on it.
     """
     stages: dict[str, float] = {}
     started = time.perf_counter()
@@ -116,7 +129,8 @@ def build_benchmark(
         stages["validate"] = time.perf_counter() - mark
         mark = time.perf_counter()
         store = WorkStore(out, options.fingerprint(loaded.info.sha256))
-        built = _build_all([r.problem for r in kept], options, active, store)
+        count = processes if processes is not None else (os.cpu_count() or 1)
+        built = _build_all([r.problem for r in kept], options, active, store, count)
         stages["problems"] = time.perf_counter() - mark
     finally:
         if own_pool:
@@ -149,30 +163,34 @@ def build_benchmark(
 
 
 def _build_all(
-    problems: list[Problem], options: BuildOptions, pool: SandboxPool, store: WorkStore
+    problems: list[Problem],
+    options: BuildOptions,
+    pool: SandboxPool,
+    store: WorkStore,
+    processes: int,
 ) -> list[ProblemBuild]:
     results: list[ProblemBuild | None] = [store.load(i) for i in range(len(problems))]
     todo = [i for i, r in enumerate(results) if r is None]
-
-    def one(index: int) -> ProblemBuild:
-        problem = problems[index]
-        try:
-            result = build_problem(problem, options, pool)
-        except Exception as exc:  # a bug on one problem must not lose the others
-            result = ProblemBuild(problem, failure=f"build failed: {type(exc).__name__}: {exc}")
-        store.save(index, result)
-        return result
-
-    with Progress("build", total=len(problems), unit="problem") as bar:
+    failures = sum(r is not None and r.failure is not None for r in results)
+    with Progress("build", total=len(problems), unit="problem") as bar, ExitStack() as stack:
         bar.advance(len(problems) - len(todo))
-        failures = sum(r is not None and r.failure is not None for r in results)
-        # LibCST work runs in this process; twice as many threads as workers keeps both busy.
-        with ThreadPoolExecutor(max_workers=max(2, 2 * pool.workers)) as executor:
-            for index, result in zip(todo, executor.map(one, todo), strict=True):
-                results[index] = result
-                failures += result.failure is not None
-                bar.advance()
-                bar.note(failed=failures)
+        finished: Iterable[tuple[int, ProblemBuild]]
+        if processes > 1 and len(todo) > 1:
+            finished = build_in_processes([(i, problems[i]) for i in todo], options, processes)
+        else:
+            # Sandbox runs overlap with LibCST work when two problems are in flight per worker.
+            executor = stack.enter_context(ThreadPoolExecutor(max_workers=max(2, 2 * pool.workers)))
+
+            def one(index: int) -> ProblemBuild:
+                return build_guarded(problems[index], options, pool, build_problem)
+
+            finished = zip(todo, executor.map(one, todo), strict=True)
+        for index, result in finished:
+            store.save(index, result)
+            results[index] = result
+            failures += result.failure is not None
+            bar.advance()
+            bar.note(failed=failures)
     return [r for r in results if r is not None]
 
 

@@ -110,7 +110,7 @@ def test_a_killed_build_resumes_without_redoing_finished_problems(
 
     monkeypatch.setattr(build_module, "build_problem", dies_after_three)
     with pytest.raises(KeyboardInterrupt):
-        build_benchmark(options, tmp_path / "resumed")
+        build_benchmark(options, tmp_path / "resumed", processes=1)
     assert len(list((tmp_path / "resumed" / ".work").glob("0*.json"))) == 3
     rebuilt: list[str] = []
 
@@ -119,7 +119,7 @@ def test_a_killed_build_resumes_without_redoing_finished_problems(
         return real(problem, opts, pool)
 
     monkeypatch.setattr(build_module, "build_problem", counting)
-    build_benchmark(options, tmp_path / "resumed")
+    build_benchmark(options, tmp_path / "resumed", processes=1)
     assert len(rebuilt) == 3 and not set(rebuilt) & set(done)
     assert read_files(tmp_path / "clean") == read_files(tmp_path / "resumed")
 
