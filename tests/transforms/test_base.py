@@ -1,0 +1,176 @@
+"""The transform API: registry, apply_transform, provenance and its composition."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from libcst.metadata import MetadataWrapper
+from transform_testing import code
+
+from transforms._base import (
+    Provenance,
+    Transform,
+    TransformBugWarning,
+    TransformResult,
+    all_transforms,
+    apply_transform,
+    compose_provenance,
+    get_transform,
+)
+
+SAMPLE = code(
+    """
+    def f(text, n):
+        count = 0
+        for i in range(n):
+            if text[i] == 'a':
+                count += 1
+        return count
+    """
+)
+
+
+def test_registry_has_enough_transforms_of_each_kind_in_a_stable_order() -> None:
+    equivalent = all_transforms("equivalent")
+    mutants = all_transforms("mutant")
+    assert len(equivalent) >= 14 and len(mutants) >= 4
+    assert all_transforms() == equivalent + mutants
+    assert [t.name for t in all_transforms()] == [t.name for t in all_transforms()]
+    names = [t.name for t in all_transforms()]
+    assert len(set(names)) == len(names)
+    for t in all_transforms():
+        assert issubclass(t, Transform) and t.description and t.kind in ("equivalent", "mutant")
+        assert get_transform(t.name) is t
+
+
+def test_get_transform_lists_known_names() -> None:
+    with pytest.raises(KeyError) as info:
+        get_transform("no_such_transform")
+    assert "rename_short" in str(info.value) and "mutant_off_by_one" in str(info.value)
+
+
+def test_apply_by_name_or_class_is_deterministic() -> None:
+    first = apply_transform("rename_obfuscated", SAMPLE, seed=7)
+    second = apply_transform(get_transform("rename_obfuscated"), SAMPLE, seed=7)
+    assert isinstance(first, TransformResult) and first == second
+    others = {apply_transform("rename_obfuscated", SAMPLE, seed=s).code for s in range(5)}  # type: ignore[union-attr]
+    assert len(others) > 1
+
+
+def test_apply_declines_on_unparsable_code() -> None:
+    assert apply_transform("rename_short", "def f(:\n", seed=0) is None
+
+
+def test_every_transform_is_seeded_and_returns_new_code_or_none() -> None:
+    for t in all_transforms():
+        result = apply_transform(t, SAMPLE, seed=3)
+        again = apply_transform(t, SAMPLE, seed=3)
+        assert result == again
+        if result is not None:
+            assert result.code != SAMPLE
+            assert result.name == t.name and result.kind == t.kind
+            compile(result.code, "<variant>", "exec")
+
+
+class _Broken(Transform):
+    name = "broken_for_test"
+    kind = "equivalent"
+    description = "produces code that does not compile"
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        return True
+
+    def leave_Return(self, original_node: cst.Return, updated_node: cst.Return) -> cst.Return:
+        return updated_node.with_changes(value=cst.Name("yield"))
+
+
+def test_code_that_does_not_compile_is_dropped_with_a_warning() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert apply_transform(_Broken, SAMPLE, seed=0) is None
+    assert any(issubclass(w.category, TransformBugWarning) for w in caught)
+
+
+def test_transform_rng_is_what_the_constructor_got() -> None:
+    rng = random.Random(1)
+    t = get_transform("flip_comparison")(rng)
+    assert t.rng is rng
+
+
+def test_compose_provenance() -> None:
+    first = Provenance(renames={"a": "b", "x": "y"}, line_map={1: [1], 2: [2, 3], 4: [5]})
+    second = Provenance(renames={"b": "c", "q": "r", "y": "x"}, line_map={1: [1], 2: [4], 3: [6]})
+    composed = compose_provenance(first, second)
+    # a -> b -> c; x -> y -> x is undone; q was not produced by the first step.
+    assert composed.renames == {"a": "c", "q": "r"}
+    # line 4 went to 5, which the second step does not map.
+    assert composed.line_map == {1: [1], 2: [4, 6]}
+
+
+def test_line_maps_of_a_chain_compose_through_real_transforms() -> None:
+    first = apply_transform("misleading_comment", SAMPLE, seed=4)
+    assert first is not None
+    second = apply_transform("rename_short", first.code, seed=0)
+    assert second is not None
+    composed = compose_provenance(first.provenance, second.provenance)
+    assert set(composed.renames) == {"text", "n", "count", "i"}
+    original = SAMPLE.splitlines()
+    final = second.code.splitlines()
+    for line, targets in composed.line_map.items():
+        assert len(targets) == 1
+        # The same statement: its first token, renamed, starts the mapped line.
+        token = original[line - 1].split()[0]
+        assert final[targets[0] - 1].split()[0] == composed.renames.get(token, token)
+
+
+_DIGEST_SCRIPT = """
+import hashlib
+from transforms._base import all_transforms, apply_transform
+programs = [
+    "def f(text, n):\\n    count = 0\\n    for i in range(n):\\n        if text[i] == 'a':\\n"
+    "            count += 1\\n    return count\\n",
+    "def f(xs):\\n    out = [x * 2 for x in xs if x]\\n    seen = {}\\n    for x in xs:\\n"
+    "        seen[x] = not (x > 1 and x < 5)\\n    return out, seen\\n",
+]
+digest = hashlib.sha256()
+for t in all_transforms():
+    for program in programs:
+        for seed in range(4):
+            result = apply_transform(t, program, seed=seed)
+            digest.update(repr((result.code, result.provenance) if result else None).encode())
+print(digest.hexdigest())
+"""
+
+
+def test_results_do_not_depend_on_hash_randomisation() -> None:
+    root = Path(__file__).resolve().parents[2]
+    digests = set()
+    for hash_seed in ("1", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-c", _DIGEST_SCRIPT],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        digests.add(done.stdout.strip())
+    assert len(digests) == 1
+
+
+def test_equivalent_transforms_leave_dynamic_code_alone() -> None:
+    source = (
+        "def f(xs):\n    total = 0\n    for x in xs:\n        total += x\n    return locals()\n"
+    )
+    for t in all_transforms("equivalent"):
+        for seed in range(3):
+            assert apply_transform(t, source, seed=seed) is None, t.name
+    assert any(apply_transform(t, source, seed=0) for t in all_transforms("mutant"))

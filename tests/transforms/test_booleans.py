@@ -1,0 +1,149 @@
+"""Boolean rewrites: De Morgan and flipped comparisons."""
+
+from __future__ import annotations
+
+from transform_testing import (
+    assert_declines,
+    assert_equivalent_over_seeds,
+    assert_keeps_lines,
+    assert_transform,
+)
+
+from transforms._booleans import DeMorgan, FlipComparison
+
+
+def test_de_morgan_in_boolean_context() -> None:
+    result = assert_transform(
+        DeMorgan,
+        """
+        def f(ch):
+            if ch.isnumeric() or ch in "ab":
+                return 1
+            return 0
+        """,
+        """
+        def f(ch):
+            if not (not ch.isnumeric() and ch not in "ab"):
+                return 1
+            return 0
+        """,
+    )
+    assert result.provenance.line_map == {1: [1], 2: [2], 3: [3], 4: [4]}
+
+
+def test_de_morgan_both_directions_on_values() -> None:
+    assert_transform(
+        DeMorgan,
+        "def f(a, b):\n    return not (a and b)\n",
+        "def f(a, b):\n    return not a or not b\n",
+    )
+    assert_transform(
+        DeMorgan,
+        "def f(a, b):\n    return not a or not b\n",
+        "def f(a, b):\n    return not (a and b)\n",
+    )
+    assert_transform(
+        DeMorgan,
+        "def f(x, y):\n    ok = x and not (y or x > 2)\n    return ok\n",
+        "def f(x, y):\n    ok = x and (not y and not x > 2)\n    return ok\n",
+    )
+
+
+def test_de_morgan_declines() -> None:
+    # `a and b` as a value is an operand, not a bool: no rewrite keeps it.
+    assert_declines(DeMorgan, "def f(a, b):\n    return a and b\n")
+    assert_declines(DeMorgan, "def f(a):\n    return not a\n")
+    assert_declines(DeMorgan, "ok = not (a and b)\n")
+
+
+def test_de_morgan_keeps_formatting() -> None:
+    assert_keeps_lines(
+        DeMorgan,
+        """
+        def f(a, b):
+            c  =  a + b   # sum
+            while a and b:
+                a -= 1
+            return c   # done
+        """,
+        ["    c  =  a + b   # sum", "        a -= 1", "    return c   # done"],
+    )
+
+
+def test_de_morgan_equivalent() -> None:
+    assert_equivalent_over_seeds(
+        DeMorgan,
+        """
+        def f(a, b, c):
+            r = []
+            if a and (b or not c):
+                r.append(1)
+            r.append(not (a or b))
+            r.append(not a and not c)
+            while b and c > 0:
+                c -= 1
+            r.append([x for x in (a, b, c) if x or a == b])
+            return r, not (a == 1 and b != 2), c
+        """,
+        [(0, 1, 3), (1, 0, 0), (1, 2, 2), ("", [], None), (1, 1, 5)],
+        seeds=range(15),
+    )
+
+
+def test_flip_comparison() -> None:
+    assert_transform(
+        FlipComparison,
+        """
+        def f(xs):
+            while len(xs) > 1:
+                xs.pop()
+            return xs
+        """,
+        """
+        def f(xs):
+            while 1 < len(xs):
+                xs.pop()
+            return xs
+        """,
+    )
+    assert_transform(
+        FlipComparison,
+        "def f(a, b):\n    return a <= b, a == b, a is None\n",
+        "def f(a, b):\n    return a <= b, b == a, a is None\n",
+    )
+
+
+def test_flip_comparison_declines() -> None:
+    # Both operands may have effects or raise: their order matters.
+    assert_declines(FlipComparison, "def f(a, b):\n    return a.pop() < b.pop()\n")
+    assert_declines(FlipComparison, "def f(a, b):\n    return a[0] < b[1]\n")
+    # Chains and membership tests are not flipped.
+    assert_declines(FlipComparison, "def f(a, b):\n    return 0 < a < b, a in b\n")
+
+
+def test_flip_comparison_keeps_formatting() -> None:
+    assert_keeps_lines(
+        FlipComparison,
+        """
+        def f(n):
+            # threshold
+            limit  =  10
+            return n >= limit   # compare
+        """,
+        ["    # threshold", "    limit  =  10"],
+    )
+
+
+def test_flip_comparison_equivalent() -> None:
+    assert_equivalent_over_seeds(
+        FlipComparison,
+        """
+        def f(a, b):
+            out = [a < b, a <= b, a > b, a >= b, a == b, a != b, a is b, a is not None]
+            if len(str(a)) > 1:
+                out.append("long")
+            return out
+        """,
+        [(1, 2), (2, 2), (3.5, 1), (float("nan"), 1.0), ("ab", "b")],
+        seeds=range(20),
+    )

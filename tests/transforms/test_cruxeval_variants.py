@@ -1,0 +1,170 @@
+"""Variants for all 800 CRUXEval problems, checked against the issue's real-data criteria.
+
+One module-scoped run generates k=4 variants for every problem (processes spread over the
+CPUs); the assertions share it. Skipped when `CORE_BENCH_CRUXEVAL` is unset.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tracer import Outcome, SandboxPool
+from transforms._generate import GenerationReport, Problem, generate_variants_many
+
+K = 4
+PYTHON_312 = "/root/.pyenv/versions/3.12.1/bin/python3.12"
+
+
+@dataclass
+class Run:
+    problems: list[Problem]
+    ids: list[str]
+    reports: list[GenerationReport]
+    seconds: float
+
+
+@pytest.fixture(scope="module")
+def run() -> Run:
+    path = os.environ.get("CORE_BENCH_CRUXEVAL")
+    if not path:
+        pytest.skip("CORE_BENCH_CRUXEVAL is not set (path to cruxeval.jsonl)")
+    rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines()]
+    problems = [Problem(row["code"], (f"f({row['input']})",)) for row in rows]
+    start = time.perf_counter()
+    reports = generate_variants_many(problems, k=K, seed=0)
+    seconds = time.perf_counter() - start
+    result = Run(problems, [row["id"] for row in rows], reports, seconds)
+    _print_figures(result)
+    return result
+
+
+def _equivalents(report: GenerationReport) -> list[Any]:
+    return [v for v in report.variants if v.kind == "equivalent"]
+
+
+def _print_figures(run: Run) -> None:
+    short = [(i, r) for i, r in zip(run.ids, run.reports, strict=True) if len(_equivalents(r)) < K]
+    reasons: Counter[str] = Counter()
+    for _, report in short:
+        reasons.update(report.rejected or Counter({"too few candidates": 1}))
+    kept = [v for r in run.reports for v in _equivalents(r)]
+    print(
+        f"\n{len(run.reports)} problems in {run.seconds:.0f} s; "
+        f"{len(run.reports) - len(short)} with {K} equivalents; "
+        f"mean Jaccard {sum(v.jaccard for v in kept) / max(1, len(kept)):.3f}; "
+        f"short: {[i for i, _ in short][:20]}; reasons there: {dict(reasons)}"
+    )
+
+
+def test_at_least_95_percent_of_problems_get_4_variants(run: Run) -> None:
+    full = sum(len(_equivalents(r)) >= K for r in run.reports)
+    assert len(run.reports) == 800
+    assert full / len(run.reports) >= 0.95
+
+
+def test_mean_jaccard_of_kept_variants_is_at_most_0_6(run: Run) -> None:
+    kept = [v.jaccard for r in run.reports for v in _equivalents(r)]
+    assert sum(kept) / len(kept) <= 0.6
+
+
+def _canonical(value: Any) -> Any:
+    """Independent of the generator's comparison: types kept, set order ignored."""
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, [_canonical(v) for v in value])
+    if isinstance(value, dict):
+        return ("dict", [(_canonical(k), _canonical(v)) for k, v in value.items()])
+    if isinstance(value, set | frozenset):
+        return ("set", sorted(repr(_canonical(v)) for v in value))
+    return (type(value).__name__, repr(value))
+
+
+def _shown(text: str | None) -> Any:
+    try:
+        return _canonical(ast.literal_eval(text)) if text is not None else None
+    except (ValueError, SyntaxError, TypeError):
+        return text
+
+
+def _same(a: Outcome, b: Outcome) -> bool:
+    if a.status != b.status:
+        return False
+    if a.status == "exception":
+        return (a.exception or "").split(":")[0] == (b.exception or "").split(":")[0]
+    args_a = [_shown(x.split("=", 1)[-1]) for x in a.args_after]
+    args_b = [_shown(x.split("=", 1)[-1]) for x in b.args_after]
+    return _shown(a.result) == _shown(b.result) and args_a == args_b
+
+
+def test_no_kept_variant_differs_when_rerun_independently(run: Run) -> None:
+    jobs: list[tuple[str, list[str]]] = []
+    pairs: list[tuple[int, int]] = []  # (index of the original's job, index of the variant's)
+    for problem, report in zip(run.problems, run.reports, strict=True):
+        base = len(jobs)
+        jobs.append((problem.code, report.calls))
+        for variant in _equivalents(report):
+            pairs.append((base, len(jobs)))
+            jobs.append((variant.code, report.calls))
+    with SandboxPool(workers=os.cpu_count() or 1) as pool:
+        outcomes = pool.map(jobs, timeout_s=5.0)
+    differing = []
+    for base, index in pairs:
+        for call, a, b in zip(jobs[base][1], outcomes[base], outcomes[index], strict=True):
+            if a.status in ("ok", "exception") and not _same(a, b):
+                differing.append((call, a.result or a.exception, b.result or b.exception))
+    assert not differing, differing[:5]
+
+
+def _python_312() -> str | None:
+    """A python3.12 that runs (a pyenv shim may exist without the version installed)."""
+    for candidate in (shutil.which("python3.12"), PYTHON_312):
+        if candidate is None or not Path(candidate).exists():
+            continue
+        probe = subprocess.run(
+            [candidate, "-c", "import sys; print(sys.version_info[:2] == (3, 12))"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if probe.returncode == 0 and probe.stdout.strip() == "True":
+            return candidate
+    return None
+
+
+def test_every_variant_compiles_on_python_3_11_and_3_12(run: Run, tmp_path: Path) -> None:
+    codes = [v.code for r in run.reports for v in r.variants]
+    assert sys.version_info[:2] >= (3, 11)
+    for code in codes:
+        compile(code, "<variant>", "exec", dont_inherit=True)
+    python = _python_312()
+    if python is None:
+        pytest.skip("no working python3.12 found to compile the variants with")
+    source = tmp_path / "variants.json"
+    source.write_text(json.dumps(codes), encoding="utf-8")
+    program = (
+        "import json, sys\n"
+        "bad = []\n"
+        "for i, code in enumerate(json.load(open(sys.argv[1], encoding='utf-8'))):\n"
+        "    try:\n"
+        "        compile(code, '<variant>', 'exec', dont_inherit=True)\n"
+        "    except SyntaxError as exc:\n"
+        "        bad.append((i, str(exc)))\n"
+        "print(json.dumps({'version': sys.version_info[:2], 'bad': bad}))\n"
+    )
+    done = subprocess.run(
+        [python, "-c", program, str(source)], capture_output=True, text=True, check=True
+    )
+    report = json.loads(done.stdout)
+    assert report["version"] == [3, 12]
+    assert report["bad"] == []

@@ -1,0 +1,153 @@
+"""Dead code: never-taken branches and never-read assignments."""
+
+from __future__ import annotations
+
+import pytest
+from transform_testing import (
+    assert_declines,
+    assert_equivalent_over_seeds,
+    assert_keeps_lines,
+    assert_transform,
+    code,
+    transform,
+)
+
+from transforms._deadcode import DeadAssignment, DeadBranch
+
+LOOP = """
+def f(nums):
+    output = []
+    for n in nums:
+        output.append(n)
+    return output
+"""
+
+
+def test_dead_branch_after_docstring_copies_a_statement() -> None:
+    result = assert_transform(
+        DeadBranch,
+        '''
+        def f(nums):
+            """Sort pairs."""
+            output = []
+            for n in nums:
+                output.append(n)
+            return output
+        ''',
+        '''
+        def f(nums):
+            """Sort pairs."""
+            output = []
+            for n in nums:
+                if 11 < 6:
+                    return nums
+                output.append(n)
+            return output
+        ''',
+    )
+    assert result.provenance.line_map == {1: [1], 2: [2], 3: [3], 4: [4], 5: [7], 6: [8]}
+
+
+def test_dead_branch_other_tests() -> None:
+    assert_transform(
+        DeadBranch,
+        LOOP,
+        """
+        def f(nums):
+            output = []
+            if 0:
+                output.append(n)
+            for n in nums:
+                output.append(n)
+            return output
+        """,
+        seed=1,
+    )
+
+
+def test_dead_assignment_fresh_name_or_overwritten_local() -> None:
+    assert_transform(
+        DeadAssignment,
+        LOOP,
+        """
+        def f(nums):
+            output = []
+            for n in nums:
+                output.append(n)
+            nums_copy = nums
+            return output
+        """,
+    )
+    result = assert_transform(
+        DeadAssignment,
+        LOOP,
+        """
+        def f(nums):
+            output = None
+            output = []
+            for n in nums:
+                output.append(n)
+            return output
+        """,
+        seed=1,
+    )
+    assert result.provenance.line_map == {1: [1], 2: [3], 3: [4], 4: [5], 5: [6]}
+
+
+@pytest.mark.parametrize("cls", [DeadBranch, DeadAssignment])
+def test_declines(cls: type) -> None:
+    assert_declines(cls, "x = 1\nprint(x)\n")  # no function
+    # A global statement: an inserted assignment could clash with the declaration.
+    assert_declines(cls, "def f(t):\n    global g\n    g = t\n    return g\n")
+    assert_declines(cls, "class C:\n    def m(self):\n        return 1\n")
+
+
+@pytest.mark.parametrize("cls", [DeadBranch, DeadAssignment])
+def test_keeps_formatting(cls: type) -> None:
+    assert_keeps_lines(
+        cls,
+        """
+        def f(a,b):   # odd spacing
+            # add them
+            s  =  a+b
+            return s   # done
+        """,
+        ["def f(a,b):   # odd spacing", "    # add them", "    s  =  a+b", "    return s   # done"],
+    )
+
+
+@pytest.mark.parametrize("cls", [DeadBranch, DeadAssignment])
+def test_equivalent(cls: type) -> None:
+    assert_equivalent_over_seeds(
+        cls,
+        """
+        def f(text, k):
+            out = []
+            count = 0
+            for i, ch in enumerate(text):
+                if ch.isdigit():
+                    count += int(ch)
+                    continue
+                out.append(ch * k)
+            result = ''.join(out)
+            return result, count
+        """,
+        [("a1b22", 2), ("", 0), ("99", 1)],
+        seeds=range(25),
+    )
+
+
+def test_dead_assignment_leaves_overwritten_locals_in_try_alone() -> None:
+    # Inside a try, the next statement could raise and the handler would see the dead value.
+    source = """
+        def f(x):
+            try:
+                y = int(x)
+            except ValueError:
+                return y
+            return y
+        """
+    for seed in range(30):
+        result = transform(DeadAssignment, code(source), seed=seed)
+        assert result is not None
+        assert "    y = " not in result.code.replace("        y = int(x)", "")

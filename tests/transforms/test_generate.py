@@ -1,0 +1,301 @@
+"""Variant generation and equivalence verification, with real transforms and a real sandbox."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import libcst as cst
+import pytest
+
+from tracer import Outcome, SandboxPool
+from transforms import _generate
+from transforms._base import Transform, all_transforms
+from transforms._generate import (
+    Problem,
+    compare_outcomes,
+    generate_variants,
+    generate_variants_many,
+    generate_variants_report,
+    same_repr,
+    verify_equivalent,
+)
+from transforms._metrics import cyclomatic_complexity, jaccard
+
+# Mutates its argument, returns a tuple, has a loop and a condition.
+MUTATING = """\
+def f(nums, limit):
+    total = 0
+    kept = []
+    for n in nums:
+        if n < limit:
+            total += n
+            kept.append(n)
+    nums.clear()
+    return total, kept
+"""
+
+# Returns a set, raises on some inputs.
+SETS = """\
+def f(text, ch):
+    if not ch:
+        raise ValueError('empty separator')
+    parts = text.split(ch)
+    seen = set()
+    for part in parts:
+        if part:
+            seen.add(part.upper())
+    return seen
+"""
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[SandboxPool]:
+    with SandboxPool(workers=2) as p:
+        yield p
+
+
+# -- comparing values and outcomes ------------------------------------------------------------
+
+
+def test_same_repr_ignores_set_order_but_not_types_or_dict_order() -> None:
+    assert same_repr("{'a', 'b'}", "{'b', 'a'}")
+    assert same_repr("[{1, 2}, ('x',)]", "[{2, 1}, ('x',)]")
+    assert not same_repr("1", "1.0")
+    assert not same_repr("1", "True")
+    assert not same_repr("[1]", "(1,)")
+    assert not same_repr("{'a': 1, 'b': 2}", "{'b': 2, 'a': 1}")
+    assert not same_repr("{1}", "{1.0}")
+    assert same_repr("<generator object>", "<generator object>")
+    assert not same_repr("<a object>", "<b object>")
+    assert not same_repr(None, "1")
+
+
+def _reason(original: Outcome, variant: Outcome) -> str | None:
+    difference = compare_outcomes(original, variant)
+    return None if difference is None else difference[0]
+
+
+def test_compare_outcomes_names_the_difference() -> None:
+    ok = Outcome("ok", result="3", result_literal=True, args_after=["[1]"])
+    assert compare_outcomes(ok, Outcome("ok", result="3", args_after=["[1]"])) is None
+    assert compare_outcomes(ok, Outcome("ok", result="4", args_after=["[1]"])) == (
+        "differs: return value",
+        "original returned 3, variant returned 4",
+    )
+    assert _reason(ok, Outcome("ok", result="3", args_after=["[]"])) == "differs: argument state"
+    assert _reason(ok, Outcome("timeout")) == "differs: status"
+    printed = Outcome("ok", result="3", args_after=["[1]"], stdout="hi\n")
+    assert _reason(ok, printed) == "differs: stdout"
+    raised = Outcome("exception", exception="ValueError: bad x")
+    assert compare_outcomes(raised, Outcome("exception", exception="ValueError: bad y")) is None
+    assert _reason(raised, Outcome("ok", result="None")) == "differs: status"
+    assert compare_outcomes(raised, Outcome("exception", exception="KeyError: 'x'")) == (
+        "differs: exception",
+        "original raised ValueError, variant raised KeyError",
+    )
+
+
+def test_keyword_argument_states_compare_by_value() -> None:
+    a = Outcome("ok", result="None", args_after=["xs={1, 2}"])
+    assert compare_outcomes(a, Outcome("ok", result="None", args_after=["xs={2, 1}"])) is None
+    assert compare_outcomes(a, Outcome("ok", result="None", args_after=["ys={1, 2}"]))
+
+
+# -- verify_equivalent --------------------------------------------------------------------------
+
+
+def test_wrong_variant_is_rejected_naming_the_differing_call(pool: SandboxPool) -> None:
+    original = "def f(xs):\n    return sorted(xs)\n"
+    wrong = "def f(xs):\n    return sorted(xs)[:3]\n"
+    calls = ["f([2, 1])", "f([3, 2, 1])", "f([5, 4, 3, 2, 1])", "f([])"]
+    result = verify_equivalent(original, wrong, calls, pool=pool)
+    assert not result.kept
+    assert result.reason == "differs: return value"
+    assert result.differing_call == "f([5, 4, 3, 2, 1])"
+    assert result.detail == "original returned [1, 2, 3, 4, 5], variant returned [1, 2, 3]"
+    assert result.calls == 4
+
+
+def test_variant_that_forgets_a_mutation_is_rejected(pool: SandboxPool) -> None:
+    forgetful = MUTATING.replace("    nums.clear()\n", "")
+    result = verify_equivalent(MUTATING, forgetful, ["f([1, 5, 2], 3)"], pool=pool)
+    assert (result.kept, result.reason) == (False, "differs: argument state")
+    assert result.differing_call == "f([1, 5, 2], 3)"
+
+
+def test_exception_type_must_match_but_not_the_message(pool: SandboxPool) -> None:
+    calls = ["f('a,b', ',')", "f('a,b', '')"]
+    reworded = SETS.replace("'empty separator'", "'no separator given'")
+    assert verify_equivalent(SETS, reworded, calls, pool=pool).kept
+    other_type = SETS.replace("raise ValueError", "raise KeyError")
+    result = verify_equivalent(SETS, other_type, calls, pool=pool)
+    assert (result.reason, result.differing_call) == ("differs: exception", "f('a,b', '')")
+
+
+def test_set_built_in_another_order_is_equivalent(pool: SandboxPool) -> None:
+    reordered = SETS.replace("for part in parts:", "for part in reversed(parts):")
+    calls = ["f('b,a,c,d,e,f,g,h', ',')", "f('x-y-z', '-')"]
+    assert verify_equivalent(SETS, reordered, calls, pool=pool).kept
+
+
+def test_non_compiling_variant_is_rejected_without_running(pool: SandboxPool) -> None:
+    result = verify_equivalent(SETS, "def f(:\n", ["f('a', ',')"], pool=pool)
+    assert (result.kept, result.reason, result.calls) == (False, "does not compile", 0)
+
+
+def test_calls_on_which_the_original_does_not_finish_are_not_counted(pool: SandboxPool) -> None:
+    original = "def f(n):\n    while n:\n        pass\n    return n\n"
+    result = verify_equivalent(
+        original, original + "\n", ["f(0)", "f(1)"], pool=pool, timeout_s=0.5
+    )
+    assert (result.kept, result.calls) == (True, 1)
+
+
+# -- generate_variants --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "code, calls", [(MUTATING, ["f([4, 1, 7, 2], 5)"]), (SETS, ["f('a,b,a', ',')"])]
+)
+def test_generated_variants_are_verified_and_described(
+    pool: SandboxPool, code: str, calls: list[str]
+) -> None:
+    report = generate_variants_report(code, calls, k=4, seed=1, pool=pool)
+    assert report.calls[: len(calls)] == calls
+    assert len(report.calls) >= len(calls) + 4
+    variants = report.variants
+    assert len(variants) == 4
+    names = {t.name for t in all_transforms("equivalent")}
+    assert len({v.code for v in variants}) == 4
+    for v in variants:
+        assert v.kind == "equivalent"
+        assert v.code != code
+        assert v.chain and set(v.chain) <= names
+        assert v.jaccard == pytest.approx(jaccard(code, v.code))
+        assert v.cc == cyclomatic_complexity(v.code)
+        assert v.verified_calls == len(report.calls)
+        compile(v.code, "<variant>", "exec")
+        again = verify_equivalent(code, v.code, report.calls, pool=pool)
+        assert again.kept, (v.chain, again)
+    assert report.verified >= 4
+    assert report.transform_s > 0 and report.execute_s > 0
+
+
+def test_most_chains_include_a_renaming(pool: SandboxPool) -> None:
+    variants = generate_variants(MUTATING, ["f([4, 1, 7, 2], 5)"], k=4, seed=0, pool=pool)
+    assert sum(any("rename" in name for name in v.chain) for v in variants) >= 3
+    assert all(1 <= len(v.chain) <= 3 for v in variants)
+    short = generate_variants(MUTATING, ["f([4, 1, 7, 2], 5)"], k=4, seed=0, pool=pool, max_chain=1)
+    assert all(len(v.chain) == 1 for v in short)
+
+
+def test_same_seed_gives_identical_variants(pool: SandboxPool) -> None:
+    calls = ["f([4, 1, 7, 2], 5)"]
+    first = generate_variants(MUTATING, calls, k=4, seed=7, mutants=2, pool=pool)
+    second = generate_variants(MUTATING, calls, k=4, seed=7, mutants=2, pool=pool)
+    assert first == second
+    other = generate_variants(MUTATING, calls, k=4, seed=8, mutants=2, pool=pool)
+    assert [v.code for v in other] != [v.code for v in first]
+
+
+def test_many_problems_in_processes_match_one_by_one(pool: SandboxPool) -> None:
+    problems = [
+        Problem(MUTATING, ("f([4, 1, 7, 2], 5)",)),
+        Problem(SETS, ("f('a,b,a', ',')",)),
+        Problem("def f(a, b):\n    return a * b if a > b else a + b\n", ("f(3, 4)",)),
+    ]
+    seen: list[int] = []
+    many = generate_variants_many(problems, processes=2, chunk_size=1, progress=seen.append, k=2)
+    single = [generate_variants_report(p.code, p.calls, k=2, pool=pool) for p in problems]
+    assert [r.variants for r in many] == [r.variants for r in single]
+    assert [r.calls for r in many] == [r.calls for r in single]
+    assert seen[-1] == 3
+
+
+# -- mutants ------------------------------------------------------------------------------------
+
+
+class _AppendUnused(Transform):
+    """A "mutant" that changes nothing a call can see."""
+
+    name = "test_append_unused"
+    kind = "mutant"
+    description = "append an unused assignment"
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        return updated_node.with_changes(
+            body=[*updated_node.body, cst.parse_statement("_unused = 1\n")]
+        )
+
+
+class _OneToTwo(Transform):
+    """A real mutant: every literal 1 becomes 2."""
+
+    name = "test_one_to_two"
+    kind = "mutant"
+    description = "replace 1 by 2"
+
+    def leave_Integer(self, original_node: cst.Integer, updated_node: cst.Integer) -> cst.Integer:
+        return updated_node.with_changes(value="2") if updated_node.value == "1" else updated_node
+
+
+class _NeverStep(Transform):
+    """A mutant that makes the loop below run forever."""
+
+    name = "test_never_step"
+    kind = "mutant"
+    description = "make `i += 1` add nothing"
+
+    def leave_AugAssign(
+        self, original_node: cst.AugAssign, updated_node: cst.AugAssign
+    ) -> cst.AugAssign:
+        return updated_node.with_changes(value=cst.Integer("0"))
+
+
+LOOP = """\
+def f(n):
+    i = 0
+    out = []
+    while i < n:
+        out.append(i * 1)
+        i += 1
+    return out
+"""
+
+
+@pytest.fixture()
+def fake_mutants(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = _generate.all_transforms
+    fakes: list[type[Transform]] = [_AppendUnused, _NeverStep, _OneToTwo]
+
+    def patched(kind: str | None = None) -> list[type[Transform]]:
+        if kind == "mutant":
+            return list(fakes)
+        return real(kind) + (fakes if kind is None else [])  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_generate, "all_transforms", patched)
+
+
+@pytest.mark.usefixtures("fake_mutants")
+def test_mutants_are_kept_only_when_some_call_differs(pool: SandboxPool) -> None:
+    started = time.monotonic()
+    report = generate_variants_report(LOOP, ["f(3)"], k=1, mutants=3, pool=pool, timeout_s=5.0)
+    mutants = [v for v in report.variants if v.kind == "mutant"]
+    # _AppendUnused behaves the same; _NeverStep never finishes; only _OneToTwo is a mutant.
+    assert [m.chain for m in mutants] == [["test_one_to_two"]]
+    assert mutants[0].differing_calls and "f(3)" in mutants[0].differing_calls
+    assert not verify_equivalent(LOOP, mutants[0].code, report.calls, pool=pool).kept
+    # The looping mutant is stopped by the step budget, not by a 5-second timeout per call.
+    assert time.monotonic() - started < 5.0
+
+
+def test_real_mutants_differ_from_the_original(pool: SandboxPool) -> None:
+    code = MUTATING.replace("nums.clear()", "nums.append(limit + 1)")
+    report = generate_variants_report(code, ["f([1, 5, 3, 8], 2)"], k=2, mutants=2, pool=pool)
+    mutants = [v for v in report.variants if v.kind == "mutant"]
+    assert mutants, "expected at least one mutant for a function with a comparison and a +"
+    for m in mutants:
+        assert m.differing_calls
+        result = verify_equivalent(code, m.code, report.calls, pool=pool)
+        assert not result.kept and result.differing_call in m.differing_calls

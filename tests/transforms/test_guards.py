@@ -1,0 +1,211 @@
+"""Guard clauses and early returns."""
+
+from __future__ import annotations
+
+from transform_testing import (
+    assert_declines,
+    assert_equivalent,
+    assert_equivalent_over_seeds,
+    assert_keeps_lines,
+    assert_transform,
+)
+
+from transforms._guards import EarlyReturnToElse, GuardClause
+
+
+def test_drop_else_after_return_keeps_comments() -> None:
+    result = assert_transform(
+        GuardClause,
+        """
+        def f(string, encryption):
+            if encryption == 0:
+                return string
+            else:
+                # the other case
+                return string.upper()
+        """,
+        """
+        def f(string, encryption):
+            if encryption == 0:
+                return string
+            # the other case
+            return string.upper()
+        """,
+    )
+    assert result.provenance.line_map == {1: [1], 2: [2], 3: [3], 6: [5]}
+
+
+def test_function_guard_duplicates_the_final_return() -> None:
+    before = """
+        def f(lst):
+            original = lst[:]
+            if lst:  # non-empty
+                lst.pop(0)
+                lst.append(1)
+            return lst
+        """
+    after = """
+        def f(lst):
+            original = lst[:]
+            if not lst:
+                return lst
+            # non-empty
+            lst.pop(0)
+            lst.append(1)
+            return lst
+        """
+    result = assert_transform(GuardClause, before, after)
+    assert result.provenance.line_map[6] == [4, 8]
+    assert_equivalent(before, after, [([],), ([1, 2],)])
+
+
+def test_loop_guard_uses_continue_and_bare_function_guard_returns() -> None:
+    assert_transform(
+        GuardClause,
+        """
+        def f(t):
+            out = []
+            for c in t:
+                if c.isnumeric():
+                    out.append(c)
+            return out
+        """,
+        """
+        def f(t):
+            out = []
+            for c in t:
+                if not c.isnumeric():
+                    continue
+                out.append(c)
+            return out
+        """,
+    )
+    assert_transform(
+        GuardClause,
+        """
+        def f(x):
+            if x > 0:
+                print(x)
+        """,
+        """
+        def f(x):
+            if not x > 0:
+                return
+            print(x)
+        """,
+    )
+
+
+def test_guard_clause_declines() -> None:
+    # Statements follow the if, so it does not wrap the rest of the body.
+    assert_declines(
+        GuardClause,
+        "def f(x):\n    if x:\n        x += 1\n    x *= 2\n    print(x)\n    return x\n",
+    )
+    # The if branch does not always leave, so the else cannot be dropped.
+    assert_declines(
+        GuardClause,
+        "def f(x):\n    y = 0\n    if x:\n        y = 1\n    else:\n        y = 2\n    print(y)\n"
+        "    return y\n",
+    )
+    assert_declines(GuardClause, "if x:\n    y = 1\n")
+
+
+def test_guard_clause_keeps_formatting() -> None:
+    assert_keeps_lines(
+        GuardClause,
+        """
+        def f(n):
+            # start
+            total  =  0   # odd
+            if n > 0:
+                total += n
+            return total
+        """,
+        ["    # start", "    total  =  0   # odd"],
+    )
+
+
+def test_guard_clause_equivalent() -> None:
+    assert_equivalent_over_seeds(
+        GuardClause,
+        """
+        def f(xs, k):
+            out = []
+            for x in xs:
+                if x % k == 0:
+                    out.append(x)
+            i = 0
+            while i < len(xs):
+                i += 1
+                if xs[i - 1] > 2:
+                    out.append(-i)
+            if not out:
+                return None
+            elif len(out) == 1:
+                return out[0]
+            else:
+                if k > 1:
+                    out.sort()
+                return out
+        """,
+        [([1, 2, 3, 4, 6], 2), ([], 3), ([5], 5), ([3, 9], 3)],
+        seeds=range(15),
+    )
+
+
+def test_early_return_to_else() -> None:
+    assert_transform(
+        EarlyReturnToElse,
+        """
+        def f(text, suffix):
+            if text.endswith(suffix):
+                return text[:-len(suffix)]
+            n = len(text)
+            return text * n
+        """,
+        """
+        def f(text, suffix):
+            if text.endswith(suffix):
+                return text[:-len(suffix)]
+            else:
+                n = len(text)
+                return text * n
+        """,
+    )
+
+
+def test_early_return_to_else_declines_and_keeps_formatting() -> None:
+    assert_declines(EarlyReturnToElse, "def f(x):\n    if x:\n        x += 1\n    return x\n")
+    assert_declines(EarlyReturnToElse, "def f(x):\n    if x:\n        return 1\n")
+    assert_keeps_lines(
+        EarlyReturnToElse,
+        """
+        def f(x):
+            y  =  x   # copy
+            if y is None:
+                return 0
+            return y + 1
+        """,
+        ["    y  =  x   # copy"],
+    )
+
+
+def test_early_return_to_else_equivalent() -> None:
+    assert_equivalent_over_seeds(
+        EarlyReturnToElse,
+        """
+        def f(xs):
+            out = []
+            for x in xs:
+                if x < 0:
+                    continue
+                if x > 9:
+                    break
+                out.append(x)
+            if not out:
+                return 'none'
+            return out
+        """,
+        [([1, -2, 3, 12, 4],), ([],), ([-1],)],
+    )

@@ -1,0 +1,215 @@
+"""for -> while: index loops for ranges, iterators for everything else."""
+
+from __future__ import annotations
+
+from transform_testing import (
+    assert_declines,
+    assert_equivalent,
+    assert_equivalent_over_seeds,
+    assert_keeps_lines,
+    assert_transform,
+)
+
+from transforms._loops import ForToWhile
+
+
+def test_range_loop_becomes_index_loop_and_continue_still_increments() -> None:
+    before = """
+        def f(text):
+            out = ''
+            for i in range(len(text)):
+                if text[i] == ' ':
+                    continue
+                out += text[i]
+            return out
+        """
+    after = """
+        def f(text):
+            out = ''
+            i = 0
+            while i < len(text):
+                if text[i] == ' ':
+                    i += 1
+                    continue
+                out += text[i]
+                i += 1
+            return out
+        """
+    result = assert_transform(ForToWhile, before, after)
+    assert result.provenance.line_map == {
+        1: [1], 2: [2], 3: [3, 4, 9], 4: [5], 5: [6, 7], 6: [8], 7: [10],
+    }  # fmt: skip
+    assert_equivalent(before, after, [("a b  c",), ("",), ("   ",)])
+
+
+def test_hidden_index_keeps_loop_variable_semantics() -> None:
+    # The body assigns the loop variable and reads it after the loop: a hidden index keeps
+    # the values Python's for would give, and the stop bound is evaluated once.
+    before = """
+        def f(nums):
+            for i in range(1, len(nums), 2):
+                nums[i] = -nums[i]
+                nums.append(0)
+                i = 0
+            return nums, i
+        """
+    after = """
+        def f(nums):
+            cursor = 1
+            stop = len(nums)
+            while cursor < stop:
+                i = cursor
+                cursor += 2
+                nums[i] = -nums[i]
+                nums.append(0)
+                i = 0
+            return nums, i
+        """
+    assert_transform(ForToWhile, before, after)
+    assert_equivalent(before, after, [([1, 2, 3, 4],), ([5, 6],)])
+
+
+def test_negative_step() -> None:
+    assert_transform(
+        ForToWhile,
+        """
+        def f(n):
+            total = 0
+            for k in range(n, 0, -2):
+                total += k
+            return total
+        """,
+        """
+        def f(n):
+            total = 0
+            k = n
+            while k > 0:
+                total += k
+                k -= 2
+            return total
+        """,
+    )
+
+
+def test_other_iterables_go_through_an_iterator_and_else_runs_when_exhausted() -> None:
+    before = """
+        def f(words, stop):
+            for w in words:
+                if w == stop:
+                    break
+            else:
+                return None
+            return w
+        """
+    after = """
+        def f(words, stop):
+            w_iter = iter(words)
+            while True:
+                try:
+                    w = next(w_iter)
+                except StopIteration:
+                    return None
+                if w == stop:
+                    break
+            return w
+        """
+    assert_transform(ForToWhile, before, after)
+    assert_equivalent(before, after, [(["a", "b"], "b"), (["a"], "z"), ([], "a")])
+
+
+def test_tuple_iterable_and_unpacking_target() -> None:
+    assert_transform(
+        ForToWhile,
+        """
+        def f(a, b):
+            out = {}
+            for k, v in a, b:
+                out[k] = v
+            return out
+        """,
+        """
+        def f(a, b):
+            out = {}
+            iterator = iter((a, b))
+            while True:
+                try:
+                    k, v = next(iterator)
+                except StopIteration:
+                    break
+                out[k] = v
+            return out
+        """,
+        seed=1,
+    )
+
+
+def test_mutation_during_iteration_is_preserved() -> None:
+    assert_equivalent_over_seeds(
+        ForToWhile,
+        """
+        def f(items):
+            for x in items:
+                if x > 0 and len(items) < 8:
+                    items.append(x - 1)
+            return items
+        """,
+        [([3, 1],), ([],), ([0, 2],)],
+    )
+
+
+def test_keeps_comments_and_formatting() -> None:
+    assert_keeps_lines(
+        ForToWhile,
+        """
+        def f(xs):
+            # before the loop
+            total  =  0   # odd spacing
+            for x in xs:  # loop header comment
+                total += x   # add
+            return total  # done
+        """,
+        ["    # before the loop", "    total  =  0   # odd spacing", "        total += x   # add",
+         "    return total  # done"],
+    )  # fmt: skip
+
+
+def test_declines_without_for_loops_or_when_unsafe() -> None:
+    assert_declines(ForToWhile, "def f(x):\n    while x:\n        x -= 1\n    return x\n")
+    assert_declines(ForToWhile, "def f(xs):\n    return [x for x in xs]\n")
+    assert_declines(ForToWhile, "for i in range(3):\n    print(i)\n")  # module level
+    # `async for` is left alone.
+    assert_declines(
+        ForToWhile,
+        """
+        async def f(xs):
+            async for x in xs:
+                print(x)
+        """,
+    )
+
+
+def test_equivalent_on_assorted_loops() -> None:
+    assert_equivalent_over_seeds(
+        ForToWhile,
+        """
+        def f(text, n):
+            out = []
+            for i in range(n):
+                if i % 2:
+                    continue
+                out.append(i)
+            for j in range(len(text) - 1, -1, -1):
+                out.append(text[j])
+            for a, b in zip(text, text[1:]):
+                if a == b:
+                    break
+                out.append(a + b)
+            else:
+                out.append('no pair')
+            for k in range(n):
+                pass
+            return out
+        """,
+        [("hello", 5), ("", 0), ("abc", 1), ("aab", 3)],
+        seeds=range(12),
+    )

@@ -1,0 +1,885 @@
+"""Analyses shared by the transforms: names and scopes, precedence and negation, effects.
+
+Everything here is conservative: when a question cannot be answered for sure from the source
+(is this call free of side effects? can this expression raise?), the answer is the one that
+makes a transform decline.
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import UnionType
+
+import libcst as cst
+from libcst.metadata import (
+    Assignment,
+    ClassScope,
+    ComprehensionScope,
+    FunctionScope,
+    GlobalScope,
+    MetadataWrapper,
+    Scope,
+    ScopeProvider,
+)
+
+BUILTIN_NAMES = frozenset(dir(builtins))
+RESERVED_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | BUILTIN_NAMES
+
+#: Names whose use lets code read or write local variables by name (or reach frames).
+DYNAMIC_NAMES = frozenset(
+    {"locals", "vars", "eval", "exec", "globals", "dir", "__import__", "breakpoint", "compile"}
+)
+_DYNAMIC_ATTRIBUTES = frozenset(
+    {"_getframe", "f_locals", "f_globals", "f_back", "currentframe", "__code__", "__closure__"}
+)
+
+#: Builtins that have no side effect on their arguments beyond iterating them.
+PURE_BUILTINS = frozenset(
+    {
+        "abs", "all", "any", "ascii", "bin", "bool", "bytes", "chr", "dict", "divmod",
+        "enumerate", "float", "format", "frozenset", "hash", "hex", "int", "isinstance",
+        "len", "list", "max", "min", "oct", "ord", "pow", "range", "repr", "reversed",
+        "round", "set", "sorted", "str", "sum", "tuple", "type", "zip",
+    }
+)  # fmt: skip
+
+#: Builtins that look at their argument without iterating it.
+_NON_ITERATING_BUILTINS = frozenset(
+    {"abs", "ascii", "bin", "bool", "chr", "float", "hash", "hex", "int", "isinstance",
+     "len", "oct", "ord", "repr", "round", "str", "type", "format", "range", "divmod", "pow"}
+)  # fmt: skip
+
+#: Methods of builtin types that never mutate their receiver (str, bytes, list, tuple, dict).
+NON_MUTATING_METHODS = frozenset(
+    {
+        "capitalize", "casefold", "center", "count", "encode", "endswith", "expandtabs",
+        "find", "format", "index", "isalnum", "isalpha", "isascii", "isdecimal", "isdigit",
+        "isidentifier", "islower", "isnumeric", "isprintable", "isspace", "istitle",
+        "isupper", "join", "ljust", "lower", "lstrip", "partition", "removeprefix",
+        "removesuffix", "replace", "rfind", "rindex", "rjust", "rpartition", "rsplit",
+        "rstrip", "split", "splitlines", "startswith", "strip", "swapcase", "title",
+        "upper", "zfill", "copy", "get", "keys", "values", "items", "decode",
+    }
+)  # fmt: skip
+
+#: Methods that exist on str (and bytes) only and never look into another object's state.
+STR_ONLY_METHODS = NON_MUTATING_METHODS - {"count", "index", "copy", "get", "keys", "values",
+                                           "items", "join", "format"}  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------
+# Names
+
+
+def identifiers(module: cst.CSTNode) -> set[str]:
+    """Every identifier spelled anywhere in `module` (variables, attributes, keywords...)."""
+    found: set[str] = set()
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            found.add(node.value)
+        stack.extend(node.children)
+    return found
+
+
+class FreshNames:
+    """Hands out identifiers that collide with nothing in the module nor with each other."""
+
+    def __init__(self, taken: Iterable[str]) -> None:
+        """Start from the names already `taken` (reserved names are always taken)."""
+        self.taken = set(taken) | RESERVED_NAMES
+
+    def is_free(self, name: str) -> bool:
+        """Whether `name` is a valid identifier not yet taken."""
+        return name.isidentifier() and name not in self.taken
+
+    def take(self, base: str) -> str:
+        """`base`, or `base_2`, `base_3`... whichever is free first; marks it taken."""
+        name = base
+        n = 2
+        while not self.is_free(name):
+            name = f"{base}_{n}"
+            n += 1
+        self.taken.add(name)
+        return name
+
+
+@dataclass
+class NameIndex:
+    """Every `Name` node of a module, split by role.
+
+    Attributes:
+        references: Name nodes that denote a variable (loads, stores, deletes, parameter and
+            function names); not attribute names, keyword-argument names, names inside
+            import statements, or names in `global`/`nonlocal` statements.
+        identifiers: every identifier spelled anywhere.
+        declared: names that appear in a `global` or `nonlocal` statement.
+        dynamic: the module uses a feature that reads or writes variables by name
+            (`locals()`, `eval`, frames, `f"{x=}"`...), so names must be left alone.
+        has_match: the module has a `match` statement (patterns bind names in ways this
+            index does not follow).
+    """
+
+    references: list[cst.Name] = field(default_factory=list)
+    identifiers: set[str] = field(default_factory=set)
+    declared: set[str] = field(default_factory=set)
+    dynamic: bool = False
+    has_match: bool = False
+
+
+class _NameCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.index = NameIndex()
+        self._skip: set[int] = set()
+        self._in_import = 0
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.index.identifiers.add(node.value)
+        if id(node) in self._skip or self._in_import:
+            return
+        if node.value in DYNAMIC_NAMES:
+            self.index.dynamic = True
+        self.index.references.append(node)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self._skip.add(id(node.attr))
+        if node.attr.value in _DYNAMIC_ATTRIBUTES:
+            self.index.dynamic = True
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self._skip.add(id(node.keyword))
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self._in_import += 1
+
+    def leave_Import(self, original_node: cst.Import) -> None:
+        self._in_import -= 1
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self._in_import += 1
+
+    def leave_ImportFrom(self, original_node: cst.ImportFrom) -> None:
+        self._in_import -= 1
+
+    def visit_Global(self, node: cst.Global) -> None:
+        for item in node.names:
+            self.index.declared.add(item.name.value)
+            self._skip.add(id(item.name))
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        for item in node.names:
+            self.index.declared.add(item.name.value)
+            self._skip.add(id(item.name))
+
+    def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
+        if node.equal is not None:
+            self.index.dynamic = True
+
+    def visit_Match(self, node: cst.Match) -> None:
+        self.index.has_match = True
+
+
+def name_index(module: cst.Module) -> NameIndex:
+    """Index the names of `module` (see `NameIndex`)."""
+    collector = _NameCollector()
+    module.visit(collector)
+    return collector.index
+
+
+_LOCAL_SCOPES = (FunctionScope, ComprehensionScope)
+
+
+def resolves_locally(node: cst.Name, scope: Scope | None) -> bool:
+    """Whether the variable `node` names is local to a function, lambda or comprehension
+    (every assignment it may refer to is a plain assignment in such a scope)."""
+    if scope is None or isinstance(scope, GlobalScope | ClassScope):
+        return False
+    referents = scope[node.value]
+    if not referents:
+        return False
+    return all(isinstance(r, Assignment) and isinstance(r.scope, _LOCAL_SCOPES) for r in referents)
+
+
+class ModuleInfo:
+    """Structure and (lazily) scopes of one module, shared by a transform's analyses."""
+
+    def __init__(self, wrapper: MetadataWrapper) -> None:
+        """Index `wrapper.module`: every node in source order and each node's parent."""
+        self.wrapper = wrapper
+        self.module = wrapper.module
+        self.nodes: list[cst.CSTNode] = []
+        self.parents: dict[cst.CSTNode, cst.CSTNode] = {}
+        stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(self.module, None)]
+        while stack:
+            node, parent = stack.pop()
+            self.nodes.append(node)
+            if parent is not None:
+                self.parents[node] = parent
+            stack.extend((child, node) for child in reversed(node.children))
+        self.names = name_index(self.module)
+        self._scopes: Mapping[cst.CSTNode, Scope | None] | None = None
+        self._bound: set[str] | None = None
+
+    @property
+    def scopes(self) -> Mapping[cst.CSTNode, Scope | None]:
+        """LibCST scope of every node (resolved on first use: it is the costly part)."""
+        if self._scopes is None:
+            self._scopes = self.wrapper.resolve(ScopeProvider)
+        return self._scopes
+
+    def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The parent of `node`, or None for the module."""
+        return self.parents.get(node)
+
+    def ancestors(self, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+        """The ancestors of `node`, nearest first."""
+        current = self.parents.get(node)
+        while current is not None:
+            yield current
+            current = self.parents.get(current)
+
+    def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
+        """The nearest `def` around `node` (lambdas are not counted), or None."""
+        for ancestor in self.ancestors(node):
+            if isinstance(ancestor, cst.FunctionDef):
+                return ancestor
+        return None
+
+    def in_class(self, node: cst.CSTNode) -> bool:
+        """Whether `node` is inside a class body."""
+        return any(isinstance(a, cst.ClassDef) for a in self.ancestors(node))
+
+    def is_builtin(self, name: str) -> bool:
+        """Whether `name` is a builtin the module never rebinds (so a call to it is known)."""
+        if self._bound is None:
+            self._bound = assigned_names(self.module)
+        return name in BUILTIN_NAMES and name not in self._bound
+
+    def function_scope(self, func: cst.FunctionDef) -> Scope | None:
+        """The scope of the body of `func`."""
+        body = func.body
+        inner = body.body[0] if isinstance(body, cst.IndentedBlock) and body.body else body
+        return self.scopes.get(inner)
+
+    def locals_of(self, func: cst.FunctionDef) -> set[str]:
+        """Names local to `func`: its parameters and what its own body binds (not nested
+        functions, lambdas or comprehensions), minus `global`/`nonlocal` names."""
+        found = {p.name.value for p in walk(func.params) if isinstance(p, cst.Param)}
+        declared: set[str] = set()
+        stack: list[cst.CSTNode] = [func.body]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.FunctionDef | cst.ClassDef):
+                found.add(node.name.value)
+                continue
+            if isinstance(node, _NESTED_SCOPES):
+                continue
+            if isinstance(node, cst.Global | cst.Nonlocal):
+                declared.update(item.name.value for item in node.names)
+            found |= _binds_directly(node)
+            stack.extend(node.children)
+        return found - declared
+
+    def captured_names(self, func: cst.FunctionDef) -> set[str]:
+        """Locals of `func` that appear inside a nested function, lambda or comprehension
+        (which may read or keep them), conservatively by name."""
+        local = self.locals_of(func)
+        found: set[str] = set()
+        for node in walk(func.body):
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef, *_NESTED_SCOPES)):
+                found |= name_values(node) & local
+        return found
+
+    def has_global_or_nonlocal(self, func: cst.CSTNode) -> bool:
+        """Whether `func` (or anything inside it) has a `global` or `nonlocal` statement."""
+        return any(isinstance(n, cst.Global | cst.Nonlocal) for n in walk(func))
+
+
+_NESTED_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+def _binds_directly(node: cst.CSTNode) -> set[str]:
+    """Names that `node` itself binds (not its children)."""
+    targets: list[cst.CSTNode] = []
+    if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr):
+        targets = [node.target]
+    elif isinstance(node, cst.AsName):
+        targets = [node.name]
+    elif isinstance(node, cst.Del):
+        targets = [node.target]
+    elif isinstance(node, cst.ImportAlias):
+        return {import_binding(node)}
+    out: set[str] = set()
+    for target in targets:
+        out |= _target_names(target)
+    return out
+
+
+def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Every node under `root` (itself included), in source order."""
+    stack: list[cst.CSTNode] = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.children))
+
+
+def name_values(node: cst.CSTNode) -> set[str]:
+    """Identifiers used as variables in `node` (attribute and keyword names excluded)."""
+    found: set[str] = set()
+    skip: set[int] = set()
+    for sub in walk(node):
+        if isinstance(sub, cst.Attribute):
+            skip.add(id(sub.attr))
+        elif isinstance(sub, cst.Arg) and sub.keyword is not None:
+            skip.add(id(sub.keyword))
+        elif isinstance(sub, cst.Name) and id(sub) not in skip:
+            found.add(sub.value)
+    return found
+
+
+def count_refs(node: cst.CSTNode, name: str) -> int:
+    """How many times `name` appears as a variable in `node`."""
+    count = 0
+    skip: set[int] = set()
+    for sub in walk(node):
+        if isinstance(sub, cst.Attribute):
+            skip.add(id(sub.attr))
+        elif isinstance(sub, cst.Arg) and sub.keyword is not None:
+            skip.add(id(sub.keyword))
+        elif isinstance(sub, cst.Name) and sub.value == name and id(sub) not in skip:
+            count += 1
+    return count
+
+
+def assigned_names(node: cst.CSTNode) -> set[str]:
+    """Names that `node` binds anywhere inside it, nested functions included (targets of
+    assignments, loops, `with`, `except`, walrus, imports, `def`/`class`, deletions)."""
+    found: set[str] = set()
+    for sub in walk(node):
+        targets: list[cst.CSTNode] = []
+        if isinstance(sub, cst.Assign):
+            targets = [t.target for t in sub.targets]
+        elif isinstance(sub, cst.AugAssign | cst.AnnAssign | cst.For | cst.CompFor | cst.NamedExpr):
+            targets = [sub.target]
+        elif isinstance(sub, cst.AsName):
+            targets = [sub.name]
+        elif isinstance(sub, cst.Del):
+            targets = [sub.target]
+        elif isinstance(sub, cst.FunctionDef | cst.ClassDef | cst.Param):
+            found.add(sub.name.value)
+        elif isinstance(sub, cst.ImportAlias):
+            found.add(import_binding(sub))
+        elif isinstance(sub, cst.Global | cst.Nonlocal):
+            found.update(item.name.value for item in sub.names)
+        for target in targets:
+            found.update(_target_names(target))
+    return found
+
+
+def import_binding(alias: cst.ImportAlias) -> str:
+    """The name an import binds (`import a.b` binds `a`; `import a as b` binds `b`)."""
+    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+        return alias.asname.name.value
+    name = alias.name
+    while isinstance(name, cst.Attribute):
+        name = name.value  # type: ignore[assignment]
+    return name.value if isinstance(name, cst.Name) else ""
+
+
+def _target_names(target: cst.CSTNode) -> set[str]:
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, cst.Tuple | cst.List):
+        out: set[str] = set()
+        for element in target.elements:
+            out |= _target_names(element.value)
+        return out
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return set()
+
+
+def target_names(target: cst.CSTNode) -> set[str] | None:
+    """The names an assignment target binds, or None when it stores into an object
+    (attribute or subscript targets)."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, cst.Tuple | cst.List):
+        out: set[str] = set()
+        for element in target.elements:
+            inner = target_names(element.value)
+            if inner is None:
+                return None
+            out |= inner
+        return out
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Precedence, parentheses and negation
+
+ATOM = 16
+
+_BINARY_PRECEDENCE: dict[type[cst.BaseBinaryOp], int] = {
+    cst.BitOr: 6,
+    cst.BitXor: 7,
+    cst.BitAnd: 8,
+    cst.LeftShift: 9,
+    cst.RightShift: 9,
+    cst.Add: 10,
+    cst.Subtract: 10,
+    cst.Multiply: 11,
+    cst.Divide: 11,
+    cst.FloorDivide: 11,
+    cst.Modulo: 11,
+    cst.MatrixMultiply: 11,
+    cst.Power: 13,
+}
+
+
+def precedence(expr: cst.BaseExpression) -> int:
+    """How tightly `expr` binds (higher binds tighter; parenthesized expressions are atoms)."""
+    if expr.lpar:
+        return ATOM
+    if isinstance(expr, cst.NamedExpr | cst.Yield | cst.GeneratorExp | cst.StarredElement):
+        return -1
+    if isinstance(expr, cst.Tuple):
+        return -1
+    if isinstance(expr, cst.Lambda):
+        return 0
+    if isinstance(expr, cst.IfExp):
+        return 1
+    if isinstance(expr, cst.BooleanOperation):
+        return 2 if isinstance(expr.operator, cst.Or) else 3
+    if isinstance(expr, cst.UnaryOperation):
+        return 4 if isinstance(expr.operator, cst.Not) else 12
+    if isinstance(expr, cst.Comparison):
+        return 5
+    if isinstance(expr, cst.BinaryOperation):
+        return _BINARY_PRECEDENCE[type(expr.operator)]
+    if isinstance(expr, cst.Await):
+        return 14
+    return ATOM
+
+
+def parenthesize(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """`expr` in parentheses."""
+    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def wrap(expr: cst.BaseExpression, needed: int) -> cst.BaseExpression:
+    """`expr`, parenthesized if it binds less tightly than `needed`."""
+    return expr if precedence(expr) >= needed else parenthesize(expr)
+
+
+_EMPTY_MODULE = cst.Module(body=[])
+
+
+def keep_parens(original: cst.BaseExpression, new: cst.BaseExpression) -> cst.BaseExpression:
+    """`new`, wearing the parentheses of the `original` it replaces when it has none of its
+    own (so `if(x):` stays valid whatever `x` becomes), or new parentheses when `original`
+    started with a bracket and `new` with a letter (`return(a)[0]` must not become
+    `returnhelper(a)`)."""
+    if new.lpar:
+        return new
+    if original.lpar:
+        return new.with_changes(lpar=original.lpar, rpar=original.rpar)
+    before = _EMPTY_MODULE.code_for_node(original)[:1]
+    after = _EMPTY_MODULE.code_for_node(new)[:1]
+    if before and not (before.isalnum() or before == "_") and (after.isalnum() or after == "_"):
+        return parenthesize(new)
+    return new
+
+
+def strip_parens(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """`expr` without its outer parentheses (callers re-wrap as the new context needs)."""
+    if not expr.lpar:
+        return expr
+    if isinstance(expr, cst.Tuple | cst.GeneratorExp | cst.Yield):
+        return expr
+    return expr.with_changes(lpar=[], rpar=[])
+
+
+_INVERSE_CMP: dict[type[cst.BaseCompOp], type[cst.BaseCompOp]] = {
+    cst.Equal: cst.NotEqual,
+    cst.NotEqual: cst.Equal,
+    cst.In: cst.NotIn,
+    cst.NotIn: cst.In,
+    cst.Is: cst.IsNot,
+    cst.IsNot: cst.Is,
+}
+
+
+def make_comp_op(kind: type[cst.BaseCompOp], like: cst.BaseCompOp) -> cst.BaseCompOp:
+    """A comparison operator of type `kind` with the outer whitespace of `like`."""
+    before = getattr(like, "whitespace_before", cst.SimpleWhitespace(" "))
+    after = getattr(like, "whitespace_after", cst.SimpleWhitespace(" "))
+    if kind in (cst.NotIn, cst.IsNot):
+        return kind(
+            whitespace_before=before,
+            whitespace_between=cst.SimpleWhitespace(" "),
+            whitespace_after=after,
+        )
+    return kind(whitespace_before=before, whitespace_after=after)  # type: ignore[call-arg]
+
+
+def invert_comparison(expr: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`a != b` for `a == b` (and `in`/`not in`, `is`/`is not`), or None where inverting the
+    operator is not exact (`not a < b` is not `a >= b` for NaN or sets)."""
+    if not isinstance(expr, cst.Comparison) or len(expr.comparisons) != 1:
+        return None
+    target = expr.comparisons[0]
+    inverse = _INVERSE_CMP.get(type(target.operator))
+    if inverse is None:
+        return None
+    op = make_comp_op(inverse, target.operator)
+    return expr.with_changes(comparisons=[target.with_changes(operator=op)])
+
+
+def negate(expr: cst.BaseExpression, *, boolean_context: bool) -> cst.BaseExpression:
+    """An expression whose truth is the opposite of `expr`'s.
+
+    In a boolean context (an `if` test, an operand of `not`...) only truth matters, so
+    `not x` negates to `x`; elsewhere the result is always a bool, as `not expr` is.
+    """
+    inner = strip_parens(expr)
+    if (
+        boolean_context
+        and isinstance(inner, cst.UnaryOperation)
+        and isinstance(inner.operator, cst.Not)
+    ):
+        return inner.expression
+    inverted = invert_comparison(inner)
+    if inverted is not None:
+        return inverted
+    return cst.UnaryOperation(operator=cst.Not(), expression=wrap(inner, 4))
+
+
+def in_boolean_context(node: cst.BaseExpression, info: ModuleInfo) -> bool:
+    """Whether only the truth of `node`'s value matters where it stands."""
+    current: cst.CSTNode = node
+    while True:
+        parent = info.parent(current)
+        if parent is None:
+            return False
+        if isinstance(parent, cst.If | cst.While | cst.IfExp | cst.Assert | cst.CompIf):
+            return getattr(parent, "test", None) is current
+        if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+            return True
+        if isinstance(parent, cst.BooleanOperation):
+            current = parent
+            continue
+        return False
+
+
+# --------------------------------------------------------------------------------------------
+# Effects
+
+
+def is_literal(expr: cst.BaseExpression) -> bool:
+    """A number, string (not an f-string), `True`, `False`, `None` or `...`."""
+    if isinstance(expr, cst.Integer | cst.Float | cst.Imaginary | cst.SimpleString | cst.Ellipsis):
+        return True
+    if isinstance(expr, cst.ConcatenatedString):
+        return is_literal(expr.left) and is_literal(expr.right)
+    if isinstance(expr, cst.Name):
+        return expr.value in ("True", "False", "None")
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus | cst.Plus):
+        return isinstance(expr.expression, cst.Integer | cst.Float | cst.Imaginary)
+    return False
+
+
+def is_pure(expr: cst.CSTNode, info: ModuleInfo) -> bool:
+    """Whether evaluating `expr` changes no state, other than by iterating iterators it is
+    given (it may still raise). Calls count only to builtins and non-mutating methods."""
+    for node in walk(expr):
+        if isinstance(node, cst.Call):
+            func = node.func
+            if isinstance(func, cst.Name):
+                if func.value not in PURE_BUILTINS or not info.is_builtin(func.value):
+                    return False
+            elif isinstance(func, cst.Attribute):
+                if func.attr.value not in NON_MUTATING_METHODS:
+                    return False
+            else:
+                return False
+        elif isinstance(node, cst.NamedExpr | cst.Yield | cst.Await):
+            return False
+    return True
+
+
+def touched_names(expr: cst.CSTNode) -> set[str]:
+    """Names whose object evaluating `expr` may iterate (and so consume, if an iterator)."""
+    found: set[str] = set()
+    for node in walk(expr):
+        if isinstance(node, cst.Call):
+            func = node.func
+            if isinstance(func, cst.Name) and func.value in _NON_ITERATING_BUILTINS:
+                continue
+            if isinstance(func, cst.Attribute) and func.attr.value not in STR_ONLY_METHODS:
+                found |= name_values(func.value)
+            for arg in node.args:
+                found |= name_values(arg.value)
+        elif isinstance(node, cst.CompFor):
+            found |= name_values(node.iter)
+        elif isinstance(node, cst.StarredElement | cst.StarredDictElement):
+            found |= name_values(node.value)
+    return found
+
+
+_NO_ARG_CONSTRUCTORS = frozenset({"list", "dict", "set", "str", "tuple", "int", "float", "bool"})
+
+
+def may_raise(expr: cst.BaseExpression, info: ModuleInfo) -> bool:
+    """Whether evaluating `expr` might raise (reading a local is assumed not to)."""
+    if is_literal(expr) or isinstance(expr, cst.Name):
+        return False
+    if isinstance(expr, cst.Tuple | cst.List):
+        return any(
+            isinstance(e, cst.StarredElement) or may_raise(e.value, info) for e in expr.elements
+        )
+    if isinstance(expr, cst.Dict):
+        for element in expr.elements:
+            if not isinstance(element, cst.DictElement):
+                return True
+            if not isinstance(element.key, cst.Integer | cst.SimpleString):
+                return True
+            if may_raise(element.value, info):
+                return True
+        return False
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and not expr.args:
+        return not (expr.func.value in _NO_ARG_CONSTRUCTORS and info.is_builtin(expr.func.value))
+    return not isinstance(expr, cst.Lambda)
+
+
+# --------------------------------------------------------------------------------------------
+# Statements
+
+
+def small_statements(stmt: cst.BaseStatement) -> Sequence[cst.BaseSmallStatement]:
+    """The small statements of a simple statement line (empty for compound statements)."""
+    if isinstance(stmt, cst.SimpleStatementLine):
+        return stmt.body
+    return ()
+
+
+def block_statements(body: cst.BaseSuite) -> Sequence[cst.BaseStatement]:
+    """The statements of an indented block (a one-line suite gives none)."""
+    if isinstance(body, cst.IndentedBlock):
+        return body.body
+    return ()
+
+
+def always_exits(body: cst.BaseSuite) -> bool:
+    """Whether the last statement of `body` is a `return`, `raise`, `continue` or `break`."""
+    if isinstance(body, cst.IndentedBlock):
+        if not body.body:
+            return False
+        last = body.body[-1]
+        if not isinstance(last, cst.SimpleStatementLine):
+            return False
+        smalls = last.body
+    elif isinstance(body, cst.SimpleStatementSuite):
+        smalls = body.body
+    else:
+        return False
+    return bool(smalls) and isinstance(
+        smalls[-1], cst.Return | cst.Raise | cst.Continue | cst.Break
+    )
+
+
+def leading_lines(stmt: cst.BaseStatement) -> Sequence[cst.EmptyLine]:
+    """The blank and comment lines above a statement."""
+    if isinstance(stmt, cst.SimpleStatementLine | cst.BaseCompoundStatement):
+        return stmt.leading_lines
+    return ()
+
+
+def has_comments(node: cst.CSTNode) -> bool:
+    """Whether any comment appears inside `node`."""
+    return any(isinstance(n, cst.Comment) for n in walk(node))
+
+
+def loop_control_of(loop_body: cst.CSTNode) -> list[cst.Continue | cst.Break]:
+    """`continue`/`break` statements in `loop_body` that belong to the loop owning it (not
+    to loops nested inside, nor to nested functions)."""
+    found: list[cst.Continue | cst.Break] = []
+
+    def visit(node: cst.CSTNode) -> None:
+        for child in node.children:
+            if isinstance(child, cst.Continue | cst.Break):
+                found.append(child)
+            elif isinstance(child, cst.For | cst.While):
+                # The loop's own else clause still belongs to the outer loop.
+                if child.orelse is not None:
+                    visit(child.orelse)
+            elif isinstance(child, cst.FunctionDef | cst.ClassDef | cst.Lambda):
+                continue
+            else:
+                visit(child)
+
+    visit(loop_body)
+    return found
+
+
+def contains(node: cst.CSTNode, kinds: type | UnionType | tuple[type, ...]) -> bool:
+    """Whether a node of one of `kinds` appears in `node` (itself included)."""
+    return any(isinstance(n, kinds) for n in walk(node))
+
+
+def is_generator(func: cst.FunctionDef) -> bool:
+    """Whether `func` itself (not a nested function) contains `yield`."""
+
+    def visit(node: cst.CSTNode) -> bool:
+        for child in node.children:
+            if isinstance(child, cst.Yield):
+                return True
+            if isinstance(child, cst.FunctionDef | cst.ClassDef | cst.Lambda):
+                continue
+            if visit(child):
+                return True
+        return False
+
+    return visit(func.body)
+
+
+def required_precedence(node: cst.BaseExpression, info: ModuleInfo) -> int:
+    """The least precedence an expression put in place of `node` needs to parse the same
+    way without parentheses (ATOM where unsure, which forces parentheses)."""
+    parent = info.parent(node)
+    if parent is None:
+        return ATOM
+    if isinstance(parent, cst.BinaryOperation):
+        own = _BINARY_PRECEDENCE[type(parent.operator)]
+        if isinstance(parent.operator, cst.Power):
+            return 14 if parent.left is node else 12
+        return own if parent.left is node else own + 1
+    if isinstance(parent, cst.UnaryOperation):
+        return 4 if isinstance(parent.operator, cst.Not) else 12
+    if isinstance(parent, cst.Comparison | cst.ComparisonTarget):
+        return 6
+    if isinstance(parent, cst.BooleanOperation):
+        own = 2 if isinstance(parent.operator, cst.Or) else 3
+        return own if parent.left is node else own + 1
+    if isinstance(parent, cst.IfExp):
+        return 1 if parent.orelse is node else 2
+    if isinstance(parent, cst.CompFor | cst.CompIf):
+        return 2
+    if isinstance(parent, cst.StarredElement | cst.StarredDictElement):
+        return 6
+    if isinstance(
+        parent,
+        cst.Arg
+        | cst.Assign
+        | cst.AugAssign
+        | cst.AnnAssign
+        | cst.Return
+        | cst.Expr
+        | cst.Element
+        | cst.DictElement
+        | cst.Index
+        | cst.Slice
+        | cst.Param
+        | cst.If
+        | cst.While
+        | cst.For
+        | cst.Assert
+        | cst.Raise
+        | cst.Lambda,
+    ):
+        return 1 if isinstance(parent, cst.Element | cst.DictElement) else 0
+    return ATOM
+
+
+# --------------------------------------------------------------------------------------------
+# Definite assignment
+
+
+def param_names(func: cst.FunctionDef) -> set[str]:
+    """Every parameter name of `func`."""
+    params = func.params
+    names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            names.add(star.name.value)
+    return names
+
+
+def definitely_assigned(stmt: cst.BaseStatement) -> set[str]:
+    """Names bound once `stmt` completes normally, whatever path it takes."""
+    if isinstance(stmt, cst.SimpleStatementLine):
+        out: set[str] = set()
+        for small in stmt.body:
+            if isinstance(small, cst.Assign):
+                for target in small.targets:
+                    out |= target_names(target.target) or set()
+            elif isinstance(small, cst.AugAssign | cst.AnnAssign):
+                if isinstance(small.target, cst.Name) and (
+                    not isinstance(small, cst.AnnAssign) or small.value is not None
+                ):
+                    out.add(small.target.value)
+            elif isinstance(small, cst.Import | cst.ImportFrom) and not isinstance(
+                small.names, cst.ImportStar
+            ):
+                out |= {import_binding(alias) for alias in small.names}
+        return out
+    if isinstance(stmt, cst.FunctionDef | cst.ClassDef):
+        return {stmt.name.value}
+    if isinstance(stmt, cst.If) and isinstance(stmt.orelse, cst.Else):
+        return _block_assigned(stmt.body) & _block_assigned(stmt.orelse.body)
+    if isinstance(stmt, cst.If) and isinstance(stmt.orelse, cst.If):
+        return _block_assigned(stmt.body) & definitely_assigned(stmt.orelse)
+    if isinstance(stmt, cst.With):
+        return _block_assigned(stmt.body)
+    return set()
+
+
+def _block_assigned(body: cst.BaseSuite) -> set[str]:
+    if isinstance(body, cst.IndentedBlock):
+        out: set[str] = set()
+        for stmt in body.body:
+            out |= definitely_assigned(stmt)
+        return out
+    if isinstance(body, cst.SimpleStatementSuite):
+        return definitely_assigned(cst.SimpleStatementLine(body=list(body.body)))
+    return set()
+
+
+def bound_before(stmt: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo) -> set[str]:
+    """Names of `func` surely bound when `stmt` (a statement of `func`) starts running."""
+    bound = param_names(func)
+    node: cst.CSTNode = stmt
+    while node is not func:
+        parent = info.parent(node)
+        if parent is None:
+            break
+        if isinstance(parent, cst.IndentedBlock):
+            for prev in parent.body:
+                if prev is node:
+                    break
+                bound |= definitely_assigned(prev)
+        elif isinstance(parent, cst.For) and node is parent.body:
+            bound |= target_names(parent.target) or set()
+        elif isinstance(parent, cst.ExceptHandler) and node is parent.body and parent.name:
+            bound |= target_names(parent.name.name) or set()
+        elif isinstance(parent, cst.With) and node is parent.body:
+            for item in parent.items:
+                if item.asname is not None:
+                    bound |= target_names(item.asname.name) or set()
+        node = parent
+    deleted = {
+        name
+        for sub in walk(func)
+        if isinstance(sub, cst.Del)
+        for name in (target_names(sub.target) or set())
+    }
+    return bound - deleted

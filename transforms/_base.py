@@ -1,0 +1,309 @@
+"""The `Transform` base class, transform results and provenance, and the transform registry.
+
+A transform is a LibCST transformer with a `name`, a `kind` ("equivalent" or "mutant") and a
+one-line `description`. `apply_transform` runs one on a module in two phases:
+
+1. `Transform.prepare` analyses the (metadata-wrapped) module, collects the sites where the
+   transform applies and picks among them with the transform's `random.Random`; it returns
+   False to decline (nothing to change, or not safe here).
+2. The transform visits the module and rewrites only the picked sites, so every other node,
+   comment and whitespace is kept byte for byte.
+
+Provenance is recorded on the way: a renaming transform fills `renames`, and the base class
+keeps track of which original statement each statement of the result comes from (every
+statement a `leave_*` method returns is an "offspring" of the statement it replaces; moved
+statements keep their identity), from which `apply_transform` derives the line map.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import warnings
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, TypeVar
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+from transforms._analysis import name_index
+
+Kind = Literal["equivalent", "mutant"]
+
+_T = TypeVar("_T")
+
+#: Nodes that start a line the tracer can stop on (an `else:` counts: `else: break` runs
+#: code on that line); the line map is computed over these.
+LINE_NODES: tuple[type[cst.CSTNode], ...] = (
+    cst.SimpleStatementLine,
+    cst.BaseCompoundStatement,
+    cst.ExceptHandler,
+    cst.Else,
+    cst.Finally,
+)
+
+
+class TransformBugWarning(UserWarning):
+    """A transform produced code that does not compile; the result was dropped."""
+
+
+@dataclass
+class Provenance:
+    """Where the variant's names and lines come from.
+
+    Attributes:
+        renames: old name -> new name, for every local, parameter or nested function a
+            transform renamed (every occurrence of the old name as a variable was renamed).
+        line_map: original line -> variant lines (1-based) for every statement line whose
+            offspring could be located; lines of removed statements are absent.
+    """
+
+    renames: dict[str, str] = field(default_factory=dict)
+    line_map: dict[int, list[int]] = field(default_factory=dict)
+
+
+@dataclass
+class TransformResult:
+    """The outcome of one transform applied to one module.
+
+    Attributes:
+        code: the variant's source.
+        name: the transform's name.
+        kind: "equivalent" or "mutant".
+        provenance: renames and line map.
+    """
+
+    code: str
+    name: str
+    kind: str
+    provenance: Provenance
+
+
+class Transform(cst.CSTTransformer):
+    """Base class of every transform.
+
+    Subclasses set `name`, `kind` and `description`, override `prepare` to analyse the module
+    and pick sites, and override `leave_*` methods (or `replace`, for a node of any type) to
+    rewrite the picked sites, recognising them by identity: `original_node` is a node of the
+    tree `prepare` analysed. Statements a rewrite builds can be tied to the statements they
+    come from with `note_origin`/`carry_origin`, for the line map.
+
+    Attributes:
+        rng: the source of every choice the transform makes (so results are deterministic).
+        renames: filled by renaming transforms, old name -> new name.
+    """
+
+    name: ClassVar[str]
+    kind: ClassVar[Kind]
+    description: ClassVar[str]
+
+    def __init__(self, rng: random.Random) -> None:
+        """Create the transform; `rng` makes every choice among candidate sites."""
+        super().__init__()
+        self.rng = rng
+        self.renames: dict[str, str] = {}
+        self._origins: dict[int, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Analyse `wrapper.module` and pick the sites to rewrite.
+
+        Args:
+            wrapper: the module with metadata; `wrapper.resolve(...)` gives positions,
+                scopes, parents of the very nodes the transform will visit.
+
+        Returns:
+            False to decline (the transform does not apply, or is not safe here).
+        """
+        return True
+
+    def pick(self, candidates: Sequence[_T]) -> _T | None:
+        """One of `candidates`, chosen with the transform's rng, or None if there are none."""
+        if not candidates:
+            return None
+        return candidates[self.rng.randrange(len(candidates))]
+
+    def note_origin(self, original: cst.CSTNode, *nodes: cst.CSTNode, deep: bool = True) -> None:
+        """Record that `nodes` (and, with `deep`, the new statements inside them, those with
+        no origin yet) come from the original statement `original` (a node may come from
+        several originals)."""
+        for node in nodes:
+            for sub in _line_nodes(node) if deep else [node]:
+                if sub is not node and id(sub) in self._origins:
+                    continue  # a statement moved inside `node` keeps its own origin
+                entry = self._origins.setdefault(id(sub), (sub, []))
+                if original not in entry[1]:
+                    entry[1].append(original)
+
+    def carry_origin(self, source: cst.CSTNode, target: cst.CSTNode) -> None:
+        """`target` (typically `source.with_changes(...)`) comes from where `source` came."""
+        entry = self._origins.get(id(source))
+        if entry is not None and entry[0] is source:
+            for original in entry[1]:
+                self.note_origin(original, target, deep=False)
+
+    def on_leave(self, original_node: Any, updated_node: Any) -> Any:
+        """Run the `leave_*` method and `replace`, and remember the offspring of every
+        statement."""
+        result = self.replace(original_node, super().on_leave(original_node, updated_node))
+        if isinstance(original_node, LINE_NODES):
+            if isinstance(result, cst.FlattenSentinel):
+                produced: Sequence[Any] = list(result.nodes)
+            elif isinstance(result, cst.CSTNode):
+                produced = [result]
+            else:
+                produced = []
+            for node in produced:
+                if isinstance(node, LINE_NODES) and id(node) not in self._origins:
+                    self._origins[id(node)] = (node, [original_node])
+        return result
+
+    def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
+        """Hook for transforms that swap one node, whatever its type: `result` is what the
+        `leave_*` method returned for `original_node`; return its replacement."""
+        return result
+
+    def line_map(self, wrapper: MetadataWrapper, result: cst.Module) -> dict[int, list[int]]:
+        """Original line -> variant lines, from the offspring recorded while visiting."""
+        before = wrapper.resolve(PositionProvider)
+        after = MetadataWrapper(result, unsafe_skip_copy=True).resolve(PositionProvider)
+        mapping: dict[int, set[int]] = {}
+        for node in _line_nodes(result):
+            entry = self._origins.get(id(node))
+            if entry is not None and entry[0] is node:
+                originals = entry[1]
+            elif node in before:
+                originals = [node]
+            else:
+                continue
+            if node not in after:
+                continue
+            for original in originals:
+                if original not in before:
+                    continue
+                old, new = before[original], after[node]
+                for line, targets in _map_lines(original, old, node, new).items():
+                    mapping.setdefault(line, set()).update(targets)
+        return {line: sorted(targets) for line, targets in sorted(mapping.items())}
+
+
+def _map_lines(
+    original: cst.CSTNode, old: CodeRange, node: cst.CSTNode, new: CodeRange
+) -> dict[int, list[int]]:
+    if not isinstance(node, cst.SimpleStatementLine) or not isinstance(
+        original, cst.SimpleStatementLine
+    ):
+        return {old.start.line: [new.start.line]}
+    old_lines = list(range(old.start.line, old.end.line + 1))
+    new_lines = list(range(new.start.line, new.end.line + 1))
+    if len(old_lines) == len(new_lines):
+        return {o: [n] for o, n in zip(old_lines, new_lines, strict=True)}
+    return {o: new_lines for o in old_lines}
+
+
+def _line_nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, LINE_NODES):
+            yield node
+        stack.extend(reversed(node.children))
+
+
+def apply_transform(
+    transform: type[Transform] | str, code: str, *, seed: int, **options: Any
+) -> TransformResult | None:
+    """Apply one transform to `code`.
+
+    Args:
+        transform: the transform class or its registered name.
+        code: a Python module (CRUXEval: one function `f`, sometimes with globals).
+        seed: seeds the transform's `random.Random`; the same seed gives the same result.
+        **options: keyword options of the transform's constructor (e.g. `rename_params`).
+
+    Returns:
+        The variant and its provenance, or None when the transform declines (it does not
+        apply, it is not safe here, or the code does not parse). Equivalent transforms
+        always decline on code that reaches variables by name (`locals()`, `eval`...).
+
+    Raises:
+        KeyError: `transform` names no registered transform.
+    """
+    cls = get_transform(transform) if isinstance(transform, str) else transform
+    try:
+        module = cst.parse_module(code)
+    except cst.ParserSyntaxError:
+        return None
+    if cls.kind == "equivalent" and name_index(module).dynamic:
+        # `locals()`, `eval`, frames...: adding, removing or renaming a variable could be seen.
+        return None
+    wrapper = MetadataWrapper(module)
+    instance = cls(random.Random(seed), **options)
+    if not instance.prepare(wrapper):
+        return None
+    try:
+        result = wrapper.visit(instance)
+    except (cst.CSTValidationError, cst.CSTLogicError) as exc:
+        warnings.warn(
+            f"{cls.name} built an invalid tree ({exc}); dropped", TransformBugWarning, stacklevel=2
+        )
+        return None
+    new_code = result.code
+    if new_code == wrapper.module.code:
+        return None
+    try:
+        compile(new_code, "<variant>", "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        warnings.warn(
+            f"{cls.name} produced code that does not compile ({exc.msg}); dropped",
+            TransformBugWarning,
+            stacklevel=2,
+        )
+        return None
+    provenance = Provenance(
+        renames=dict(instance.renames), line_map=instance.line_map(wrapper, result)
+    )
+    return TransformResult(code=new_code, name=cls.name, kind=cls.kind, provenance=provenance)
+
+
+def compose_provenance(first: Provenance, second: Provenance) -> Provenance:
+    """The provenance of applying the transform of `first`, then that of `second`.
+
+    Renames chain (a -> b then b -> c gives a -> c; a rename that is undone is dropped); a
+    rename by `second` of a name `first` did not produce is kept as is. Lines map through
+    both line maps; an original line whose lines `second` does not map is dropped.
+    """
+    renames: dict[str, str] = {}
+    produced = set(first.renames.values())
+    for old, mid in first.renames.items():
+        renames[old] = second.renames.get(mid, mid)
+    for old, new in second.renames.items():
+        if old not in produced and old not in renames:
+            renames[old] = new
+    renames = {old: new for old, new in renames.items() if old != new}
+    line_map: dict[int, list[int]] = {}
+    for line, middle in first.line_map.items():
+        targets = sorted({t for m in middle for t in second.line_map.get(m, [])})
+        if targets:
+            line_map[line] = targets
+    return Provenance(renames=renames, line_map=line_map)
+
+
+def all_transforms(kind: Kind | None = None) -> list[type[Transform]]:
+    """Every registered transform, in a stable order, optionally only those of one `kind`."""
+    registry = importlib.import_module("transforms._registry")
+    found: tuple[type[Transform], ...] = registry.ALL_TRANSFORMS
+    return [t for t in found if kind is None or t.kind == kind]
+
+
+def get_transform(name: str) -> type[Transform]:
+    """The transform registered as `name`.
+
+    Raises:
+        KeyError: no transform has that name; the message lists the known names.
+    """
+    for transform in all_transforms():
+        if transform.name == name:
+            return transform
+    known = ", ".join(t.name for t in all_transforms())
+    raise KeyError(f"unknown transform {name!r}; known transforms: {known}")

@@ -1,0 +1,191 @@
+"""Boolean rewrites: De Morgan's laws and flipped comparisons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper
+
+from transforms._analysis import (
+    ModuleInfo,
+    in_boolean_context,
+    is_pure,
+    keep_parens,
+    may_raise,
+    negate,
+    required_precedence,
+    strip_parens,
+    wrap,
+)
+from transforms._base import Transform
+from transforms._conditionals import in_function
+
+
+def _operands(expr: cst.BooleanOperation) -> list[cst.BaseExpression]:
+    """The operands of a chain `a and b and c` (same operator, no parentheses between)."""
+    kind = type(expr.operator)
+    out: list[cst.BaseExpression] = []
+    for side in (expr.left, expr.right):
+        if isinstance(side, cst.BooleanOperation) and not side.lpar and type(side.operator) is kind:
+            out.extend(_operands(side))
+        else:
+            out.append(side)
+    return out
+
+
+def _chain(
+    operands: list[cst.BaseExpression], operator: type[cst.BaseBooleanOp]
+) -> cst.BaseExpression:
+    needed = 3 if operator is cst.Or else 4
+    result = wrap(operands[0], needed)
+    for operand in operands[1:]:
+        result = cst.BooleanOperation(left=result, operator=operator(), right=wrap(operand, needed))
+    return result
+
+
+def _is_not(expr: cst.BaseExpression) -> bool:
+    inner = strip_parens(expr)
+    return isinstance(inner, cst.UnaryOperation) and isinstance(inner.operator, cst.Not)
+
+
+class DeMorgan(Transform):
+    """`not (a and b)` <-> `not a or not b`; in a boolean context `a and b` ->
+    `not (not a or not b)`."""
+
+    name = "de_morgan"
+    kind = "equivalent"
+    description = "apply De Morgan's law to a negated or boolean-context and/or expression"
+
+    target: cst.BaseExpression
+    replacement: cst.BaseExpression
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Find negated chains, chains of negations, and chains in boolean context."""
+        info = ModuleInfo(wrapper)
+        sites: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
+        for node in info.nodes:
+            if not isinstance(node, cst.BaseExpression) or not in_function(node, info):
+                continue
+            rewritten = self._rewrite(node, info)
+            if rewritten is not None:
+                needed = required_precedence(node, info)
+                sites.append((node, wrap(rewritten, needed)))
+        chosen = self.pick(sites)
+        if chosen is None:
+            return False
+        self.target, self.replacement = chosen
+        return True
+
+    def _rewrite(self, node: cst.BaseExpression, info: ModuleInfo) -> cst.BaseExpression | None:
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            inner = strip_parens(node.expression)
+            if not isinstance(inner, cst.BooleanOperation):
+                return None
+            boolean = in_boolean_context(node, info)
+            dual = cst.Or if isinstance(inner.operator, cst.And) else cst.And
+            return _chain([negate(o, boolean_context=boolean) for o in _operands(inner)], dual)
+        if not isinstance(node, cst.BooleanOperation):
+            return None
+        parent = info.parent(node)
+        if (
+            isinstance(parent, cst.BooleanOperation)
+            and not node.lpar
+            and type(parent.operator) is type(node.operator)
+        ):
+            return None  # only whole chains
+        if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+            return None  # the `not (...)` above is the site
+        operands = _operands(node)
+        dual = cst.Or if isinstance(node.operator, cst.And) else cst.And
+        if all(_is_not(o) for o in operands):
+            inner_operands = []
+            for o in operands:
+                inner = strip_parens(o)
+                assert isinstance(inner, cst.UnaryOperation)
+                inner_operands.append(inner.expression)
+            return cst.UnaryOperation(
+                operator=cst.Not(), expression=_paren(_chain(inner_operands, dual))
+            )
+        if in_boolean_context(node, info):
+            negated = [negate(o, boolean_context=True) for o in operands]
+            return cst.UnaryOperation(operator=cst.Not(), expression=_paren(_chain(negated, dual)))
+        return None
+
+    def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
+        """Swap in the rewritten expression."""
+        if original_node is self.target:
+            return keep_parens(result, self.replacement)
+        return result
+
+
+def _paren(expr: cst.BaseExpression) -> cst.BaseExpression:
+    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+_MIRROR: dict[type[cst.BaseCompOp], type[cst.BaseCompOp]] = {
+    cst.LessThan: cst.GreaterThan,
+    cst.GreaterThan: cst.LessThan,
+    cst.LessThanEqual: cst.GreaterThanEqual,
+    cst.GreaterThanEqual: cst.LessThanEqual,
+    cst.Equal: cst.Equal,
+    cst.NotEqual: cst.NotEqual,
+    cst.Is: cst.Is,
+    cst.IsNot: cst.IsNot,
+}
+
+
+class FlipComparison(Transform):
+    """`a < b` -> `b > a` (and `a == b` -> `b == a`...)."""
+
+    name = "flip_comparison"
+    kind = "equivalent"
+    description = "swap the operands of a comparison and mirror its operator"
+
+    target: cst.Comparison
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Find single comparisons whose operands can be evaluated in either order."""
+        info = ModuleInfo(wrapper)
+        candidates: list[cst.Comparison] = []
+        for node in info.nodes:
+            if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
+                continue
+            target = node.comparisons[0]
+            if type(target.operator) not in _MIRROR or not in_function(node, info):
+                continue
+            left, right = node.left, target.comparator
+            if not (is_pure(left, info) and is_pure(right, info)):
+                continue
+            if may_raise(left, info) and may_raise(right, info):
+                continue
+            candidates.append(node)
+        chosen = self.pick(candidates)
+        if chosen is None:
+            return False
+        self.target = chosen
+        return True
+
+    def leave_Comparison(
+        self, original_node: cst.Comparison, updated_node: cst.Comparison
+    ) -> cst.Comparison:
+        """Flip the chosen comparison."""
+        if original_node is not self.target:
+            return updated_node
+        target = updated_node.comparisons[0]
+        op = target.operator
+        mirrored = _MIRROR[type(op)]
+        if mirrored is type(op):
+            new_op = op
+        else:
+            new_op = mirrored(  # type: ignore[call-arg]
+                whitespace_before=op.whitespace_before,  # type: ignore[attr-defined]
+                whitespace_after=op.whitespace_after,  # type: ignore[attr-defined]
+            )
+        return updated_node.with_changes(
+            left=target.comparator,
+            comparisons=[target.with_changes(operator=new_op, comparator=updated_node.left)],
+        )
+
+
+TRANSFORMS: tuple[type[Transform], ...] = (DeMorgan, FlipComparison)

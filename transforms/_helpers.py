@@ -1,0 +1,504 @@
+"""Helper extraction: an expression, or a loop body, moved into a new module-level function.
+
+Every free variable of the moved code is passed in as an argument, and a moved loop body
+returns every variable it assigns, which the caller binds again. Arguments are evaluated at
+the call, so each of them must be bound there for sure: parameters, loop variables of the
+enclosing loops, and names assigned unconditionally earlier on every path (a small
+definite-assignment analysis); otherwise the transform declines. Code that leaves the moved
+part (`return`, `break`, `continue`, `yield`), declares `global`/`nonlocal`, deletes names,
+defines functions, or sits in a `try`/`with` (where partial effects could be observed) is
+not moved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import (
+    Assignment,
+    ComprehensionScope,
+    FunctionScope,
+    GlobalScope,
+    MetadataWrapper,
+)
+
+from transforms._analysis import (
+    FreshNames,
+    ModuleInfo,
+    block_statements,
+    bound_before,
+    contains,
+    count_refs,
+    keep_parens,
+    loop_control_of,
+    strip_parens,
+    target_names,
+    walk,
+)
+from transforms._base import Transform
+
+
+def _statement_of(node: cst.CSTNode, info: ModuleInfo) -> cst.CSTNode | None:
+    for ancestor in info.ancestors(node):
+        if isinstance(ancestor, cst.SimpleStatementLine | cst.BaseCompoundStatement):
+            return ancestor
+    return None
+
+
+def _reference_names(root: cst.CSTNode) -> list[cst.Name]:
+    skip: set[int] = set()
+    found: list[cst.Name] = []
+    for sub in walk(root):
+        if isinstance(sub, cst.Attribute):
+            skip.add(id(sub.attr))
+        elif isinstance(sub, cst.Arg) and sub.keyword is not None:
+            skip.add(id(sub.keyword))
+        elif isinstance(sub, cst.Name) and id(sub) not in skip:
+            found.append(sub)
+    return found
+
+
+def _ordered(names: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(names))
+
+
+class _Classified:
+    """Free names of a piece of code, split into the function's locals and the rest."""
+
+    def __init__(self, root: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo) -> None:
+        inside = {id(n) for n in walk(root)}
+        func_scope = info.function_scope(func)
+        self.ok = func_scope is not None
+        self.locals: list[str] = []  # function locals used, in order of appearance
+        self.enclosing: set[str] = set()  # bound by comprehensions/lambdas around root
+        for name in _reference_names(root):
+            scope = info.scopes.get(name)
+            if scope is None:
+                self.ok = False
+                continue
+            referents = scope[name.value]
+            if not referents:
+                self.ok = False
+                continue
+            scopes = {id(r.scope): r.scope for r in referents}
+            if all(
+                not isinstance(r, Assignment) or isinstance(r.scope, GlobalScope) for r in referents
+            ):
+                continue  # a builtin or a global: the helper sees the same one
+            if not all(isinstance(r, Assignment) for r in referents) or len(scopes) != 1:
+                self.ok = False
+                continue
+            (owner,) = scopes.values()
+            owner_node = getattr(owner, "node", None)
+            if owner_node is not None and id(owner_node) in inside:
+                continue  # bound inside the moved code
+            if owner is func_scope:
+                self.locals.append(name.value)
+            elif isinstance(owner, ComprehensionScope | FunctionScope):
+                self.locals.append(name.value)
+                self.enclosing.add(name.value)
+            else:
+                self.ok = False
+        self.locals = _ordered(self.locals)
+
+
+_EXHAUSTING = frozenset(
+    {"join", "sum", "list", "tuple", "set", "sorted", "min", "max", "any", "all", "dict",
+     "frozenset"}
+)  # fmt: skip
+
+
+def _may_outlive(root: cst.CSTNode, info: ModuleInfo) -> bool:
+    """Whether `root` may build a closure or generator that is used after the call: moved
+    into a helper it would see the helper's arguments, not the caller's later values."""
+    for node in walk(root):
+        if not isinstance(node, cst.Lambda | cst.GeneratorExp):
+            continue
+        parent = info.parent(node)
+        call = info.parent(parent) if isinstance(parent, cst.Arg) else None
+        if not isinstance(parent, cst.Arg) or not isinstance(call, cst.Call):
+            return True
+        func = call.func
+        called = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+        if isinstance(node, cst.Lambda):
+            if parent.keyword is None or parent.keyword.value != "key":
+                return True
+            if called not in ("sorted", "min", "max", "sort"):
+                return True
+        elif called not in _EXHAUSTING:
+            return True
+    return False
+
+
+def _store_nodes(root: cst.CSTNode) -> set[int]:
+    """Ids of every node inside an assignment, deletion or loop target under `root`."""
+    out: set[int] = set()
+    for sub in walk(root):
+        targets: list[cst.CSTNode] = []
+        if isinstance(
+            sub,
+            cst.AssignTarget
+            | cst.AugAssign
+            | cst.AnnAssign
+            | cst.For
+            | cst.CompFor
+            | cst.NamedExpr
+            | cst.Del,
+        ):
+            targets = [sub.target]
+        elif isinstance(sub, cst.AsName):
+            targets = [sub.name]
+        for target in targets:
+            out |= {id(n) for n in walk(target)}
+    return out
+
+
+class _Extract(Transform):
+    """Adds `self.helper` before the function `self.func` at module level."""
+
+    kind = "equivalent"
+    helper: cst.FunctionDef
+    func: cst.FunctionDef
+
+    def module_functions(self, info: ModuleInfo) -> list[cst.FunctionDef]:
+        """Module-level functions (helpers are added next to them)."""
+        return [
+            stmt
+            for stmt in info.module.body
+            if isinstance(stmt, cst.FunctionDef) and not info.has_global_or_nonlocal(stmt)
+        ]
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        """Insert the helper right before the function it was extracted from."""
+        body = list(updated_node.body)
+        index = next(i for i, s in enumerate(original_node.body) if s is self.func)
+        func = body[index]
+        helper = self.helper.with_changes(leading_lines=func.leading_lines)
+        body[index] = func.with_changes(leading_lines=[cst.EmptyLine()])
+        self.note_origin(original_node.body[index], body[index], deep=False)
+        body.insert(index, helper)
+        return updated_node.with_changes(body=body)
+
+
+_PREDICATE_NAMES = ["is_valid", "check", "matches", "condition_holds", "test_value"]
+_VALUE_NAMES = ["compute", "helper", "calculate", "get_value", "evaluate"]
+_EXTRACTABLE = (
+    cst.BinaryOperation,
+    cst.Comparison,
+    cst.BooleanOperation,
+    cst.Call,
+    cst.IfExp,
+    cst.Subscript,
+    cst.UnaryOperation,
+)
+
+
+@dataclass
+class _ExprSite:
+    expr: cst.BaseExpression
+    func: cst.FunctionDef
+    params: list[str]
+
+
+class ExtractHelperExpr(_Extract):
+    """Move an expression into `def helper(free vars): return <expr>` and call it."""
+
+    name = "extract_helper_expr"
+    description = "move an expression into a new helper function that receives its free variables"
+
+    site: _ExprSite
+    statement: cst.CSTNode
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Find expressions whose free variables are all surely bound where they stand."""
+        info = ModuleInfo(wrapper)
+        if info.names.dynamic:
+            return False
+        sites: list[_ExprSite] = []
+        for func in self.module_functions(info):
+            stores = _store_nodes(func.body)
+            skip = {
+                id(n)
+                for sub in walk(func.body)
+                if isinstance(
+                    sub, cst.FunctionDef | cst.ClassDef | cst.FormattedString | cst.Decorator
+                )
+                for n in walk(sub)
+            }
+            for node in walk(func.body):
+                if not isinstance(node, _EXTRACTABLE) or id(node) in stores or id(node) in skip:
+                    continue
+                if isinstance(node, cst.UnaryOperation) and not isinstance(node.operator, cst.Not):
+                    continue
+                parent = info.parent(node)
+                if isinstance(parent, cst.Call) and parent.func is node:
+                    continue
+                site = self._site(node, func, info)
+                if site is not None:
+                    sites.append(site)
+        chosen = self.pick(sites)
+        if chosen is None:
+            return False
+        self.site = chosen
+        self.func = chosen.func
+        statement = _statement_of(chosen.expr, info)
+        assert statement is not None
+        self.statement = statement
+        fresh = FreshNames(info.names.identifiers)
+        predicate = isinstance(
+            chosen.expr, cst.Comparison | cst.BooleanOperation | cst.UnaryOperation
+        )
+        self.helper_name = fresh.take(
+            self.rng.choice(_PREDICATE_NAMES if predicate else _VALUE_NAMES)
+        )
+        return True
+
+    def _site(
+        self, expr: cst.BaseExpression, func: cst.FunctionDef, info: ModuleInfo
+    ) -> _ExprSite | None:
+        if contains(expr, cst.NamedExpr | cst.Yield | cst.Await) or _may_outlive(expr, info):
+            return None
+        if "\n" in info.module.code_for_node(expr):
+            return None
+        if not any(isinstance(n, cst.Name) for n in walk(expr)):
+            return None
+        classified = _Classified(expr, func, info)
+        if not classified.ok:
+            return None
+        statement = _statement_of(expr, info)
+        if statement is None:
+            return None
+        bound = bound_before(statement, func, info) | classified.enclosing
+        if any(name not in bound for name in classified.locals):
+            return None
+        return _ExprSite(expr=expr, func=func, params=classified.locals)
+
+    def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
+        """Replace the chosen expression by a call, remembering the helper to add."""
+        if original_node is not self.site.expr:
+            return result
+        assert isinstance(result, cst.BaseExpression)
+        returned = cst.SimpleStatementLine(body=[cst.Return(value=strip_parens(result))])
+        self.note_origin(self.statement, returned, deep=False)
+        self.helper = cst.FunctionDef(
+            name=cst.Name(self.helper_name),
+            params=cst.Parameters(params=[cst.Param(name=cst.Name(p)) for p in self.site.params]),
+            body=cst.IndentedBlock(body=[returned]),
+        )
+        call = cst.Call(
+            func=cst.Name(self.helper_name),
+            args=[cst.Arg(value=cst.Name(p)) for p in self.site.params],
+        )
+        return keep_parens(result, call)
+
+
+_BODY_NAMES = ["process_item", "loop_step", "step", "handle_item", "update_state"]
+
+
+@dataclass
+class _LoopSite:
+    loop: cst.For | cst.While
+    func: cst.FunctionDef
+    params: list[str]
+    returns: list[str]
+
+
+class ExtractLoopBody(_Extract):
+    """Move a loop body into `def helper(...)` returning what it assigns; the loop calls it."""
+
+    name = "extract_loop_body"
+    description = (
+        "move a loop body into a new helper function that returns the variables it assigns"
+    )
+
+    site: _LoopSite
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Find loops whose body can run as a function."""
+        info = ModuleInfo(wrapper)
+        if info.names.dynamic:
+            return False
+        sites: list[_LoopSite] = []
+        for func in self.module_functions(info):
+            for node in walk(func.body):
+                if isinstance(node, cst.For | cst.While) and info.enclosing_function(node) is func:
+                    site = self._site(node, func, info)
+                    if site is not None:
+                        sites.append(site)
+        chosen = self.pick(sites)
+        if chosen is None:
+            return False
+        self.site = chosen
+        self.func = chosen.func
+        fresh = FreshNames(info.names.identifiers)
+        self.helper_name = fresh.take(self.rng.choice(_BODY_NAMES))
+        return True
+
+    def _site(
+        self, loop: cst.For | cst.While, func: cst.FunctionDef, info: ModuleInfo
+    ) -> _LoopSite | None:
+        body = loop.body
+        if not isinstance(body, cst.IndentedBlock):
+            return None
+        if isinstance(loop, cst.For) and loop.asynchronous is not None:
+            return None
+        banned = (
+            cst.Return, cst.Yield, cst.Await, cst.Global, cst.Nonlocal, cst.FunctionDef,
+            cst.ClassDef, cst.Del, cst.NamedExpr,
+        )  # fmt: skip
+        if contains(body, banned) or loop_control_of(body) or _may_outlive(body, info):
+            return None
+        if any(isinstance(a, cst.Try | cst.TryStar | cst.With) for a in info.ancestors(loop)):
+            return None
+        classified = _Classified(body, func, info)
+        if not classified.ok or classified.enclosing:
+            return None
+        # A nested function reading a variable the body updates would see the caller's
+        # copy, which the helper only updates on return.
+        captured = info.captured_names(func)
+        private = _private_loop_vars(body, func)
+        written = _ordered(
+            name
+            for sub in walk(body)
+            if not _inside_comprehension(sub, body, info)
+            for name in _bound_by(sub)
+            if name not in private
+        )
+        if captured & set(written):
+            return None
+        bound = bound_before(loop, func, info)
+        if isinstance(loop, cst.For):
+            bound |= target_names(loop.target) or set()
+        params: list[str] = []
+        for name in classified.locals:
+            if name in private:
+                continue
+            if name in bound:
+                params.append(name)
+            elif name not in written or not _assigned_before_read(body, name):
+                return None
+        return _LoopSite(loop=loop, func=func, params=params, returns=written)
+
+    def _rewrite(
+        self, original_node: cst.For | cst.While, updated_node: cst.For | cst.While
+    ) -> cst.For | cst.While:
+        if original_node is not self.site.loop:
+            return updated_node
+        block = updated_node.body
+        assert isinstance(block, cst.IndentedBlock)
+        statements = list(block.body)
+        returns = self.site.returns
+        if returns:
+            value: cst.BaseExpression = (
+                cst.Name(returns[0])
+                if len(returns) == 1
+                else cst.Tuple([cst.Element(cst.Name(n)) for n in returns], lpar=[], rpar=[])
+            )
+            statements.append(cst.SimpleStatementLine(body=[cst.Return(value=value)]))
+        self.helper = cst.FunctionDef(
+            name=cst.Name(self.helper_name),
+            params=cst.Parameters(params=[cst.Param(name=cst.Name(p)) for p in self.site.params]),
+            body=cst.IndentedBlock(body=statements),
+        )
+        call = cst.Call(
+            func=cst.Name(self.helper_name),
+            args=[cst.Arg(value=cst.Name(p)) for p in self.site.params],
+        )
+        if not returns:
+            small: cst.BaseSmallStatement = cst.Expr(value=call)
+        else:
+            target: cst.BaseAssignTargetExpression = (
+                cst.Name(returns[0])
+                if len(returns) == 1
+                else cst.Tuple([cst.Element(cst.Name(n)) for n in returns], lpar=[], rpar=[])
+            )
+            small = cst.Assign(targets=[cst.AssignTarget(target=target)], value=call)
+        line = cst.SimpleStatementLine(body=[small])
+        for stmt in block_statements(original_node.body):
+            self.note_origin(stmt, line, deep=False)
+        return updated_node.with_changes(body=block.with_changes(body=[line]))
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> cst.For:
+        """Move the chosen `for` loop's body out."""
+        result = self._rewrite(original_node, updated_node)
+        assert isinstance(result, cst.For)
+        return result
+
+    def leave_While(self, original_node: cst.While, updated_node: cst.While) -> cst.While:
+        """Move the chosen `while` loop's body out."""
+        result = self._rewrite(original_node, updated_node)
+        assert isinstance(result, cst.While)
+        return result
+
+
+def _inside_comprehension(node: cst.CSTNode, root: cst.CSTNode, info: ModuleInfo) -> bool:
+    for ancestor in info.ancestors(node):
+        if ancestor is root:
+            return False
+        if isinstance(ancestor, cst.ListComp | cst.SetComp | cst.DictComp | cst.GeneratorExp):
+            return True
+    return False
+
+
+def _private_loop_vars(body: cst.CSTNode, func: cst.FunctionDef) -> set[str]:
+    """Targets of loops nested in `body` that are used only by their own loop (target and
+    body), so they are always bound before they are read and never flow out."""
+    private: set[str] = set()
+    for sub in walk(body):
+        if not isinstance(sub, cst.For):
+            continue
+        for name in target_names(sub.target) or set():
+            own = count_refs(sub.target, name) + count_refs(sub.body, name)
+            if count_refs(func, name) == own:
+                private.add(name)
+    return private
+
+
+def _bound_by(node: cst.CSTNode) -> list[str]:
+    targets: list[cst.CSTNode] = []
+    if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For):
+        targets = [node.target]
+    elif isinstance(node, cst.AsName):
+        targets = [node.name]
+    names: list[str] = []
+    for target in targets:
+        names.extend(_direct_names(target))
+    return names
+
+
+def _direct_names(target: cst.CSTNode) -> list[str]:
+    """Names a target binds itself (not names inside its attributes or subscripts)."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, cst.Tuple | cst.List):
+        return [n for e in target.elements for n in _direct_names(e.value)]
+    if isinstance(target, cst.StarredElement):
+        return _direct_names(target.value)
+    return []
+
+
+def _assigned_before_read(body: cst.IndentedBlock, name: str) -> bool:
+    """`name` is bound by a top-level assignment of `body` before anything else uses it."""
+    for stmt in body.body:
+        mentions = [n for n in _reference_names(stmt) if n.value == name]
+        if not mentions:
+            continue
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            return False
+        for small in stmt.body:
+            in_small = any(n.value == name for n in _reference_names(small))
+            if not in_small:
+                continue
+            if not isinstance(small, cst.Assign):
+                return False
+            if any(n.value == name for n in _reference_names(small.value)):
+                return False
+            return any(name in (target_names(t.target) or set()) for t in small.targets)
+        return False
+    return False
+
+
+TRANSFORMS: tuple[type[Transform], ...] = (ExtractHelperExpr, ExtractLoopBody)

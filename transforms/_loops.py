@@ -1,0 +1,362 @@
+"""`for` loops rewritten as `while` loops.
+
+A `for` over `range(start, stop[, step])` with a literal step becomes an index loop. Where
+the loop variable is neither assigned in the body nor used outside the loop, it is the index
+itself (`i = start; while i < stop: ...; i += step`, with the increment also put before every
+`continue` of the loop). Otherwise a hidden index keeps Python's semantics exactly: the loop
+variable takes each value at the top of the body and keeps the last one after the loop, and
+an empty range leaves it untouched. The stop bound is evaluated once, before the loop, unless
+re-reading it is provably the same (a literal, or a local that the body does not touch).
+
+Any other iterable goes through an iterator (`it = iter(xs)`, `next(it)` in a `try` that
+breaks on `StopIteration`), which is exactly what a `for` does, mutation during iteration
+included; the loop's `else:` runs where the iterator is exhausted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper
+
+from transforms._analysis import (
+    NON_MUTATING_METHODS,
+    PURE_BUILTINS,
+    FreshNames,
+    ModuleInfo,
+    always_exits,
+    assigned_names,
+    count_refs,
+    loop_control_of,
+    name_values,
+    walk,
+    wrap,
+)
+from transforms._base import Transform
+
+
+@dataclass
+class _Plan:
+    loop: cst.For
+    form: str  # "natural" | "hidden" | "iterator"
+    start: cst.BaseExpression | None = None
+    stop: cst.BaseExpression | None = None
+    stop_inline: bool = False
+    step: int = 1
+    continues: set[int] = field(default_factory=set)
+
+
+def _literal_int(expr: cst.BaseExpression) -> int | None:
+    if isinstance(expr, cst.Integer) and not expr.lpar:
+        return int(expr.evaluated_value)
+    if (
+        isinstance(expr, cst.UnaryOperation)
+        and isinstance(expr.operator, cst.Minus)
+        and isinstance(expr.expression, cst.Integer)
+    ):
+        return -int(expr.expression.evaluated_value)
+    return None
+
+
+def _mutation_free(body: cst.CSTNode, info: ModuleInfo) -> bool:
+    """No call in `body` can change an object: only builtins and non-mutating methods are
+    called, and nothing is stored into a subscript or attribute, or deleted."""
+    for node in walk(body):
+        if isinstance(node, cst.Call):
+            func = node.func
+            if isinstance(func, cst.Name):
+                if func.value not in PURE_BUILTINS or not info.is_builtin(func.value):
+                    return False
+            elif not (isinstance(func, cst.Attribute) and func.attr.value in NON_MUTATING_METHODS):
+                return False
+        elif isinstance(node, cst.AssignTarget | cst.AugAssign):
+            target = node.target
+            if isinstance(target, cst.Subscript | cst.Attribute):
+                return False
+        elif isinstance(node, cst.Del | cst.Yield | cst.Await | cst.Global | cst.Nonlocal):
+            return False
+    return True
+
+
+def _line(small: cst.BaseSmallStatement) -> cst.SimpleStatementLine:
+    return cst.SimpleStatementLine(body=[small])
+
+
+def _assign(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
+    return _line(cst.Assign(targets=[cst.AssignTarget(target=cst.Name(name))], value=value))
+
+
+def _increment(name: str, step: int) -> cst.AugAssign:
+    op: cst.BaseAugOp = cst.AddAssign() if step > 0 else cst.SubtractAssign()
+    return cst.AugAssign(target=cst.Name(name), operator=op, value=cst.Integer(str(abs(step))))
+
+
+def _body_parts(
+    body: cst.BaseSuite,
+) -> tuple[list[cst.BaseStatement], cst.TrailingWhitespace, cst.IndentedBlock | None]:
+    if isinstance(body, cst.IndentedBlock):
+        return list(body.body), body.header, body
+    assert isinstance(body, cst.SimpleStatementSuite)
+    return [cst.SimpleStatementLine(body=list(body.body))], body.trailing_whitespace, None
+
+
+class ForToWhile(Transform):
+    """Rewrite one `for` loop as an equivalent `while` loop."""
+
+    name = "for_to_while"
+    kind = "equivalent"
+    description = (
+        "rewrite a for loop as a while loop (range loops as index loops, other iterables "
+        "through iter() and next())"
+    )
+
+    plan: _Plan
+    index_name: str
+    stop_name: str
+    iterator_name: str
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Find the loops that can be rewritten and plan the rewrite of one."""
+        info = ModuleInfo(wrapper)
+        plans: list[_Plan] = []
+        for node in info.nodes:
+            if not isinstance(node, cst.For) or node.asynchronous is not None:
+                continue
+            func = info.enclosing_function(node)
+            if func is None or info.in_class(node):
+                continue
+            plan = self._plan(node, func, info)
+            if plan is not None:
+                plans.append(plan)
+        chosen = self.pick(plans)
+        if chosen is None:
+            return False
+        self.plan = chosen
+        fresh = FreshNames(info.names.identifiers)
+        loop = chosen.loop
+        if chosen.form == "iterator":
+            base = "iterator"
+            if isinstance(loop.target, cst.Name):
+                base = self.rng.choice(["iterator", f"{loop.target.value}_iter", "it"])
+            self.iterator_name = fresh.take(base)
+        else:
+            if chosen.form == "hidden":
+                self.index_name = fresh.take(self.rng.choice(["idx", "index", "pos", "cursor"]))
+            else:
+                assert isinstance(loop.target, cst.Name)
+                self.index_name = loop.target.value
+            if not chosen.stop_inline:
+                self.stop_name = fresh.take(self.rng.choice(["stop", "end", "limit", "bound"]))
+        return True
+
+    def _plan(self, loop: cst.For, func: cst.FunctionDef, info: ModuleInfo) -> _Plan | None:
+        iterable = loop.iter
+        if (
+            isinstance(iterable, cst.Call)
+            and isinstance(iterable.func, cst.Name)
+            and iterable.func.value == "range"
+            and info.is_builtin("range")
+            and 1 <= len(iterable.args) <= 3
+            and all(a.keyword is None and not a.star for a in iterable.args)
+            and isinstance(loop.target, cst.Name)
+            and not iterable.lpar
+        ):
+            args = [a.value for a in iterable.args]
+            step = _literal_int(args[2]) if len(args) == 3 else 1
+            if step:
+                return self._range_plan(loop, func, info, args, step)
+        if not all(info.is_builtin(n) for n in ("iter", "next", "StopIteration")):
+            return None
+        if loop.orelse is not None and loop_control_of(loop.orelse.body):
+            return None
+        return _Plan(loop=loop, form="iterator")
+
+    def _range_plan(
+        self,
+        loop: cst.For,
+        func: cst.FunctionDef,
+        info: ModuleInfo,
+        args: list[cst.BaseExpression],
+        step: int,
+    ) -> _Plan:
+        assert isinstance(loop.target, cst.Name)
+        var = loop.target.value
+        start = args[0] if len(args) >= 2 else cst.Integer("0")
+        stop = args[1] if len(args) >= 2 else args[0]
+        body_assigned = assigned_names(loop.body)
+        stop_names = name_values(stop)
+        natural = (
+            var not in body_assigned
+            and var not in info.names.declared
+            and var not in stop_names
+            and count_refs(func, var) == count_refs(loop.body, var) + 1
+            and not any(
+                isinstance(n, cst.Lambda | cst.FunctionDef | cst.ClassDef) and var in name_values(n)
+                for n in walk(loop.body)
+            )
+        )
+        locals_ = info.locals_of(func)
+        inline = _literal_int(stop) is not None
+        if isinstance(stop, cst.Name) and stop.value in locals_:
+            inline = stop.value not in body_assigned
+        elif (
+            isinstance(stop, cst.Call)
+            and isinstance(stop.func, cst.Name)
+            and stop.func.value == "len"
+            and info.is_builtin("len")
+            and len(stop.args) == 1
+            and isinstance(stop.args[0].value, cst.Name)
+            and not stop.args[0].star
+        ):
+            target = stop.args[0].value.value
+            inline = (
+                target in locals_
+                and target not in body_assigned
+                and target not in info.names.declared
+                and _mutation_free(loop.body, info)
+            )
+        if natural and inline and var in stop_names:
+            natural = False
+        plan = _Plan(
+            loop=loop,
+            form="natural" if natural else "hidden",
+            start=start,
+            stop=stop,
+            stop_inline=inline,
+            step=step,
+        )
+        if natural:
+            plan.continues = {
+                id(c) for c in loop_control_of(loop.body) if isinstance(c, cst.Continue)
+            }
+        return plan
+
+    # -- the rewrite ---------------------------------------------------------------------
+
+    def _with_increments(
+        self, original: cst.SimpleStatementLine | cst.SimpleStatementSuite, updated: cst.CSTNode
+    ) -> list[cst.BaseSmallStatement] | None:
+        if not any(id(s) in self.plan.continues for s in original.body):
+            return None
+        assert isinstance(updated, cst.SimpleStatementLine | cst.SimpleStatementSuite)
+        smalls: list[cst.BaseSmallStatement] = []
+        for before, after in zip(original.body, updated.body, strict=True):
+            if id(before) in self.plan.continues:
+                smalls.append(_increment(self.index_name, self.plan.step))
+            smalls.append(after)
+        return smalls
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        """Put the index increment before a `continue` of the rewritten loop."""
+        if not self.plan.continues:
+            return updated_node
+        smalls = self._with_increments(original_node, updated_node)
+        if smalls is None:
+            return updated_node
+        if len(original_node.body) == 1:
+            first = cst.SimpleStatementLine(
+                body=[smalls[0]], leading_lines=updated_node.leading_lines
+            )
+            second = updated_node.with_changes(body=[smalls[1]], leading_lines=[])
+            return cst.FlattenSentinel([first, second])
+        return updated_node.with_changes(body=smalls)
+
+    def leave_SimpleStatementSuite(
+        self, original_node: cst.SimpleStatementSuite, updated_node: cst.SimpleStatementSuite
+    ) -> cst.SimpleStatementSuite:
+        """Put the index increment before a `continue` on a one-line suite."""
+        if not self.plan.continues:
+            return updated_node
+        smalls = self._with_increments(original_node, updated_node)
+        return updated_node if smalls is None else updated_node.with_changes(body=smalls)
+
+    def leave_For(
+        self, original_node: cst.For, updated_node: cst.For
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        """Replace the chosen loop."""
+        if original_node is not self.plan.loop:
+            return updated_node
+        if self.plan.form == "iterator":
+            produced = self._iterator_loop(updated_node)
+        else:
+            produced = self._index_loop(updated_node)
+        produced[0] = produced[0].with_changes(leading_lines=updated_node.leading_lines)
+        self.note_origin(original_node, *produced)
+        return cst.FlattenSentinel(produced)
+
+    def _index_loop(self, loop: cst.For) -> list[cst.BaseStatement]:
+        plan = self.plan
+        assert plan.start is not None and plan.stop is not None
+        assert isinstance(loop.iter, cst.Call) and isinstance(loop.target, cst.Name)
+        args = [a.value for a in loop.iter.args]
+        start = args[0] if len(args) >= 2 else cst.Integer("0")
+        stop_expr = args[1] if len(args) >= 2 else args[0]
+        index = self.index_name
+        statements: list[cst.BaseStatement] = [_assign(index, start)]
+        if plan.stop_inline:
+            stop: cst.BaseExpression = stop_expr
+        else:
+            statements.append(_assign(self.stop_name, stop_expr))
+            stop = cst.Name(self.stop_name)
+        op: cst.BaseCompOp = cst.LessThan() if plan.step > 0 else cst.GreaterThan()
+        test = cst.Comparison(
+            left=cst.Name(index),
+            comparisons=[cst.ComparisonTarget(operator=op, comparator=wrap(stop, 6))],
+        )
+        body, header, block = _body_parts(loop.body)
+        if plan.form == "hidden":
+            body = [
+                _assign(loop.target.value, cst.Name(index)),
+                _line(_increment(index, plan.step)),
+                *body,
+            ]
+        elif not always_exits(loop.body):
+            body = [*body, _line(_increment(index, plan.step))]
+        new_block = (
+            block.with_changes(body=body, header=header)
+            if block is not None
+            else cst.IndentedBlock(body=body, header=header)
+        )
+        statements.append(cst.While(test=test, body=new_block, orelse=loop.orelse))
+        return statements
+
+    def _iterator_loop(self, loop: cst.For) -> list[cst.BaseStatement]:
+        it = self.iterator_name
+        init = _assign(
+            it,
+            cst.Call(func=cst.Name("iter"), args=[cst.Arg(value=wrap(loop.iter, 0))]),
+        )
+        fetch = _line(
+            cst.Assign(
+                targets=[cst.AssignTarget(target=loop.target)],
+                value=cst.Call(func=cst.Name("next"), args=[cst.Arg(value=cst.Name(it))]),
+            )
+        )
+        exhausted: list[cst.BaseStatement] = []
+        if loop.orelse is not None:
+            exhausted = list(_body_parts(loop.orelse.body)[0])
+        if not (loop.orelse is not None and always_exits(loop.orelse.body)):
+            exhausted.append(_line(cst.Break()))
+        guard = cst.Try(
+            body=cst.IndentedBlock(body=[fetch]),
+            handlers=[
+                cst.ExceptHandler(
+                    body=cst.IndentedBlock(body=exhausted),
+                    type=cst.Name("StopIteration"),
+                )
+            ],
+        )
+        body, header, block = _body_parts(loop.body)
+        body = [guard, *body]
+        new_block = (
+            block.with_changes(body=body, header=header)
+            if block is not None
+            else cst.IndentedBlock(body=body, header=header)
+        )
+        return [init, cst.While(test=cst.Name("True"), body=new_block)]
+
+
+TRANSFORMS: tuple[type[Transform], ...] = (ForToWhile,)

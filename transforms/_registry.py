@@ -1,0 +1,36 @@
+"""The registered transforms, in a stable order: equivalent families first, then mutants."""
+
+from __future__ import annotations
+
+from transforms import (
+    _augassign,
+    _booleans,
+    _comments,
+    _comprehensions,
+    _conditionals,
+    _constants,
+    _deadcode,
+    _guards,
+    _helpers,
+    _loops,
+    _mutants,
+    _rename,
+    _reorder,
+)
+from transforms._base import Transform
+
+ALL_TRANSFORMS: tuple[type[Transform], ...] = (
+    *_rename.TRANSFORMS,
+    *_loops.TRANSFORMS,
+    *_comprehensions.TRANSFORMS,
+    *_conditionals.TRANSFORMS,
+    *_booleans.TRANSFORMS,
+    *_augassign.TRANSFORMS,
+    *_deadcode.TRANSFORMS,
+    *_helpers.TRANSFORMS,
+    *_constants.TRANSFORMS,
+    *_guards.TRANSFORMS,
+    *_reorder.TRANSFORMS,
+    *_comments.TRANSFORMS,
+    *_mutants.TRANSFORMS,
+)

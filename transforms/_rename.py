@@ -1,0 +1,383 @@
+"""Consistent renaming of locals, parameters and nested functions, in four styles.
+
+A name is renamed only when every occurrence of it as a variable, anywhere in the module,
+refers to a local of some function, lambda or comprehension; then all of its occurrences are
+renamed together, so closures and comprehensions stay consistent and the rename map is exact.
+Never renamed: globals (so the entry function `f`), builtins, imported names, names in
+`global`/`nonlocal` statements, anything inside a class, keyword-only parameters, parameters
+that some call passes by keyword, attribute names and keyword-argument names. Modules that
+reach variables by name (`locals()`, `eval`, frames, `f"{x=}"`) or use `match` are declined.
+New names collide with no identifier of the module, no builtin and no keyword.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from collections import Counter
+from typing import ClassVar
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper
+
+from transforms._analysis import (
+    STR_ONLY_METHODS,
+    FreshNames,
+    ModuleInfo,
+    resolves_locally,
+    walk,
+)
+from transforms._base import Transform
+
+_LIST_METHODS = frozenset({"append", "extend", "insert", "sort", "reverse", "remove", "clear"})
+_DICT_METHODS = frozenset({"keys", "values", "items", "setdefault", "update", "popitem", "get"})
+_SET_METHODS = frozenset({"add", "discard", "union", "intersection", "difference"})
+
+_DESCRIPTIVE: dict[str, list[str]] = {
+    "index": ["index", "position", "offset", "cursor", "idx"],
+    "counter": ["count", "counter", "tally", "total", "occurrences"],
+    "text": ["text", "string", "word", "chars", "message"],
+    "list": ["items", "elements", "collected", "sequence", "entries_list"],
+    "dict": ["mapping", "lookup", "table", "entries", "registry"],
+    "set": ["seen", "unique_items", "members", "item_set"],
+    "number": ["number", "amount", "quantity", "magnitude", "num_value"],
+    "item": ["item", "element", "entry", "current", "member"],
+    "function": ["helper", "compute", "process", "transform_item", "apply_step"],
+    "flag": ["flag", "found", "is_valid", "done", "matched"],
+    "sequence": ["sequence", "values", "collection", "source", "data"],
+    "value": ["value", "data", "argument", "payload", "operand"],
+}
+
+# Roles whose usual names suggest something the variable is not.
+_CONTRARY: dict[str, list[str]] = {
+    "index": ["text", "list", "dict"],
+    "counter": ["text", "list", "flag"],
+    "text": ["counter", "number", "list", "dict"],
+    "list": ["text", "counter", "flag", "dict"],
+    "dict": ["list", "text", "counter"],
+    "set": ["list", "counter", "text"],
+    "number": ["text", "list", "flag"],
+    "item": ["counter", "list", "dict"],
+    "function": ["list", "counter", "text"],
+    "flag": ["text", "list", "counter"],
+    "sequence": ["counter", "flag", "number"],
+    "value": ["counter", "flag", "dict"],
+}
+
+_ROLE_PRIORITY = [
+    "function", "list", "dict", "set", "text", "index", "counter", "flag", "number",
+    "sequence", "item", "value",
+]  # fmt: skip
+
+
+def renameable_names(info: ModuleInfo, *, rename_params: bool) -> dict[str, list[cst.Name]]:
+    """Variable names that can be renamed, each with all of its occurrences (source order).
+
+    Args:
+        info: the module's metadata.
+        rename_params: whether parameters of module-level functions (the entry function's
+            signature) may be renamed; nested functions' parameters always may, unless a call
+            passes them by keyword.
+    """
+    names = info.names
+    if names.dynamic or names.has_match:
+        return {}
+    bad: set[str] = set(names.declared)
+    groups: dict[str, list[cst.Name]] = {}
+    for node in names.references:
+        value = node.value
+        groups.setdefault(value, []).append(node)
+        if value in bad:
+            continue
+        if (
+            value.startswith("__")
+            or not resolves_locally(node, info.scopes.get(node))
+            or info.in_class(node)
+        ):
+            bad.add(value)
+    param_names: set[str] = set()
+    for function in info.nodes:
+        if not isinstance(function, cst.FunctionDef | cst.Lambda):
+            continue
+        params = function.params
+        every = [*params.posonly_params, *params.params, *params.kwonly_params]
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                every.append(star)
+        param_names.update(p.name.value for p in every)
+        bad.update(p.name.value for p in params.kwonly_params)
+        module_level = isinstance(function, cst.FunctionDef) and isinstance(
+            info.parent(function), cst.Module
+        )
+        if module_level and not rename_params:
+            bad.update(p.name.value for p in every)
+    for call in info.nodes:
+        if not isinstance(call, cst.Call):
+            continue
+        if isinstance(call.func, cst.Name) and info.is_builtin(call.func.value):
+            continue
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value in param_names:
+                bad.add(arg.keyword.value)
+    return {name: nodes for name, nodes in groups.items() if name not in bad}
+
+
+def _literal_role(expr: cst.BaseExpression) -> str | None:
+    if isinstance(expr, cst.List | cst.ListComp):
+        return "list"
+    if isinstance(expr, cst.Dict | cst.DictComp):
+        return "dict"
+    if isinstance(expr, cst.Set | cst.SetComp):
+        return "set"
+    if isinstance(expr, cst.SimpleString | cst.FormattedString | cst.ConcatenatedString):
+        return "text"
+    if isinstance(expr, cst.Integer):
+        return "number"
+    if isinstance(expr, cst.Float):
+        return "number"
+    if isinstance(expr, cst.Lambda):
+        return "function"
+    if isinstance(expr, cst.Comparison):
+        return "flag"
+    if isinstance(expr, cst.Name) and expr.value in ("True", "False"):
+        return "flag"
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        if isinstance(func, cst.Name):
+            return {
+                "list": "list", "sorted": "list", "dict": "dict", "set": "set", "str": "text",
+                "len": "number", "int": "number", "sum": "number", "float": "number",
+            }.get(func.value)  # fmt: skip
+        if isinstance(func, cst.Attribute):
+            if func.attr.value in ("join",) or func.attr.value in STR_ONLY_METHODS:
+                if func.attr.value not in ("split", "rsplit", "splitlines", "partition"):
+                    return "text"
+                return "list"
+            if func.attr.value in ("count", "find", "rfind", "index", "rindex"):
+                return "number"
+    return None
+
+
+def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
+    """A guess of what each of the `wanted` names holds (text, list, index, counter...),
+    from how it is assigned and used; "value" when nothing tells."""
+    votes: dict[str, Counter[str]] = {name: Counter() for name in wanted}
+
+    def vote(target: cst.BaseExpression, role: str | None, weight: int = 1) -> None:
+        if role is not None and isinstance(target, cst.Name) and target.value in votes:
+            votes[target.value][role] += weight
+
+    for node in walk(module):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                vote(target.target, _literal_role(node.value))
+        elif isinstance(node, cst.AugAssign):
+            if isinstance(node.value, cst.Integer):
+                vote(node.target, "counter", 2)
+            else:
+                vote(node.target, _literal_role(node.value))
+        elif isinstance(node, cst.For | cst.CompFor):
+            iterable = node.iter
+            if (
+                isinstance(iterable, cst.Call)
+                and isinstance(iterable.func, cst.Name)
+                and iterable.func.value == "range"
+            ):
+                vote(node.target, "index", 3)
+            elif (
+                isinstance(iterable, cst.Call)
+                and isinstance(iterable.func, cst.Name)
+                and iterable.func.value == "enumerate"
+                and isinstance(node.target, cst.Tuple)
+                and len(node.target.elements) == 2
+            ):
+                vote(node.target.elements[0].value, "index", 3)
+                vote(node.target.elements[1].value, "item", 2)
+            else:
+                vote(node.target, "item", 2)
+                vote(iterable, "sequence")
+        elif isinstance(node, cst.FunctionDef):
+            vote(node.name, "function", 5)
+        elif isinstance(node, cst.Param) and node.default is not None:
+            vote(node.name, _literal_role(node.default))
+        elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+            method = node.attr.value
+            if method in _LIST_METHODS:
+                vote(node.value, "list", 2)
+            elif method in _DICT_METHODS:
+                vote(node.value, "dict", 2)
+            elif method in _SET_METHODS:
+                vote(node.value, "set", 2)
+            elif method in STR_ONLY_METHODS:
+                vote(node.value, "text", 2)
+        elif isinstance(node, cst.Subscript):
+            vote(node.value, "sequence")
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.args:
+            if node.func.value == "len":
+                vote(node.args[0].value, "sequence")
+            elif node.func.value == "range":
+                for arg in node.args:
+                    vote(arg.value, "number")
+        elif isinstance(node, cst.BinaryOperation):
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(other, cst.Integer | cst.Float):
+                    vote(side, "number")
+    roles: dict[str, str] = {}
+    for name, counter in votes.items():
+        if not counter:
+            roles[name] = "value"
+            continue
+        best = max(counter.values())
+        roles[name] = next(r for r in _ROLE_PRIORITY if counter.get(r) == best)
+    return roles
+
+
+class _Rename(Transform):
+    """Renames every renameable variable; subclasses choose the new names."""
+
+    kind = "equivalent"
+
+    def __init__(self, rng: random.Random, *, rename_params: bool = True) -> None:
+        """Create the transform.
+
+        Args:
+            rng: chooses the new names.
+            rename_params: also rename the parameters of module-level functions (CRUXEval
+                calls are positional, so this is safe there); False keeps signatures intact.
+        """
+        super().__init__(rng)
+        self.rename_params = rename_params
+        self.params: set[str] = set()
+        self._targets: dict[int, str] = {}
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Find the renameable names and choose a new name for each."""
+        info = ModuleInfo(wrapper)
+        groups = renameable_names(info, rename_params=self.rename_params)
+        if not groups:
+            return False
+        roles = infer_roles(info.module, set(groups))
+        fresh = FreshNames(info.names.identifiers)
+        self.params = {n.name.value for n in info.nodes if isinstance(n, cst.Param)}
+        self.begin(fresh)
+        for old in groups:
+            self.renames[old] = self.new_name(old, roles[old], fresh)
+        self._targets = {id(n): self.renames[n.value] for ns in groups.values() for n in ns}
+        return True
+
+    def begin(self, fresh: FreshNames) -> None:
+        """Hook called once before names are chosen."""
+
+    def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
+        """The new name of `old` (whose guessed role is `role`); must come from `fresh`."""
+        raise NotImplementedError
+
+    def from_pool(self, pool: list[str], fresh: FreshNames) -> str:
+        """A free name from `pool` (in a random order), else a numbered one."""
+        order = list(pool)
+        self.rng.shuffle(order)
+        for candidate in order:
+            if fresh.is_free(candidate):
+                return fresh.take(candidate)
+        return fresh.take(order[0])
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        """Rename one occurrence."""
+        new = self._targets.get(id(original_node))
+        return updated_node.with_changes(value=new) if new is not None else updated_node
+
+
+class RenameShort(_Rename):
+    """Single letters (then two-letter names), as in terse code."""
+
+    name = "rename_short"
+    description = "rename locals, parameters and nested functions to one- or two-letter names"
+
+    _PREFERRED: ClassVar[dict[str, str]] = {
+        "index": "ijkn",
+        "counter": "cnk",
+        "text": "stw",
+        "item": "xyce",
+        "list": "abdv",
+        "number": "nmpq",
+        "function": "ghu",
+    }
+
+    def begin(self, fresh: FreshNames) -> None:
+        """Shuffle the letters once, so different seeds give different names."""
+        letters = [c for c in string.ascii_lowercase if c not in "lof"]
+        self.rng.shuffle(letters)
+        self._letters = letters
+
+    def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
+        """A free letter, preferring the usual letters for the role half of the time."""
+        preferred = list(self._PREFERRED.get(role, ""))
+        candidates = preferred + self._letters if self.rng.random() < 0.5 else self._letters
+        for letter in candidates:
+            if fresh.is_free(letter) and letter != old:
+                return fresh.take(letter)
+        for first in self._letters:
+            for second in self._letters + list("0123456789"):
+                if fresh.is_free(first + second):
+                    return fresh.take(first + second)
+        return fresh.take("v")
+
+
+class RenameDescriptive(_Rename):
+    """Longer names that describe what the variable holds, guessed from its use."""
+
+    name = "rename_descriptive"
+    description = "rename locals, parameters and nested functions to descriptive names"
+
+    def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
+        """A word for the role (parameters sometimes with `input_`), never the old name."""
+        qualifier = self.rng.choice(["", "input_"]) if old in self.params else ""
+        pool = [qualifier + word for word in _DESCRIPTIVE[role]]
+        return self.from_pool([word for word in pool if word != old], fresh)
+
+
+class RenameMisleading(_Rename):
+    """Names that suggest the wrong content (a string called `count`, a list called `flag`)."""
+
+    name = "rename_misleading"
+    description = "rename locals, parameters and nested functions to names suggesting other roles"
+
+    def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
+        """A name usual for a contrary role."""
+        contrary = self.rng.choice(_CONTRARY[role])
+        return self.from_pool(_DESCRIPTIVE[contrary], fresh)
+
+
+class RenameObfuscated(_Rename):
+    """Meaningless names: `_0x3fa2`, `lI1lI1`, `O0oO0`."""
+
+    name = "rename_obfuscated"
+    description = "rename locals, parameters and nested functions to meaningless identifiers"
+
+    def begin(self, fresh: FreshNames) -> None:
+        """Pick one obfuscation style for the whole module."""
+        self._style = self.rng.choice(["hex", "confusable", "zeros"])
+
+    def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
+        """A random identifier in the module's style."""
+        while True:
+            if self._style == "hex":
+                candidate = f"_0x{self.rng.randrange(16**4):04x}"
+            elif self._style == "confusable":
+                length = self.rng.randint(5, 8)
+                candidate = self.rng.choice("lI") + "".join(
+                    self.rng.choice("lI1") for _ in range(length - 1)
+                )
+            else:
+                length = self.rng.randint(4, 7)
+                candidate = "O" + "".join(self.rng.choice("O0o") for _ in range(length - 1))
+            if fresh.is_free(candidate):
+                return fresh.take(candidate)
+
+
+TRANSFORMS: tuple[type[Transform], ...] = (
+    RenameShort,
+    RenameDescriptive,
+    RenameMisleading,
+    RenameObfuscated,
+)
