@@ -20,9 +20,9 @@ from pathlib import Path
 # bench/ holds a script named tracer.py, which would shadow the `tracer` package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core_bench.build import BuildOptions, build_benchmark  # noqa: E402
-from core_bench.datasets import load_dataset, validate_problems  # noqa: E402
-from tracer import SandboxPool  # noqa: E402
+from core_bench.build import BuildOptions, build_benchmark
+from core_bench.datasets import load_dataset, validate_problems
+from tracer import SandboxPool
 
 
 def peak_mib() -> tuple[float, float]:

@@ -20,8 +20,8 @@ from typing import Any
 # Run as `python bench/tracer.py`, this script's own name would shadow the `tracer` package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tracer import trace  # noqa: E402
-from tracer._call import CODE_FILENAME  # noqa: E402
+from tracer import trace
+from tracer._call import CODE_FILENAME
 
 LOOP = """\
 def f(n):

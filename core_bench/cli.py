@@ -7,10 +7,16 @@ import sys
 from collections.abc import Sequence
 
 from core_bench import __version__
-from core_bench.commands import build_cmd, cruxeval_cmd, schema_cmd, trace_cmd
+from core_bench.commands import (
+    build_cmd,
+    cruxeval_cmd,
+    schema_cmd,
+    trace_cmd,
+    variants_cmd,
+)
 from core_bench.errors import UsageError
 
-_COMMANDS = (build_cmd, trace_cmd, schema_cmd, cruxeval_cmd)
+_COMMANDS = (build_cmd, trace_cmd, variants_cmd, schema_cmd, cruxeval_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,6 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"core-bench {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+        return 0
     return status
 
 
