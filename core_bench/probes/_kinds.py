@@ -362,7 +362,7 @@ def read_full_trace(
     function = ctx.facts.functions.get(first.line)
     if first.event != "call" or first.line != line or function is None or function.generator:
         return None
-    pairs: list[list[object]] = []
+    pairs: list[str] = []
     frame_steps = ctx.frame_steps[first.frame]
     if steps[frame_steps[-1]].event != "return":
         return None
@@ -377,16 +377,18 @@ def read_full_trace(
             return None
         if any(name not in after.locals for name in step.locals):
             return None  # `del`: a change the format cannot show
-        changed: dict[str, object] = {}
+        changed: list[str] = []
         for name, text in after.locals.items():
             if step.locals.get(name) == text:
                 continue
-            ok, value = literal(text)
+            ok, _ = literal(text)
             if name in after.opaque or not ok:
                 return None
-            changed[name] = value
-        pairs.append([step.line, changed])
-    answer = repr(pairs)
+            changed.append(f"{name!r}: {text}")
+        pairs.append(f"[{step.line}, {{{', '.join(changed)}}}]")
+    # Assembled from the traced reprs, not re-printed from parsed values: the order in which a
+    # set of strings prints is the sandbox's (fixed hash seed), not this process's.
+    answer = "[" + ", ".join(pairs) + "]"
     if len(answer) > MAX_TRACE_CHARS:
         return None
     return Reading("full_trace", line, 1, None, answer, 0, 1.0)

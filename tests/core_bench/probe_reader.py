@@ -197,13 +197,15 @@ class Reread:
                 continue
             after = self.next_in_frame(s)
             assert after is not None
-            changed = {
-                name: ast.literal_eval(value)
+            changed = ", ".join(
+                f"{name!r}: {value}"
                 for name, value in after.locals.items()
                 if s.locals.get(name) != value
-            }
-            pairs.append([s.line, changed])
-        return repr(pairs)
+            )
+            pairs.append(f"[{s.line}, {{{changed}}}]")
+        text = "[" + ", ".join(pairs) + "]"
+        ast.literal_eval(text)  # every value the answer shows is a literal
+        return text
 
     def check_question(self, probe: Probe) -> None:
         """What the question says about the anchor is true and singles it out."""
