@@ -1,0 +1,283 @@
+"""`core-bench run`: ask a model (or a reference agent) every task of a benchmark, and grade."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, NoReturn
+
+from core_bench.build import Benchmark, load_benchmark
+from core_bench.errors import UsageError
+from core_bench.runs import (
+    AGENTS,
+    STRATEGIES,
+    TASK_KINDS,
+    RunConfig,
+    RunResult,
+    Sampling,
+    default_out,
+    ensure_bundled_benchmark,
+    parse_model,
+    resolve_endpoint,
+    run,
+)
+from core_bench.runs._rundir import benchmark_ref
+
+
+def _number(kind: type[int] | type[float], low: float, what: str) -> Any:
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+
+    return parse
+
+
+def _choices(allowed: tuple[str, ...]) -> Any:
+    def parse(text: str) -> tuple[str, ...]:
+        items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+        bad = [x for x in items if x not in allowed]
+        if bad or not items:
+            raise argparse.ArgumentTypeError(
+                f"expected a comma-separated list of {', '.join(allowed)}, got {text!r}"
+            )
+        return items
+
+    return parse
+
+
+def register(subparsers: Any) -> None:
+    """Add the `run` subcommand."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "run",
+        help="run a model or reference agent over a benchmark and grade its answers",
+        description=(
+            "Ask a model every task of a benchmark (task kind x strategy x sample), grade the "
+            "answers, and write a run directory (manifest.json, cache.sqlite, samples.jsonl, "
+            "summary.json). Rerunning the same command resumes: answered requests are never "
+            "sent again."
+        ),
+    )
+    parser.add_argument(
+        "--model",
+        action="append",
+        required=True,
+        metavar="SPEC",
+        help="openai:<name> (any OpenAI-compatible server) or ref:<agent> with agent one of "
+        f"{', '.join(AGENTS)} (reference agents, not language models); repeat for several "
+        "models (one run directory each under --out)",
+    )
+    parser.add_argument(
+        "--bench",
+        type=Path,
+        help="benchmark directory from `core-bench build` (default: the bundled benchmark, "
+        "built once into $CORE_BENCH_CACHE or ~/.cache/core-bench)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="run directory (with several models: the parent of one directory per model); "
+        "default runs/<model>-<fingerprint of the options>, so the same command resumes",
+    )
+    parser.add_argument(
+        "--tasks",
+        type=_choices(TASK_KINDS),
+        default=TASK_KINDS,
+        help=f"task kinds, comma-separated (default {','.join(TASK_KINDS)})",
+    )
+    parser.add_argument(
+        "--strategies",
+        type=_choices(STRATEGIES),
+        default=("direct",),
+        help=f"prompting strategies, comma-separated, of {','.join(STRATEGIES)} (default direct)",
+    )
+    parser.add_argument(
+        "--limit", type=_number(int, 1, "a positive whole number"), help="first N problems only"
+    )
+    parser.add_argument(
+        "--system-prompt",
+        metavar="TEXT|@FILE",
+        help="a system message before every prompt (@FILE reads it from a file)",
+    )
+    endpoint = parser.add_argument_group("model endpoint (openai:<name>)")
+    endpoint.add_argument(
+        "--base-url",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="server base URL, e.g. http://localhost:8000/v1; repeat for replicas (requests "
+        "go to the least loaded); default $OPENAI_BASE_URL, else OpenAI's API. The key is "
+        "read from $OPENAI_API_KEY",
+    )
+    endpoint.add_argument(
+        "--api",
+        choices=("chat", "completions"),
+        default="chat",
+        help="chat completions (default) or the completions API for base models",
+    )
+    endpoint.add_argument(
+        "--temperature",
+        type=_number(float, 0.0, "a number >= 0"),
+        default=0.0,
+        help="sampling temperature (default 0)",
+    )
+    endpoint.add_argument(
+        "--top-p", type=_number(float, 0.0, "a number in (0, 1]"), help="nucleus sampling"
+    )
+    endpoint.add_argument(
+        "--max-tokens",
+        type=_number(int, 1, "a positive whole number"),
+        default=1024,
+        help="most tokens per response (default 1024)",
+    )
+    endpoint.add_argument(
+        "--samples",
+        type=_number(int, 1, "a positive whole number"),
+        default=1,
+        help="samples per task, for pass@k (default 1)",
+    )
+    endpoint.add_argument(
+        "--seed",
+        type=_number(int, 0, "a whole number >= 0"),
+        default=0,
+        help="seed of the requests and of the reference agents (default 0)",
+    )
+    endpoint.add_argument(
+        "--concurrency",
+        type=_number(int, 1, "a positive whole number"),
+        default=16,
+        help="requests in flight at most (default 16)",
+    )
+    endpoint.add_argument(
+        "--timeout",
+        type=_number(float, 0.001, "a positive number of seconds"),
+        default=120.0,
+        help="seconds per request attempt (default 120)",
+    )
+    endpoint.add_argument(
+        "--retries",
+        type=_number(int, 0, "a whole number >= 0"),
+        default=6,
+        help="retries on 429, 5xx, connection errors and timeouts (default 6)",
+    )
+    endpoint.add_argument(
+        "--backoff",
+        type=_number(float, 0.0, "a number of seconds >= 0"),
+        default=1.0,
+        help="first retry's backoff in seconds, doubled per retry, jittered (default 1)",
+    )
+    endpoint.add_argument("--stream", action="store_true", help="ask for streamed responses")
+    parser.add_argument(
+        "--float-tolerance",
+        type=_number(float, 0.0, "a number >= 0"),
+        default=0.0,
+        help="tolerance of float comparisons in grading (default 0: exact)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(handler=handle)
+
+    def one_line_error(message: str) -> NoReturn:
+        print(f"core-bench run: error: {message} (see core-bench run --help)", file=sys.stderr)
+        sys.exit(2)
+
+    parser.error = one_line_error  # type: ignore[method-assign]
+
+
+def _system_prompt(value: str | None) -> str | None:
+    if value is None or not value.startswith("@"):
+        return value
+    path = Path(value[1:])
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise UsageError(f"--system-prompt {value}: cannot read: {exc.strerror or exc}") from None
+
+
+def _benchmark(path: Path | None) -> Benchmark:
+    root = path if path is not None else ensure_bundled_benchmark()
+    try:
+        return load_benchmark(root)
+    except ValueError as exc:
+        raise UsageError(f"--bench {root}: {exc}") from None
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Run every model; exit 0 when every task was answered, 1 when some requests failed."""
+    models: list[str] = list(dict.fromkeys(args.model))
+    for spec in models:
+        try:
+            parse_model(spec)
+        except ValueError as exc:
+            raise UsageError(f"--model: {exc}") from None
+    if args.top_p is not None and not 0 < args.top_p <= 1:
+        raise UsageError(f"--top-p: expected a number in (0, 1], got {args.top_p}")
+    system_prompt = _system_prompt(args.system_prompt)
+    benchmark = _benchmark(args.bench)
+    if args.samples > 1 and args.temperature == 0:
+        print("note: --samples > 1 at temperature 0; samples may be identical", file=sys.stderr)
+    status = 0
+    for spec in models:
+        config = RunConfig(
+            model=spec,
+            bench=benchmark.root,
+            out=Path("."),
+            tasks=args.tasks,
+            strategies=args.strategies,
+            limit=args.limit,
+            samples=args.samples,
+            sampling=Sampling(
+                temperature=args.temperature,
+                max_tokens=args.max_tokens,
+                seed=args.seed,
+                top_p=args.top_p,
+            ),
+            api=args.api,
+            base_urls=tuple(args.base_url),
+            system_prompt=system_prompt,
+            concurrency=args.concurrency,
+            timeout_s=args.timeout,
+            retries=args.retries,
+            backoff_s=args.backoff,
+            stream=args.stream,
+            float_tolerance=args.float_tolerance,
+        )
+        try:
+            config = resolve_endpoint(config)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        config = replace(config, out=_out(args.out, config, benchmark, several=len(models) > 1))
+        result = run(config, benchmark=benchmark, progress=not args.quiet)
+        _report(result)
+        if result.counts["failed"]:
+            status = 1
+    return status
+
+
+def _out(given: Path | None, config: RunConfig, benchmark: Benchmark, *, several: bool) -> Path:
+    if given is not None and not several:
+        return given
+    sha = benchmark_ref(benchmark).sha256
+    return default_out(config, sha, root=given if given is not None else Path("runs"))
+
+
+def _report(result: RunResult) -> None:
+    counts = result.counts
+    print(
+        f"{result.manifest.model}: {counts['samples']} samples "
+        f"({counts['cached']} from the cache, {counts['requested']} requested, "
+        f"{counts['failed']} failed) in {result.seconds:.1f}s -> {result.out}"
+    )
+    for row in result.metrics:
+        if row.group == "all" and row.metric in ("accuracy",):
+            print(f"  {row.task:<11} {row.strategy:<7} {row.metric:<9} {row.value:7.3f}  n={row.n}")
+    if counts["failed"]:
+        print(
+            f"  {counts['failed']} requests failed; run the same command again to retry them",
+            file=sys.stderr,
+        )

@@ -1,0 +1,71 @@
+"""Model runs: a benchmark in, a run directory of graded samples out.
+
+    from core_bench.runs import RunConfig, Sampling, run
+
+    result = run(RunConfig(model="ref:oracle", bench=Path("bench"), out=Path("runs/oracle")))
+    result.counts, result.metrics
+
+`run` turns the benchmark into tasks (task kind x strategy x sample), renders prompts (every
+template is in the one module `core_bench/runs/_prompts.py`, importable as
+`from core_bench.runs import prompts`), asks the model (`openai:<name>`
+through the `openai` package, or a reference agent `ref:<name>`), grades with
+`core_bench.grading`, and writes manifest.json, cache.sqlite, samples.jsonl and summary.json.
+"""
+
+from __future__ import annotations
+
+from core_bench.runs import _prompts as prompts
+from core_bench.runs._agents import AGENTS, ReferenceAgent, perturb
+from core_bench.runs._bundled import bundled_benchmark_dir, ensure_bundled_benchmark
+from core_bench.runs._cache import ResponseCache, request_key
+from core_bench.runs._client import Completion, OpenAIBackend, Request, Sampling
+from core_bench.runs._prompts import Prompt, render
+from core_bench.runs._retry import RequestFailed, RetryPolicy, classify, retry_after
+from core_bench.runs._rundir import RunManifest, basic_metrics, read_samples
+from core_bench.runs._runner import (
+    Backend,
+    RunConfig,
+    RunResult,
+    default_out,
+    make_backend,
+    parse_model,
+    resolve_endpoint,
+    run,
+)
+from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, make_tasks
+
+__all__ = [
+    "AGENTS",
+    "STRATEGIES",
+    "TASK_KINDS",
+    "Backend",
+    "Completion",
+    "OpenAIBackend",
+    "Prompt",
+    "ReferenceAgent",
+    "Request",
+    "RequestFailed",
+    "ResponseCache",
+    "RetryPolicy",
+    "RunConfig",
+    "RunManifest",
+    "RunResult",
+    "Sampling",
+    "Task",
+    "basic_metrics",
+    "bundled_benchmark_dir",
+    "classify",
+    "default_out",
+    "ensure_bundled_benchmark",
+    "make_backend",
+    "make_tasks",
+    "parse_model",
+    "perturb",
+    "prompts",
+    "read_samples",
+    "render",
+    "request_key",
+    "resolve_endpoint",
+    "retry_after",
+    "run",
+]

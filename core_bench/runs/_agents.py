@@ -1,0 +1,260 @@
+"""Reference agents (`ref:<name>`): programs, not language models, with known behaviour.
+
+Each answers from the benchmark's ground truth (outputs read off execution, probe answers read
+off traces) in the text format the prompt asks for, deterministically from the run's seed, the
+task and the sample index. They validate the metrics: each must show the signature it was
+built for.
+
+- `oracle`: always right (input tasks: the problem's own call, which gives that output).
+- `superficial`: right outputs and inputs, wrong intermediate states (every probe and full-trace
+  answer is turned into a plausible wrong value of the same type).
+- `style-biased`: right on originals; on equivalent variants wrong half the time (a coin per
+  task and sample); on mutants it answers what the original returns (it recognises the code's
+  shape, not what it does).
+- `echo`: repeats the input: output tasks get the first argument, input tasks the call with
+  the output as its argument, probes the first argument too.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import hashlib
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from core_bench.runs._client import Completion, Request
+from core_bench.runs._prompts import answer_block
+from core_bench.runs._tasks import Task, code_call_key
+from tracer import SandboxPool
+
+AGENTS = ("oracle", "superficial", "style-biased", "echo")
+
+STYLE_BIAS_ERROR_RATE = 0.5
+"""How often `style-biased` is wrong on an equivalent variant."""
+
+_THOUGHT = "I run the call line by line, keeping track of every variable, and read off the result."
+
+
+class ReferenceAgent:
+    """A reference agent; the run treats it like a model (cache, grading, run directory).
+
+    Args:
+        name: one of `AGENTS`.
+        seed: every random choice derives from it.
+    """
+
+    durable = False
+    """Answers are free to recompute: the cache is committed in batches, not per answer."""
+    api = "chat"
+    base_urls: tuple[str, ...] = ()
+
+    def __init__(self, name: str, *, seed: int = 0) -> None:
+        if name not in AGENTS:
+            raise ValueError(f"unknown reference agent {name!r}; expected one of {AGENTS}")
+        self.name = name
+        self.spec = f"ref:{name}"
+        self.seed = seed
+        self.retries = 0
+        self._traces: dict[str, str] = {}
+
+    def params(self, sample_index: int) -> dict[str, Any]:
+        """What the answers depend on besides the prompt (part of each cache key)."""
+        return {"seed": self.seed}
+
+    def task_key(self, task: Task) -> str | None:
+        """The task's id: an agent's answer depends on the task, not only on the prompt (two
+        input tasks with equal outputs share a prompt but not an answer)."""
+        return task.id
+
+    async def prepare(
+        self, requests: Sequence[Request], pool: SandboxPool, timeout_s: float
+    ) -> None:
+        """Trace, in the sandbox, the calls whose `trace`-strategy answers need a real trace."""
+        if self.name not in ("oracle", "style-biased"):
+            return
+        wanted: dict[str, tuple[str, str]] = {}
+        for request in requests:
+            task = request.task
+            if task.strategy == "trace":
+                key = code_call_key(task.code, task.call)
+                if key not in self._traces:
+                    wanted[key] = (task.code, task.call)
+        if not wanted:
+            return
+        by_code: dict[str, list[str]] = {}
+        for code, call in wanted.values():
+            by_code.setdefault(code, []).append(call)
+        jobs = list(by_code.items())
+        outcomes = await asyncio.to_thread(pool.map, jobs, timeout_s=timeout_s, trace=True)
+        for (code, calls), batch in zip(jobs, outcomes, strict=True):
+            for call, outcome in zip(calls, batch, strict=True):
+                rendered = outcome.trace.render("core") if outcome.trace is not None else ""
+                self._traces[code_call_key(code, call)] = rendered
+
+    async def complete(self, request: Request) -> Completion:
+        """The agent's answer to one request."""
+        return Completion(self.answer(request.task, request.sample_index), "stop")
+
+    async def aclose(self) -> None:
+        """Nothing to close."""
+
+    def answer(self, task: Task, sample_index: int) -> str:
+        """The response text for one sample of `task`."""
+        rng = random.Random(_seed(self.seed, self.name, task.id, sample_index))
+        right = self._right(task)
+        if self.name == "oracle":
+            value, trace = right, self._trace(task)
+        elif self.name == "superficial":
+            keep = task.kind in ("output", "input")
+            value = right if keep else perturb(task.expected, rng)
+            trace = f"[Return] {task.output}"
+        elif self.name == "style-biased":
+            value, trace = self._style_biased(task, rng, right)
+        else:
+            value = self._echo(task)
+            trace = f"[Return] {_first_argument(task.call)}"
+        return answer_block(task.strategy, value, thought=_THOUGHT, trace=trace)
+
+    def _trace(self, task: Task) -> str:
+        known = self._traces.get(code_call_key(task.code, task.call))
+        return known or f"[Return] {task.output}"
+
+    def _style_biased(self, task: Task, rng: random.Random, right: str) -> tuple[str, str]:
+        if task.variant_kind == "original":
+            return right, self._trace(task)
+        if task.variant_kind == "mutant" and task.kind == "output":
+            value = task.original_output
+            return _format(task, value), f"[Return] {value}"
+        if rng.random() >= STYLE_BIAS_ERROR_RATE:
+            return right, self._trace(task)
+        if task.kind == "input":
+            return _wrong_call(task, rng), f"[Return] {task.output}"
+        wrong = perturb(task.expected, rng)
+        shown = _format(task, wrong)
+        return shown, f"[Return] {wrong if task.kind == 'output' else task.output}"
+
+    def _right(self, task: Task) -> str:
+        if task.kind == "input":
+            return f"assert {task.call} == {task.output}"
+        return _format(task, task.expected)
+
+    def _echo(self, task: Task) -> str:
+        if task.kind == "input":
+            return f"assert {task.entry}({task.output}) == {task.output}"
+        return _format(task, _first_argument(task.call))
+
+
+def _format(task: Task, value: str) -> str:
+    if task.kind == "output":
+        return f"assert {task.call} == {value}"
+    return value
+
+
+def _seed(*parts: object) -> int:
+    digest = hashlib.sha256(":".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _call_node(call: str) -> ast.Call | None:
+    try:
+        node = ast.parse(call, mode="eval").body
+    except SyntaxError:
+        return None
+    return node if isinstance(node, ast.Call) else None
+
+
+def _first_argument(call: str) -> str:
+    """The source text of the call's first argument ("None" when it has none)."""
+    node = _call_node(call)
+    if node is None:
+        return "None"
+    first: ast.expr | None = node.args[0] if node.args else None
+    if first is None and node.keywords:
+        first = node.keywords[0].value
+    if first is None:
+        return "None"
+    return ast.get_source_segment(call, first) or "None"
+
+
+def _wrong_call(task: Task, rng: random.Random) -> str:
+    """The task's call with its first argument changed: a plausible wrong input."""
+    node = _call_node(task.call)
+    if node is None or not node.args:
+        return f"assert {task.entry}() == {task.output}"
+    sources = [ast.get_source_segment(task.call, a) or "None" for a in node.args]
+    sources[0] = perturb(sources[0], rng)
+    keywords = [
+        f"{k.arg}={ast.get_source_segment(task.call, k.value)}" for k in node.keywords if k.arg
+    ]
+    return f"assert {task.entry}({', '.join(sources + keywords)}) == {task.output}"
+
+
+def perturb(text: str, rng: random.Random) -> str:
+    """A plausible wrong value of the same type as the literal `text`, as source text.
+
+    Numbers move by a small step, booleans flip, strings change one character, containers
+    change one element (or gain one when empty). Text that is not a literal (e.g. `return` as
+    a next-line answer) becomes 0.
+    """
+    try:
+        value = ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return "0" if text.strip() != "0" else "1"
+    changed = _wrong(value, rng)
+    if _same(changed, value):
+        changed = [value] if not isinstance(value, list) else [*value, 0]
+    return repr(changed)
+
+
+def _same(a: object, b: object) -> bool:
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:
+        return False
+
+
+def _wrong(value: Any, rng: random.Random) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + rng.choice((1, -1, 2))
+    if isinstance(value, float):
+        return 0.0 if value != value else value + rng.choice((0.5, 1.0, -1.0))
+    if isinstance(value, complex):
+        return value + 1
+    if isinstance(value, str):
+        return _wrong_str(value, rng)
+    if isinstance(value, bytes):
+        return value + b"x"
+    if isinstance(value, list | tuple):
+        if not value:
+            return type(value)([0])
+        items = list(value)
+        at = rng.randrange(len(items))
+        items[at] = _wrong(items[at], rng)
+        return type(value)(items)
+    if isinstance(value, dict):
+        if not value:
+            return {0: 0}
+        key = rng.choice(list(value))
+        return {**value, key: _wrong(value[key], rng)}
+    if isinstance(value, set | frozenset):
+        if not value:
+            return type(value)({0})
+        items = sorted(value, key=repr)
+        return type(value)(items[:-1])
+    if value is None:
+        return 0
+    return None
+
+
+def _wrong_str(value: str, rng: random.Random) -> str:
+    if not value:
+        return "a"
+    at = rng.randrange(len(value))
+    old = value[at]
+    pool = "abcdefghijklmnopqrstuvwxyz0123456789 "
+    new = rng.choice([c for c in pool if c != old.lower() and c != old])
+    return value[:at] + new + value[at + 1 :]

@@ -1,0 +1,679 @@
+"""The run loop: tasks -> prompts -> cache or model -> grading -> run directory.
+
+Cached responses are replayed first (graded from the cache when the same grader graded them
+before); the rest go to the model concurrently, each response committed to the cache as it
+arrives, graded, and appended to samples.jsonl. A request that fails after its retries becomes
+a failed sample; the run goes on, and the next run of the same command asks it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import hashlib
+import os
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+import core_bench.grading as grading
+from core_bench.build import Benchmark, load_benchmark
+from core_bench.grading import grade_inputs, grade_response
+from core_bench.progress import Progress
+from core_bench.runs._agents import AGENTS, ReferenceAgent
+from core_bench.runs._cache import Cached, ResponseCache, request_key
+from core_bench.runs._client import (
+    OPENAI_BASE_URL,
+    Api,
+    Completion,
+    OpenAIBackend,
+    Request,
+    Sampling,
+)
+from core_bench.runs._prompts import STOP, Prompt, render
+from core_bench.runs._retry import RequestFailed, RetryPolicy
+from core_bench.runs._rundir import (
+    RunManifest,
+    SampleLog,
+    benchmark_ref,
+    git_commit,
+    metrics,
+    package_versions,
+    write_manifest,
+    write_summary,
+)
+from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, code_call_key, make_tasks
+from core_bench.schemas import MetricRow, Sample, Strategy, TaskKind, Verdict
+from tracer import SandboxPool
+
+AGENT_WORKERS = 128
+"""Tasks in flight for a reference agent (its only waits are sandboxed input grading)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunConfig:
+    """Everything a run is asked to do (the flags of `core-bench run`).
+
+    Attributes:
+        model: "openai:<name>" or "ref:<agent>".
+        bench: the benchmark directory.
+        out: the run directory.
+        tasks: task kinds to ask.
+        strategies: prompting strategies to use.
+        limit: only the first N problems.
+        samples: samples per task (for pass@k).
+        sampling: temperature, max tokens, seed, top_p.
+        api: "chat" or "completions" (base models).
+        base_urls: replicas of the server (empty: `OPENAI_BASE_URL`, else OpenAI's).
+        api_key: the key (empty: `OPENAI_API_KEY`); never written to disk.
+        system_prompt: a system message put before every prompt, or None.
+        concurrency: requests in flight at most.
+        timeout_s: the limit of one request attempt.
+        retries: retries of a request after its first attempt.
+        backoff_s: the first retry's backoff (doubling per retry, jittered).
+        stream: ask for streamed responses.
+        float_tolerance: tolerance of float comparisons in grading.
+        cache: the cache file (default: `out/cache.sqlite`).
+    """
+
+    model: str
+    bench: Path
+    out: Path
+    tasks: tuple[TaskKind, ...] = TASK_KINDS
+    strategies: tuple[Strategy, ...] = ("direct",)
+    limit: int | None = None
+    samples: int = 1
+    sampling: Sampling = field(default_factory=Sampling)
+    api: Api = "chat"
+    base_urls: tuple[str, ...] = ()
+    api_key: str = field(default="", repr=False)
+    system_prompt: str | None = None
+    concurrency: int = 16
+    timeout_s: float = 120.0
+    retries: int = 6
+    backoff_s: float = 1.0
+    stream: bool = False
+    float_tolerance: float = 0.0
+    cache: Path | None = None
+
+    def public(self) -> dict[str, Any]:
+        """The config as JSON values, without the API key (for manifest.json)."""
+        data = asdict(self)
+        data.pop("api_key")
+        for key in ("bench", "out", "cache"):
+            data[key] = str(data[key]) if data[key] is not None else None
+        data["tasks"], data["strategies"] = list(self.tasks), list(self.strategies)
+        data["base_urls"] = list(self.base_urls)
+        return data
+
+
+@dataclass(slots=True, repr=False)
+class RunResult:
+    """What a run did.
+
+    Attributes:
+        out: the run directory.
+        manifest: the manifest written.
+        samples: every sample, sorted by task id and sample index.
+        metrics: the summary's rows.
+        counts: tasks, samples, cached, requested, failed, retries.
+        seconds: wall-clock time of the run.
+    """
+
+    out: Path
+    manifest: RunManifest
+    samples: list[Sample]
+    metrics: list[MetricRow]
+    counts: dict[str, int]
+    seconds: float
+
+    def __repr__(self) -> str:
+        # asyncio formats the result of the run's task; the default repr of every sample
+        # would cost as much as the rest of a replay.
+        return f"RunResult(out={self.out!r}, counts={self.counts!r}, seconds={self.seconds:.3f})"
+
+
+class Backend(Protocol):
+    """What answers requests: an OpenAI-compatible server or a reference agent."""
+
+    spec: str
+    api: str
+    base_urls: tuple[str, ...]
+    durable: bool
+    retries: int
+
+    def params(self, sample_index: int) -> dict[str, Any]: ...
+
+    def task_key(self, task: Task) -> str | None: ...
+
+    async def complete(self, request: Request) -> Completion: ...
+
+    async def aclose(self) -> None: ...
+
+
+def parse_model(spec: str) -> tuple[str, str]:
+    """Split a model spec into ("openai" | "ref", name).
+
+    Raises:
+        ValueError: the spec is neither `openai:<name>` nor `ref:<agent>` with a known agent.
+    """
+    kind, _, name = spec.partition(":")
+    if kind == "openai" and name:
+        return kind, name
+    if kind == "ref" and name in AGENTS:
+        return kind, name
+    raise ValueError(
+        f"bad model {spec!r}: expected openai:<name> or ref:<agent> with agent one of "
+        + ", ".join(AGENTS)
+    )
+
+
+def resolve_endpoint(config: RunConfig) -> RunConfig:
+    """Fill in base URLs and the key from `OPENAI_BASE_URL` / `OPENAI_API_KEY` when unset.
+
+    Raises:
+        ValueError: OpenAI's own API is used and no key is set.
+    """
+    if parse_model(config.model)[0] != "openai":
+        return replace(config, base_urls=())
+    urls = config.base_urls or (os.environ.get("OPENAI_BASE_URL") or OPENAI_BASE_URL,)
+    urls = tuple(u.rstrip("/") for u in urls)
+    key = config.api_key or os.environ.get("OPENAI_API_KEY", "")
+    if not key:
+        if any("api.openai.com" in u for u in urls):
+            raise ValueError("OPENAI_API_KEY is not set (needed for api.openai.com)")
+        key = "EMPTY"  # local servers (vLLM, llama.cpp) accept any key
+    return replace(config, base_urls=urls, api_key=key)
+
+
+def make_backend(config: RunConfig) -> Backend:
+    """The backend of `config.model` (call `resolve_endpoint` first for OpenAI models)."""
+    kind, name = parse_model(config.model)
+    if kind == "ref":
+        return ReferenceAgent(name, seed=config.sampling.seed)
+    return OpenAIBackend(
+        name,
+        config.base_urls,
+        api_key=config.api_key,
+        api=config.api,
+        sampling=config.sampling,
+        timeout_s=config.timeout_s,
+        policy=RetryPolicy(retries=config.retries, base_s=config.backoff_s),
+        concurrency=config.concurrency,
+        stream=config.stream,
+    )
+
+
+def default_out(config: RunConfig, benchmark_sha256: str, root: Path = Path("runs")) -> Path:
+    """A run directory that the same command always maps to: runs/<model>-<fingerprint>.
+
+    The fingerprint covers what changes the samples (model, endpoint, benchmark, tasks,
+    strategies, limit, sampling, API, system prompt), not how fast they are fetched.
+    """
+    keep = {
+        k: v
+        for k, v in config.public().items()
+        if k in ("model", "tasks", "strategies", "limit", "samples", "sampling", "api")
+        or k in ("base_urls", "system_prompt", "float_tolerance")
+    }
+    keep["bench"] = benchmark_sha256
+    digest = hashlib.sha256(repr(sorted(keep.items())).encode()).hexdigest()[:10]
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", config.model).strip("-")
+    return root / f"{slug}-{digest}"
+
+
+def grader_fingerprint(config: RunConfig) -> str:
+    """Identifies the grading code and options: cached grades are reused only under the same."""
+    digest = hashlib.sha256()
+    folder = Path(grading.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    digest.update(f"tol={config.float_tolerance}".encode())
+    return digest.hexdigest()[:16]
+
+
+def full_text(prompt: Prompt, text: str, finish_reason: str | None, api: str) -> str:
+    """The text graded for a response: a completion gets its prompt's primer back in front,
+    and the stop sequence that ended it back at the end."""
+    if api != "completions":
+        return text
+    closing = STOP if finish_reason == "stop" and STOP not in text else ""
+    return f"{prompt.primer}{text}{closing}"
+
+
+class _InputGrader:
+    """Grades input predictions in the sandbox, batching those that arrive together."""
+
+    def __init__(self, pool: SandboxPool, timeout_s: float) -> None:
+        self._pool = pool
+        self._timeout_s = timeout_s
+        self._queue: list[tuple[tuple[str, str | None, str], asyncio.Future[Any]]] = []
+        self._wake = asyncio.Event()
+        self._task = asyncio.create_task(self._loop())
+
+    async def grade(self, code: str, call: str | None, expected: str) -> tuple[Verdict, str]:
+        future: asyncio.Future[tuple[Verdict, str]] = asyncio.get_running_loop().create_future()
+        self._queue.append(((code, call, expected), future))
+        self._wake.set()
+        return await future
+
+    async def _loop(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            await asyncio.sleep(0)  # let the answers that arrived together join the batch
+            batch, self._queue = self._queue, []
+            if not batch:
+                continue
+            items = [item for item, _ in batch]
+            try:
+                results = await asyncio.to_thread(
+                    grade_inputs, items, self._pool, timeout_s=self._timeout_s
+                )
+            except Exception as exc:
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+                continue
+            for (_, future), result in zip(batch, results, strict=True):
+                if not future.done():
+                    future.set_result(result)
+
+    async def aclose(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+
+
+def _sample(
+    request: Request, response: str, answer: str | None, verdict: str, reason: str
+) -> Sample:
+    task = request.task
+    return Sample(
+        task_id=task.id,
+        task=task.kind,
+        strategy=task.strategy,
+        problem_id=task.problem_id,
+        variant_id=task.variant_id,
+        probe_id=task.probe_id,
+        call_index=task.call_index,
+        sample_index=request.sample_index,
+        prompt_hash=request.prompt.hash,
+        response=response,
+        answer=answer,
+        verdict=verdict,  # type: ignore[arg-type]
+        reason=reason,
+    )
+
+
+def _grade_text(task: Task, text: str, tolerance: float) -> tuple[str | None, Verdict, str]:
+    try:
+        return grade_response(
+            text,
+            task=task.kind,
+            expected=task.expected,
+            call=task.call,
+            float_tolerance=tolerance,
+        )
+    except ValueError as exc:  # an expected answer the grader cannot read: a benchmark bug
+        return None, "error", f"grading failed: {exc}"
+
+
+def _mutant_outputs(
+    cache: ResponseCache, pool: Callable[[], SandboxPool], timeout_s: float
+) -> Callable[[Sequence[tuple[str, Sequence[str]]]], list[list[str | None]]]:
+    def find(jobs: Sequence[tuple[str, Sequence[str]]]) -> list[list[str | None]]:
+        keys = [[code_call_key(code, call) for call in calls] for code, calls in jobs]
+        known = cache.outputs(k for row in keys for k in row)
+        todo = [
+            (i, code, [c for c, k in zip(calls, keys[i], strict=True) if k not in known])
+            for i, (code, calls) in enumerate(jobs)
+        ]
+        todo = [t for t in todo if t[2]]
+        if todo:
+            outcomes = pool().map([(code, calls) for _, code, calls in todo], timeout_s=timeout_s)
+            fresh: dict[str, str | None] = {}
+            for (_, code, calls), batch in zip(todo, outcomes, strict=True):
+                for call, outcome in zip(calls, batch, strict=True):
+                    ok = outcome.status == "ok" and outcome.result_literal
+                    fresh[code_call_key(code, call)] = outcome.result if ok else None
+            cache.put_outputs(fresh)
+            known.update(fresh)
+        return [[known[k] for k in row] for row in keys]
+
+    return find
+
+
+def run(
+    config: RunConfig,
+    *,
+    benchmark: Benchmark | None = None,
+    pool: SandboxPool | None = None,
+    progress: bool = True,
+) -> RunResult:
+    """Run one model over a benchmark and write its run directory.
+
+    Rerunning the same config resumes: cached responses are not requested again, and the run
+    directory ends the same as an uninterrupted run's.
+
+    Args:
+        config: what to run (see `RunConfig`).
+        benchmark: the benchmark, when already loaded (else read from `config.bench`).
+        pool: the sandbox pool for grading input predictions (else one is made and closed).
+        progress: show a progress bar (on a terminal).
+
+    Raises:
+        ValueError: a bad model spec, or no API key for OpenAI.
+    """
+    with _fewer_collections():
+        return asyncio.run(_run(config, benchmark, pool, progress))
+
+
+@contextlib.contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """Collect garbage less often while the run lasts: a run makes many small objects while
+    a large benchmark is alive, and each young-generation collection walks them all (a
+    quarter of a replay's time at the default threshold)."""
+    old = gc.get_threshold()
+    gc.set_threshold(max(old[0], 50_000), *old[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+
+
+async def _run(
+    config: RunConfig,
+    benchmark: Benchmark | None,
+    given_pool: SandboxPool | None,
+    progress: bool,
+) -> RunResult:
+    started = time.perf_counter()
+    started_at = datetime.now(UTC).isoformat(timespec="seconds")
+    config = resolve_endpoint(config)
+    bench = benchmark if benchmark is not None else load_benchmark(config.bench)
+    out = config.out
+    out.mkdir(parents=True, exist_ok=True)
+    cache = ResponseCache(config.cache or out / "cache.sqlite")
+    made: list[SandboxPool] = []
+
+    def get_pool() -> SandboxPool:
+        if given_pool is not None:
+            return given_pool
+        if not made:
+            made.append(SandboxPool())
+        return made[0]
+
+    exec_timeout = float(bench.manifest.options.get("timeout_s", 5.0))
+    backend = make_backend(config)
+    try:
+        tasks = make_tasks(
+            bench,
+            kinds=config.tasks,
+            strategies=config.strategies,
+            limit=config.limit,
+            mutant_outputs=_mutant_outputs(cache, get_pool, exec_timeout),
+        )
+        requests = _requests(tasks, backend, config)
+        grader = grader_fingerprint(config)
+        found = cache.lookup((r.key for r in requests), grader)
+        manifest = RunManifest(
+            model=config.model,
+            api=backend.api,
+            base_urls=list(backend.base_urls),
+            sampling={**asdict(config.sampling), "samples": config.samples},
+            seed=config.sampling.seed,
+            config=config.public(),
+            benchmark=benchmark_ref(bench),
+            package_versions=package_versions(),
+            git_commit=git_commit(),
+            started_at=started_at,
+        )
+        write_manifest(out, manifest)
+        loop = _Loop(config, backend, cache, grader, get_pool, exec_timeout)
+        samples = await loop.run(requests, found, out, progress)
+    finally:
+        await backend.aclose()
+        cache.close()
+        for made_pool in made:
+            made_pool.close()
+    rows = metrics(samples, bench, config.model)
+    counts = {
+        "tasks": len(tasks),
+        "samples": len(samples),
+        "cached": loop.cached,
+        "requested": loop.requested,
+        "failed": loop.failed,
+        "retries": backend.retries,
+    }
+    manifest = manifest.model_copy(
+        update={
+            "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "status": "incomplete" if loop.failed else "complete",
+            "counts": counts,
+        }
+    )
+    write_manifest(out, manifest)
+    write_summary(out, manifest, rows)
+    return RunResult(out, manifest, samples, rows, counts, time.perf_counter() - started)
+
+
+def _requests(tasks: Sequence[Task], backend: Backend, config: RunConfig) -> list[Request]:
+    params = [backend.params(i) for i in range(config.samples)]
+    requests: list[Request] = []
+    for task in tasks:
+        prompt = render(task, system_prompt=config.system_prompt)
+        sent = prompt.hash if backend.api == "chat" else prompt.text_hash
+        for index in range(config.samples):
+            key = request_key(
+                model=backend.spec,
+                base_urls=backend.base_urls,
+                api=backend.api,
+                prompt_sha256=sent,
+                params=params[index],
+                sample_index=index,
+                task=backend.task_key(task),
+            )
+            requests.append(Request(task, prompt, index, params[index], key))
+    return requests
+
+
+class _Quiet:
+    """Stands in for `Progress` when no bar is wanted."""
+
+    def advance(self, n: int = 1) -> None:
+        pass
+
+    def note(self, **fields: object) -> None:
+        pass
+
+    def __enter__(self) -> _Quiet:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        pass
+
+
+class _Loop:
+    """One run's state while it goes on."""
+
+    def __init__(
+        self,
+        config: RunConfig,
+        backend: Backend,
+        cache: ResponseCache,
+        grader: str,
+        pool: Callable[[], SandboxPool],
+        exec_timeout: float,
+    ) -> None:
+        self.config = config
+        self.backend = backend
+        self.cache = cache
+        self.grader = grader
+        self.pool = pool
+        self.exec_timeout = exec_timeout
+        self.cached = 0
+        self.requested = 0
+        self.failed = 0
+        self._inputs: _InputGrader | None = None
+
+    def _input_grader(self) -> _InputGrader:
+        if self._inputs is None:
+            self._inputs = _InputGrader(self.pool(), self.exec_timeout)
+        return self._inputs
+
+    async def _grade(self, request: Request, text: str) -> tuple[str | None, Verdict, str]:
+        task = request.task
+        if task.kind != "input":
+            return _grade_text(task, text, self.config.float_tolerance)
+        found = grading.extract_answer(text, task="input", call=f"{task.entry}(??)")
+        verdict, reason = await self._input_grader().grade(task.code, found.answer, task.output)
+        return found.answer, verdict, reason
+
+    async def run(
+        self, requests: Sequence[Request], found: dict[str, Cached], out: Path, progress: bool
+    ) -> list[Sample]:
+        api = self.backend.api
+        samples: list[Sample] = []
+        regrade: list[tuple[Request, Cached]] = []
+        pending: list[Request] = []
+        for request in requests:
+            hit = found.get(request.key)
+            if hit is None:
+                pending.append(request)
+            elif hit.verdict is None:
+                regrade.append((request, hit))
+            else:
+                text = full_text(request.prompt, hit.text, hit.finish_reason, api)
+                samples.append(_sample(request, text, hit.answer, hit.verdict, hit.reason))
+        self.cached = len(requests) - len(pending)
+        try:
+            samples.extend(await self._regrade(regrade))
+            log = SampleLog(out / "samples.jsonl", samples, live=bool(pending))
+            label = f"run {self.backend.spec}"
+            bar: Progress | _Quiet = (
+                Progress(label, total=len(requests), unit="sample") if progress else _Quiet()
+            )
+            with bar:
+                bar.advance(len(samples))
+                try:
+                    await self._ask(pending, samples, log, bar)
+                finally:
+                    log.close()
+            log.finish()
+        finally:
+            if self._inputs is not None:
+                await self._inputs.aclose()
+            self.cache.commit()
+        samples.sort(key=lambda s: (s.task_id, s.sample_index))
+        return samples
+
+    async def _regrade(self, items: Sequence[tuple[Request, Cached]]) -> list[Sample]:
+        """Grade cached responses that this grader has not graded yet (in bulk)."""
+        api = self.backend.api
+        out: list[Sample] = []
+        inputs: list[tuple[Request, str, str | None]] = []
+        for request, hit in items:
+            text = full_text(request.prompt, hit.text, hit.finish_reason, api)
+            task = request.task
+            if task.kind == "input":
+                found = grading.extract_answer(text, task="input", call=f"{task.entry}(??)")
+                inputs.append((request, text, found.answer))
+                continue
+            answer, verdict, reason = _grade_text(task, text, self.config.float_tolerance)
+            self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
+            out.append(_sample(request, text, answer, verdict, reason))
+        if inputs:
+            graded = await asyncio.to_thread(
+                grade_inputs,
+                [(r.task.code, answer, r.task.output) for r, _, answer in inputs],
+                self.pool(),
+                timeout_s=self.exec_timeout,
+            )
+            for (request, text, answer), (verdict, reason) in zip(inputs, graded, strict=True):
+                self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
+                out.append(_sample(request, text, answer, verdict, reason))
+        self.cache.commit()
+        return out
+
+    async def _ask(
+        self,
+        pending: Sequence[Request],
+        samples: list[Sample],
+        log: SampleLog,
+        bar: Progress | _Quiet,
+    ) -> None:
+        if not pending:
+            return
+        backend = self.backend
+        prepare = getattr(backend, "prepare", None)
+        if prepare is not None:
+            await prepare(pending, self.pool(), self.exec_timeout)
+        # Tasks whose prompts are the same (input prediction on calls with equal outputs) make
+        # one request and share its answer, so a resumed run gives them what a fresh one did.
+        groups: dict[str, list[Request]] = {}
+        for request in pending:
+            groups.setdefault(request.key, []).append(request)
+        todo = iter(groups.values())
+        durable = backend.durable
+        api = backend.api
+        workers = self.config.concurrency if durable else AGENT_WORKERS
+        since_commit = 0
+
+        async def worker() -> None:
+            nonlocal since_commit
+            for group in todo:
+                request = group[0]
+                self.requested += 1
+                try:
+                    completion = await backend.complete(request)
+                except RequestFailed as exc:
+                    self.failed += len(group)
+                    made = [_sample(r, "", None, exc.verdict, str(exc)) for r in group]
+                else:
+                    self.cache.put(
+                        request.key,
+                        model=backend.spec,
+                        prompt_hash=request.prompt.hash,
+                        sample_index=request.sample_index,
+                        text=completion.text,
+                        finish_reason=completion.finish_reason,
+                        meta=completion.meta,
+                        commit=durable,
+                    )
+                    text = full_text(request.prompt, completion.text, completion.finish_reason, api)
+                    answer, verdict, reason = await self._grade(request, text)
+                    self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
+                    made = [_sample(r, text, answer, verdict, reason) for r in group]
+                    since_commit += 1
+                    if since_commit >= 2_000:
+                        self.cache.commit()
+                        since_commit = 0
+                for sample in made:
+                    samples.append(sample)
+                    log.append(sample)
+                bar.advance(len(made))
+                bar.note(failed=self.failed, retries=backend.retries)
+
+        async with asyncio.TaskGroup() as running:
+            for _ in range(min(workers, len(groups))):
+                running.create_task(worker())
+
+
+__all__ = [
+    "STRATEGIES",
+    "TASK_KINDS",
+    "Backend",
+    "RunConfig",
+    "RunResult",
+    "default_out",
+    "make_backend",
+    "parse_model",
+    "resolve_endpoint",
+    "run",
+]
