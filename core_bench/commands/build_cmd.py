@@ -8,18 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from core_bench.build import BuildOptions, build_benchmark
+from core_bench.commands._args import number
 from core_bench.errors import UsageError
 from core_bench.schemas import SkippedRow
 
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more, got {value}")
-    return value
+_COUNT = number(int, 0, "a whole number >= 0")
 
 
 def register(subparsers: Any) -> None:
@@ -41,12 +34,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--out", type=Path, default=Path("benchmark"), help="output directory")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument(
-        "--variants", type=_positive, default=4, help="equivalent variants per problem"
+        "--variants", type=_COUNT, default=4, help="equivalent variants per problem"
     )
-    parser.add_argument("--mutants", type=_positive, default=2, help="mutants per problem")
-    parser.add_argument("--probes", type=_positive, default=6, help="probes per (variant, call)")
-    parser.add_argument("--calls", type=_positive, default=8, help="calls per problem")
-    parser.add_argument("--limit", type=_positive, default=None, help="first N problems only")
+    parser.add_argument("--mutants", type=_COUNT, default=2, help="mutants per problem")
+    parser.add_argument("--probes", type=_COUNT, default=6, help="probes per (variant, call)")
+    parser.add_argument("--calls", type=_COUNT, default=8, help="calls per problem")
+    parser.add_argument("--limit", type=_COUNT, default=None, help="first N problems only")
     parser.add_argument(
         "--timeout", type=float, default=5.0, help="seconds per sandboxed call (default 5)"
     )

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from core_bench.build import Benchmark, load_benchmark
+from core_bench.commands._args import number
 from core_bench.errors import UsageError
 from core_bench.runs import (
     AGENTS,
@@ -24,19 +25,6 @@ from core_bench.runs import (
     run,
 )
 from core_bench.runs._rundir import benchmark_ref
-
-
-def _number(kind: type[int] | type[float], low: float, what: str) -> Any:
-    def parse(text: str) -> int | float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
-        return value
-
-    return parse
 
 
 def _choices(allowed: tuple[str, ...]) -> Any:
@@ -98,7 +86,7 @@ def register(subparsers: Any) -> None:
         help=f"prompting strategies, comma-separated, of {','.join(STRATEGIES)} (default direct)",
     )
     parser.add_argument(
-        "--limit", type=_number(int, 1, "a positive whole number"), help="first N problems only"
+        "--limit", type=number(int, 1, "a positive whole number"), help="first N problems only"
     )
     parser.add_argument(
         "--system-prompt",
@@ -123,59 +111,59 @@ def register(subparsers: Any) -> None:
     )
     endpoint.add_argument(
         "--temperature",
-        type=_number(float, 0.0, "a number >= 0"),
+        type=number(float, 0.0, "a number >= 0"),
         default=0.0,
         help="sampling temperature (default 0)",
     )
     endpoint.add_argument(
-        "--top-p", type=_number(float, 0.0, "a number in (0, 1]"), help="nucleus sampling"
+        "--top-p", type=number(float, 0.0, "a number in (0, 1]"), help="nucleus sampling"
     )
     endpoint.add_argument(
         "--max-tokens",
-        type=_number(int, 1, "a positive whole number"),
+        type=number(int, 1, "a positive whole number"),
         default=1024,
         help="most tokens per response (default 1024)",
     )
     endpoint.add_argument(
         "--samples",
-        type=_number(int, 1, "a positive whole number"),
+        type=number(int, 1, "a positive whole number"),
         default=1,
         help="samples per task, for pass@k (default 1)",
     )
     endpoint.add_argument(
         "--seed",
-        type=_number(int, 0, "a whole number >= 0"),
+        type=number(int, 0, "a whole number >= 0"),
         default=0,
         help="seed of the requests and of the reference agents (default 0)",
     )
     endpoint.add_argument(
         "--concurrency",
-        type=_number(int, 1, "a positive whole number"),
+        type=number(int, 1, "a positive whole number"),
         default=16,
         help="requests in flight at most (default 16)",
     )
     endpoint.add_argument(
         "--timeout",
-        type=_number(float, 0.001, "a positive number of seconds"),
+        type=number(float, 0.001, "a positive number of seconds"),
         default=120.0,
         help="seconds per request attempt (default 120)",
     )
     endpoint.add_argument(
         "--retries",
-        type=_number(int, 0, "a whole number >= 0"),
+        type=number(int, 0, "a whole number >= 0"),
         default=6,
         help="retries on 429, 5xx, connection errors and timeouts (default 6)",
     )
     endpoint.add_argument(
         "--backoff",
-        type=_number(float, 0.0, "a number of seconds >= 0"),
+        type=number(float, 0.0, "a number of seconds >= 0"),
         default=1.0,
         help="first retry's backoff in seconds, doubled per retry, jittered (default 1)",
     )
     endpoint.add_argument("--stream", action="store_true", help="ask for streamed responses")
     parser.add_argument(
         "--float-tolerance",
-        type=_number(float, 0.0, "a number >= 0"),
+        type=number(float, 0.0, "a number >= 0"),
         default=0.0,
         help="tolerance of float comparisons in grading (default 0: exact)",
     )
