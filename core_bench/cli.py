@@ -10,6 +10,7 @@ from core_bench import __version__
 from core_bench.commands import (
     build_cmd,
     cruxeval_cmd,
+    report_cmd,
     run_cmd,
     schema_cmd,
     trace_cmd,
@@ -17,7 +18,15 @@ from core_bench.commands import (
 )
 from core_bench.errors import UsageError
 
-_COMMANDS = (build_cmd, run_cmd, trace_cmd, variants_cmd, schema_cmd, cruxeval_cmd)
+_COMMANDS = (
+    build_cmd,
+    run_cmd,
+    trace_cmd,
+    variants_cmd,
+    schema_cmd,
+    cruxeval_cmd,
+    report_cmd,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

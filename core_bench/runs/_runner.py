@@ -14,6 +14,7 @@ import gc
 import hashlib
 import os
 import re
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -460,6 +461,12 @@ async def _run(
     )
     write_manifest(out, manifest)
     write_summary(out, manifest, rows)
+    try:  # the report only views the run: failing to draw it must not fail the run
+        from core_bench.report import write_report
+
+        write_report([out], out)
+    except Exception as exc:
+        print(f"core-bench run: warning: report not written ({exc})", file=sys.stderr)
     return RunResult(out, manifest, samples, rows, counts, time.perf_counter() - started)
 
 

@@ -149,7 +149,16 @@ def test_agents_are_deterministic_from_the_seed(
 def test_run_directory_of_an_agent_run(results: dict[str, RunResult]) -> None:
     result = results["oracle"]
     files = sorted(p.name for p in result.out.iterdir() if not p.name.startswith("cache.sqlite-"))
-    assert files == ["cache.sqlite", "manifest.json", "samples.jsonl", "summary.json"]
+    assert files == [
+        "cache.sqlite",
+        "manifest.json",
+        "plots",
+        "report.html",
+        "report.md",
+        "samples.jsonl",
+        "summary.csv",
+        "summary.json",
+    ]
     assert read_samples(result.out / "samples.jsonl") == result.samples
     assert result.manifest.status == "complete"
     assert result.manifest.base_urls == []

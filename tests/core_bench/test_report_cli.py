@@ -1,0 +1,241 @@
+"""`core-bench report`: two reference-agent runs side by side, files checked for content."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from fake_openai import small_benchmark
+
+from core_bench.build import Benchmark, load_benchmark
+from core_bench.cli import main
+from core_bench.report import CSV_COLUMNS, write_report
+from core_bench.report._tables import format_value
+from core_bench.runs import RunConfig, RunResult, run
+from core_bench.schemas import MetricRow
+from tracer import SandboxPool
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+AGENTS = ("oracle", "style-biased")
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
+    return load_benchmark(small_benchmark(tmp_path_factory.getbasetemp()))
+
+
+@pytest.fixture(scope="module")
+def results(bench: Benchmark, tmp_path_factory: pytest.TempPathFactory) -> dict[str, RunResult]:
+    root = tmp_path_factory.mktemp("report-runs")
+    with SandboxPool(workers=2) as pool:
+        return {
+            agent: run(
+                RunConfig(model=f"ref:{agent}", bench=bench.root, out=root / agent),
+                benchmark=bench,
+                pool=pool,
+                progress=False,
+            )
+            for agent in AGENTS
+        }
+
+
+@pytest.fixture(scope="module")
+def report(results: dict[str, RunResult], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("report") / "cmp"
+    runs = [str(results[agent].out) for agent in AGENTS]
+    assert main(["report", *runs, "--out", str(out)]) == 0
+    return out
+
+
+def assert_png(path: Path) -> None:
+    data = path.read_bytes()
+    assert data[:8] == PNG_MAGIC, path
+    assert len(data) > 5_000, path
+
+
+def test_report_files_exist(report: Path) -> None:
+    for name in ("report.md", "report.html", "summary.csv"):
+        assert (report / name).stat().st_size > 0, name
+    pngs = sorted((report / "plots").glob("*.png"))
+    assert pngs
+    for png in pngs:
+        assert_png(png)
+
+
+def test_plots_from_samples_and_benchmark_are_drawn(report: Path) -> None:
+    assert_png(report / "plots" / "superficial_quadrant.png")
+    assert_png(report / "plots" / "accuracy_by_trace_length.png")
+    text = (report / "report.md").read_text()
+    assert "![I against Ws per problem](plots/superficial_quadrant.png)" in text
+    assert "ref:oracle 0/3" in text  # the oracle is never superficial
+
+
+def test_report_md_has_both_runs_as_columns(report: Path, results: dict[str, RunResult]) -> None:
+    text = (report / "report.md").read_text()
+    assert "| task | strategy | group | ref:oracle | ref:style-biased |" in text
+    oracle = {(r.task, r.strategy, r.metric, r.group): r for r in results["oracle"].metrics}
+    row = oracle[("output", "direct", "accuracy", "all")]
+    assert f"| output | direct | all | {format_value(row)} |" in text
+
+
+def test_summary_csv_has_one_line_per_row_per_run(
+    report: Path, results: dict[str, RunResult]
+) -> None:
+    with (report / "summary.csv").open(newline="") as handle:
+        lines = list(csv.DictReader(handle))
+    assert tuple(lines[0].keys()) == CSV_COLUMNS
+    assert set(MetricRow.model_fields) <= set(CSV_COLUMNS)
+    assert len(lines) == sum(len(results[a].metrics) for a in AGENTS)
+    for agent in AGENTS:
+        mine = [line for line in lines if line["run"] == str(results[agent].out)]
+        assert len(mine) == len(results[agent].metrics)
+        first = results[agent].metrics[0]
+        assert (
+            MetricRow.model_validate(
+                {
+                    **{k: mine[0][k] for k in MetricRow.model_fields},
+                    "ci_low": mine[0]["ci_low"] or None,
+                    "ci_high": mine[0]["ci_high"] or None,
+                }
+            )
+            == first
+        )
+
+
+def test_html_has_the_same_tables(report: Path) -> None:
+    page = (report / "report.html").read_text()
+    text = (report / "report.md").read_text()
+    assert page.startswith("<!DOCTYPE html>")
+    assert "<th>ref:oracle</th><th>ref:style-biased</th>" in page
+    assert text.count("| task | strategy | group |") == page.count("<th>task</th>") > 0
+    assert page.count("data:image/png;base64,") == text.count("![")
+
+
+def test_bad_run_path_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["report", str(tmp_path / "nowhere"), "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nowhere" in err and err.startswith("core-bench report:")
+
+
+def test_run_writes_its_own_report(results: dict[str, RunResult]) -> None:
+    out = results["oracle"].out
+    text = (out / "report.md").read_text()
+    assert "| task | strategy | group | ref:oracle |" in text
+    assert (out / "summary.csv").is_file() and (out / "report.html").is_file()
+
+
+def copy_run(source: Path, target: Path) -> Path:
+    target.mkdir(parents=True)
+    for name in ("manifest.json", "samples.jsonl", "summary.json"):
+        shutil.copy(source / name, target / name)
+    return target
+
+
+def add_rows(run_dir: Path, rows: list[MetricRow]) -> None:
+    path = run_dir / "summary.json"
+    summary = json.loads(path.read_text())
+    summary["metrics"] += [row.model_dump() for row in rows]
+    path.write_text(json.dumps(summary))
+
+
+def test_any_metric_rows_are_rendered_and_plotted(
+    results: dict[str, RunResult], tmp_path: Path
+) -> None:
+    runs = [copy_run(results[a].out, tmp_path / a) for a in AGENTS]
+    for index, run_dir in enumerate(runs):
+        model = f"ref:{AGENTS[index]}"
+        extra = (
+            [
+                MetricRow(
+                    model=model,
+                    strategy="direct",
+                    task="output",
+                    metric="robustness_gap",
+                    group=transform,
+                    value=0.1 * index * k,
+                    ci_low=-0.1,
+                    ci_high=0.3,
+                    n=3,
+                )
+                for k, transform in enumerate(("t_one", "t_two", "t_three"))
+            ]
+            + [
+                MetricRow(
+                    model=model,
+                    strategy="direct",
+                    task="probe",
+                    metric="accuracy",
+                    group=dimension,
+                    value=1.0 - 0.2 * index,
+                    n=4,
+                )
+                for dimension in ("Arithmetic", "State")
+            ]
+            + [
+                MetricRow(
+                    model=model,
+                    strategy="direct",
+                    task="probe",
+                    metric="a new metric",
+                    group="all",
+                    value=0.25,
+                    n=2,
+                )
+            ]
+        )
+        add_rows(run_dir, extra)
+    write_report(runs, tmp_path / "out")
+    assert_png(tmp_path / "out" / "plots" / "robustness_heatmap.png")
+    assert_png(tmp_path / "out" / "plots" / "accuracy_by_dimension.png")
+    text = (tmp_path / "out" / "report.md").read_text()
+    assert "**robustness_gap**" in text and "**a new metric**" in text
+    assert "| output | direct | t_two | 0 [-0.1, 0.3] (n=3) | 0.1 [-0.1, 0.3] (n=3) |" in text
+
+
+def test_absent_data_skips_plots_with_a_note(results: dict[str, RunResult], tmp_path: Path) -> None:
+    run_dir = copy_run(results["oracle"].out, tmp_path / "lost")
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    manifest["benchmark"]["path"] = str(tmp_path / "gone")
+    (run_dir / "manifest.json").write_text(json.dumps(manifest))
+    summary = json.loads((run_dir / "summary.json").read_text())
+    summary["metrics"] = [
+        row
+        for row in summary["metrics"]
+        if row["metric"] not in ("robustness_gap", "accuracy_by_dimension")
+    ]
+    (run_dir / "summary.json").write_text(json.dumps(summary))
+    out = tmp_path / "out"
+    (out / "plots").mkdir(parents=True)
+    (out / "plots" / "superficial_quadrant.png").write_bytes(b"stale")
+    write_report([run_dir], out)
+    assert list((out / "plots").glob("*.png")) == []
+    text = (out / "report.md").read_text()
+    for plot in ("robustness_gap rows", "accuracy by dimension"):
+        assert f"Skipped: no run has {plot}." in text, plot
+    assert text.count("readable benchmark.") == 2
+    assert "not readable" in text
+
+
+def test_a_failing_report_does_not_fail_the_run(
+    bench: Benchmark,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import core_bench.report
+
+    def broken(run_dirs: list[Path], out: Path) -> Path:
+        raise RuntimeError("no plots today")
+
+    monkeypatch.setattr(core_bench.report, "write_report", broken)
+    config = RunConfig(model="ref:oracle", bench=bench.root, out=tmp_path / "r", tasks=("output",))
+    result = run(config, benchmark=bench, progress=False)
+    assert result.manifest.status == "complete"
+    assert (tmp_path / "r" / "summary.json").is_file()
+    assert not (tmp_path / "r" / "report.md").exists()
+    assert "warning: report not written (no plots today)" in capsys.readouterr().err

@@ -1,0 +1,79 @@
+"""Tables of a report from MetricRows alone: any metric, runs side by side, gaps shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core_bench.report import RunData, Table
+from core_bench.report._doc import Heading, Image, Paragraph, markdown
+from core_bench.report._html import render
+from core_bench.report._tables import format_value, metric_tables, summary_csv
+from core_bench.schemas import MetricRow
+
+
+def row(model: str, metric: str, group: str, value: float, **extra: object) -> MetricRow:
+    return MetricRow.model_validate(
+        {
+            "model": model,
+            "strategy": "cot",
+            "task": "probe",
+            "metric": metric,
+            "group": group,
+            "value": value,
+            "n": 7,
+            **extra,
+        }
+    )
+
+
+def runs() -> list[RunData]:
+    a = RunData(
+        Path("runs/a"), "m-a", {}, [row("m-a", "Ws", "all", 50.0), row("m-a", "x|y", "g", 0.5)]
+    )
+    b = RunData(
+        Path("runs/b"), "m-b", {}, [row("m-b", "Ws", "all", 0.1234, ci_low=0.1, ci_high=0.2)]
+    )
+    return [a, b]
+
+
+def test_format_value_shows_interval_and_n() -> None:
+    assert format_value(row("m", "I", "all", 12.5)) == "12.5 (n=7)"
+    assert format_value(row("m", "I", "all", 0.1234, ci_low=0.1, ci_high=0.2)) == (
+        "0.123 [0.1, 0.2] (n=7)"
+    )
+
+
+def test_one_table_per_metric_with_missing_cells() -> None:
+    tables = metric_tables(runs())
+    assert [t.title for t in tables] == ["Ws", "x|y"]
+    assert tables[0].headers == ["task", "strategy", "group", "m-a", "m-b"]
+    assert tables[0].rows == [["probe", "cot", "all", "50 (n=7)", "0.123 [0.1, 0.2] (n=7)"]]
+    assert tables[1].rows == [["probe", "cot", "g", "0.5 (n=7)", "-"]]
+
+
+def test_markdown_escapes_pipes() -> None:
+    text = Table("t", ["a|b"], [["c|d"]]).markdown()
+    assert text == "| a\\|b |\n|---|\n| c\\|d |\n"
+
+
+def test_csv_one_line_per_row() -> None:
+    lines = summary_csv(runs()).splitlines()
+    assert lines[0] == "run,label,model,strategy,task,metric,group,value,ci_low,ci_high,n"
+    assert len(lines) == 4
+    assert lines[3] == "runs/b,m-b,m-b,cot,probe,Ws,all,0.1234,0.1,0.2,7"
+
+
+def test_html_and_markdown_carry_the_same_blocks(tmp_path: Path) -> None:
+    blocks = [
+        Heading("T", 1),
+        Paragraph("see `x` <here>"),
+        Image("plots/none.png", "alt"),
+        *metric_tables(runs()),
+    ]
+    text = markdown(blocks)
+    page = render(blocks, tmp_path, "T")
+    assert "# T\n" in text and "<h1>T</h1>" in page
+    assert "<p>see <code>x</code> &lt;here&gt;</p>" in page
+    assert '<img src="plots/none.png" alt="alt">' in page  # not there: linked, not embedded
+    assert "<td>0.123 [0.1, 0.2] (n=7)</td>" in page and "0.123 [0.1, 0.2] (n=7)" in text
+    assert "<td>x|y</td>" not in page and "<strong>x|y</strong>" in page
