@@ -10,6 +10,7 @@ from core_bench import __version__
 from core_bench.commands import (
     build_cmd,
     cruxeval_cmd,
+    grade_cmd,
     report_cmd,
     run_cmd,
     schema_cmd,
@@ -21,6 +22,7 @@ from core_bench.errors import UsageError
 _COMMANDS = (
     build_cmd,
     run_cmd,
+    grade_cmd,
     trace_cmd,
     variants_cmd,
     schema_cmd,

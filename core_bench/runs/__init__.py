@@ -21,7 +21,7 @@ from core_bench.runs._cache import ResponseCache, request_key
 from core_bench.runs._client import Completion, OpenAIBackend, Request, Sampling
 from core_bench.runs._prompts import Prompt, render
 from core_bench.runs._retry import RequestFailed, RetryPolicy, classify, retry_after
-from core_bench.runs._rundir import RunManifest, basic_metrics, read_samples
+from core_bench.runs._rundir import RunManifest, read_samples
 from core_bench.runs._runner import (
     Backend,
     RunConfig,
@@ -52,7 +52,6 @@ __all__ = [
     "RunResult",
     "Sampling",
     "Task",
-    "basic_metrics",
     "bundled_benchmark_dir",
     "classify",
     "default_out",

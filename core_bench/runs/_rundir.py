@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.util
 import json
 import os
 import platform
 import subprocess
 import tempfile
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from importlib import metadata
 from pathlib import Path
@@ -25,7 +23,7 @@ from typing import IO, Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from core_bench.build import FILES, Benchmark
-from core_bench.grading import pass_at_k
+from core_bench.metrics import summarize
 from core_bench.schemas import MetricRow, Sample
 
 RUN_SCHEMA_VERSION = 1
@@ -191,80 +189,10 @@ def read_samples(path: Path) -> list[Sample]:
 
 # -- summary -------------------------------------------------------------------------------
 
-PASS_KS = (1, 5, 10)
-
 
 def metrics(samples: Sequence[Sample], benchmark: Benchmark, model: str) -> list[MetricRow]:
-    """The metrics of summary.json.
-
-    This is the one hook for richer metrics: when a module `core_bench.metrics` with a function
-    `summarize(samples, benchmark) -> list[MetricRow]` exists, its rows are the summary;
-    otherwise `basic_metrics` gives accuracy and pass@k per (task, strategy).
-    """
-    if importlib.util.find_spec("core_bench.metrics") is not None:
-        from core_bench import metrics as rich  # type: ignore[attr-defined,unused-ignore]
-
-        summarize = getattr(rich, "summarize", None)
-        if summarize is not None:
-            return list(summarize(samples, benchmark))
-    return basic_metrics(samples, benchmark, model)
-
-
-def basic_metrics(samples: Sequence[Sample], benchmark: Benchmark, model: str) -> list[MetricRow]:
-    """Accuracy per (task, strategy), overall and per variant kind, and pass@k.
-
-    accuracy: the fraction of samples judged correct (failed requests count as not correct),
-    n = samples. pass@k (unbiased estimator, k up to the samples per task) on originals for
-    output and input tasks, and over all tasks of the kind, n = tasks.
-    """
-    kinds = {v.id: v.kind for v in benchmark.variants}
-    groups: dict[tuple[str, str, str], list[Sample]] = defaultdict(list)
-    for sample in samples:
-        groups[(sample.task, sample.strategy, "all")].append(sample)
-        groups[(sample.task, sample.strategy, kinds.get(sample.variant_id, "?"))].append(sample)
-    rows: list[MetricRow] = []
-    for (task, strategy, group), members in sorted(groups.items()):
-        correct = sum(s.verdict == "correct" for s in members)
-        rows.append(
-            MetricRow(
-                model=model,
-                strategy=strategy,
-                task=task,
-                metric="accuracy",
-                group=group,
-                value=correct / len(members),
-                n=len(members),
-            )
-        )
-        if group == "all" or (group == "original" and task in ("output", "input")):
-            rows.extend(_pass_at_k(members, model, strategy, task, group))
-    return rows
-
-
-def _pass_at_k(
-    members: Sequence[Sample], model: str, strategy: str, task: str, group: str
-) -> list[MetricRow]:
-    per_task: dict[str, list[bool]] = defaultdict(list)
-    for sample in members:
-        per_task[sample.task_id].append(sample.verdict == "correct")
-    smallest = min(len(v) for v in per_task.values())
-    rows = []
-    for k in PASS_KS:
-        if k > smallest:
-            break
-        scores = [pass_at_k(len(v), sum(v), k) for v in per_task.values()]
-        rows.append(
-            MetricRow(
-                model=model,
-                strategy=strategy,
-                task=task,
-                metric=f"pass@{k}",
-                group=group,
-                value=sum(scores) / len(scores),
-                n=len(scores),
-            )
-        )
-    return rows
+    """The metrics of summary.json (see `core_bench.metrics.summarize` for their definitions)."""
+    return summarize(samples, benchmark, model=model)
 
 
 def write_summary(out: Path, manifest: RunManifest, rows: Sequence[MetricRow]) -> dict[str, Any]:

@@ -164,8 +164,8 @@ def test_run_directory_of_an_agent_run(results: dict[str, RunResult]) -> None:
     assert result.manifest.base_urls == []
     rows = {(r.task, r.strategy, r.metric, r.group): r for r in result.metrics}
     row = rows[("output", "direct", "accuracy", "all")]
-    assert row.value == 1.0 and row.n > 0 and row.model == "ref:oracle"
-    assert rows[("output", "direct", "pass@1", "original")].value == 1.0
+    assert row.value == 100.0 and row.n > 0 and row.model == "ref:oracle"
+    assert rows[("output", "direct", "pass@1", "original")].value == 100.0
 
 
 @pytest.mark.parametrize(

@@ -81,7 +81,7 @@ def test_reference_agent_run_prints_accuracy_and_writes_the_run_directory(
     ]
     assert main([*argv, "--quiet"]) == 0
     printed = capsys.readouterr().out
-    assert "ref:oracle:" in printed and "accuracy" in printed and "1.000" in printed
+    assert "ref:oracle:" in printed and "accuracy" in printed and "100.000" in printed
     summary = json.loads((out / "summary.json").read_text())
     assert summary["run"]["model"] == "ref:oracle" and summary["run"]["status"] == "complete"
     assert summary["metrics"] and {"model", "strategy", "task", "metric"} <= set(

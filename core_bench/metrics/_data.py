@@ -1,0 +1,95 @@
+"""What every metric needs: the samples of one (model, strategy), with their benchmark records."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from core_bench.build import Benchmark
+from core_bench.metrics._stats import Bootstrap
+from core_bench.schemas import MetricRow, Probe, Sample, Variant
+
+
+@dataclass(slots=True)
+class Context:
+    """The samples of one strategy and what the metrics look up about them.
+
+    Attributes:
+        model: the model spec written into every row.
+        strategy: the strategy of every sample in `samples`.
+        samples: the strategy's samples.
+        variants: the benchmark's variants by id.
+        probes: the benchmark's probes by id.
+        bootstrap: the resampler of every interval (seeded).
+    """
+
+    model: str
+    strategy: str
+    samples: Sequence[Sample]
+    variants: dict[str, Variant]
+    probes: dict[str, Probe]
+    bootstrap: Bootstrap
+
+    @classmethod
+    def split(
+        cls, samples: Iterable[Sample], benchmark: Benchmark, model: str, bootstrap: Bootstrap
+    ) -> list[Context]:
+        """One context per strategy present in `samples`, in sorted order."""
+        by_strategy: dict[str, list[Sample]] = {}
+        for sample in samples:
+            by_strategy.setdefault(sample.strategy, []).append(sample)
+        variants = {v.id: v for v in benchmark.variants}
+        probes = {p.id: p for p in benchmark.probes}
+        return [
+            cls(model, strategy, members, variants, probes, bootstrap)
+            for strategy, members in sorted(by_strategy.items())
+        ]
+
+    def kind(self, sample: Sample) -> str:
+        """The kind of the sample's variant ("?" when the benchmark does not know it)."""
+        variant = self.variants.get(sample.variant_id)
+        return variant.kind if variant is not None else "?"
+
+    def row(
+        self,
+        task: str,
+        metric: str,
+        group: str,
+        value: float,
+        n: int,
+        ci: tuple[float, float] | None = None,
+    ) -> MetricRow:
+        """A row of this context's model and strategy."""
+        return MetricRow(
+            model=self.model,
+            strategy=self.strategy,
+            task=task,
+            metric=metric,
+            group=group,
+            value=value,
+            ci_low=ci[0] if ci is not None else None,
+            ci_high=ci[1] if ci is not None else None,
+            n=n,
+        )
+
+    def ratio_row(
+        self,
+        task: str,
+        metric: str,
+        group: str,
+        units: Sequence[tuple[float, float]],
+        *,
+        scale: float = 100.0,
+    ) -> MetricRow | None:
+        """A row whose value is `scale * sum(num) / sum(den)` over per-problem units, with a
+        bootstrap interval resampled by problem; None when there are no units. n = problems."""
+        found = self.bootstrap.ratio(units)
+        if found is None:
+            return None
+        value, low, high = found
+        return self.row(task, metric, group, scale * value, len(units), (scale * low, scale * high))
+
+
+def correct(sample: Sample) -> bool:
+    """Whether a sample is judged correct (failed requests and unparseable answers are not)."""
+    return sample.verdict == "correct"

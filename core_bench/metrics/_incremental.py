@@ -1,0 +1,63 @@
+"""REval's incremental consistency: coverage -> state -> path -> output, per (variant, call)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from core_bench.metrics._data import Context, correct
+from core_bench.schemas import MetricRow
+
+STAGES = ("coverage", "state", "path", "output")
+"""REval's tasks in the order each builds on the one before."""
+
+STAGE_OF_KIND = {
+    "coverage": "coverage",
+    "state_after": "state",
+    "loop_exit_state": "state",
+    "call_return": "state",
+    "branch": "path",
+    "next_line": "path",
+}
+"""Which REval stage a probe kind asks about; other kinds (loop_iterations, full_trace,
+imported) belong to none."""
+
+
+def incremental_rows(ctx: Context) -> list[MetricRow]:
+    """IC x100: the percentage of units whose answers are incrementally consistent.
+
+    A unit is a (variant, call, sample index) with an output sample and probe samples of at
+    least one other stage (`STAGE_OF_KIND`). A stage is right when every sample of it in the
+    unit is correct. The unit is consistent when no stage is right after an earlier stage that
+    is wrong (its stages, in `STAGES` order, read right...right wrong...wrong); stages with no
+    probe are left out of the sequence. Interval bootstrapped by problem; n = units.
+    """
+    stages: dict[tuple[str, int, int], dict[str, bool]] = defaultdict(dict)
+    problems: dict[tuple[str, int, int], str] = {}
+    for sample in ctx.samples:
+        key = (sample.variant_id, sample.call_index, sample.sample_index)
+        if sample.task == "output":
+            stage: str | None = "output"
+        elif sample.task == "probe" and sample.probe_id is not None:
+            probe = ctx.probes.get(sample.probe_id)
+            stage = STAGE_OF_KIND.get(probe.kind) if probe is not None else None
+        else:
+            stage = None
+        if stage is None:
+            continue
+        seen = stages[key]
+        seen[stage] = seen.get(stage, True) and correct(sample)
+        problems[key] = sample.problem_id
+    tallies: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for key, seen in stages.items():
+        if "output" not in seen or len(seen) < 2:
+            continue
+        sequence = [seen[s] for s in STAGES if s in seen]
+        first_wrong = sequence.index(False) if False in sequence else len(sequence)
+        tally = tallies[problems[key]]
+        tally[0] += not any(sequence[first_wrong:])
+        tally[1] += 1
+    units = [(float(t[0]), float(t[1])) for _, t in sorted(tallies.items())]
+    row = ctx.ratio_row("core", "IC", "all", units)
+    if row is None:
+        return []
+    return [row.model_copy(update={"n": sum(t[1] for t in tallies.values())})]

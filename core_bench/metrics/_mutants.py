@@ -1,0 +1,57 @@
+"""Mutant sensitivity: does the model's answer follow the code when a mutant changes the result?"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from core_bench.grading import grade_value
+from core_bench.metrics._data import Context, correct
+from core_bench.schemas import MetricRow
+
+MutantOutputs = Mapping[tuple[str, int], str | None]
+"""(variant id, call index) -> repr of what the mutant's call returns (None: no literal)."""
+
+
+def _same(answer: str | None, expected: str) -> bool:
+    try:
+        return answer is not None and grade_value(answer, expected)[0] == "correct"
+    except ValueError:
+        return False
+
+
+def mutant_rows(
+    ctx: Context, outputs: MutantOutputs, originals: Mapping[str, list[str]]
+) -> list[MetricRow]:
+    """mutant_sensitivity and mutant_stale x100 on output prediction.
+
+    Over output samples of mutant variants on calls whose mutant output differs from the
+    original's (`outputs` gives the mutant's, `originals` the problem's outputs by problem id):
+    mutant_sensitivity is the percentage whose answer is the mutant's output (the sample is
+    correct); mutant_stale the percentage whose answer is the original's output (the model
+    answered from the code's shape). Intervals are bootstrapped by problem; n = samples.
+    """
+    tallies: dict[str, dict[str, list[int]]] = {"mutant_sensitivity": {}, "mutant_stale": {}}
+    for sample in ctx.samples:
+        if sample.task != "output" or ctx.kind(sample) != "mutant":
+            continue
+        mutant = outputs.get((sample.variant_id, sample.call_index))
+        known = originals.get(sample.problem_id)
+        if mutant is None or known is None or sample.call_index >= len(known):
+            continue
+        original = known[sample.call_index]
+        if _same(mutant, original):
+            continue
+        for name, hit in (
+            ("mutant_sensitivity", correct(sample)),
+            ("mutant_stale", _same(sample.answer, original)),
+        ):
+            tally = tallies[name].setdefault(sample.problem_id, [0, 0])
+            tally[0] += hit
+            tally[1] += 1
+    rows: list[MetricRow] = []
+    for name, problems in tallies.items():
+        units = [(float(t[0]), float(t[1])) for _, t in sorted(problems.items())]
+        row = ctx.ratio_row("output", name, "all", units)
+        if row is not None:
+            rows.append(row.model_copy(update={"n": sum(t[1] for t in problems.values())}))
+    return rows

@@ -1,0 +1,279 @@
+"""Each metric's definition, checked on hand-made samples with known answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core_bench.build import Benchmark
+from core_bench.metrics import parse_steps, position_bucket, summarize
+from core_bench.schemas import (
+    Anchor,
+    DatasetInfo,
+    Dimension,
+    Manifest,
+    MetricRow,
+    Probe,
+    ProbeFeatures,
+    ProbeKind,
+    Problem,
+    Sample,
+    Variant,
+)
+
+CHAINS = {"orig": [], "eq1": ["rename_short", "for_to_while"], "eq2": ["rename_short"], "mut": []}
+KINDS = {"orig": "original", "eq1": "equivalent", "eq2": "equivalent", "mut": "mutant"}
+
+
+def probe(
+    pid: str, variant: str, call: int, kind: ProbeKind, dims: list[Dimension], step: int
+) -> Probe:
+    return Probe(
+        id=f"{variant}:{pid}",
+        problem_id=variant.split(":")[0],
+        variant_id=variant,
+        call_index=call,
+        kind=kind,
+        dimensions=dims,
+        question="?",
+        anchor=Anchor(line=1, occurrence=1),
+        answer="1",
+        answer_type="int",
+        features=ProbeFeatures(step_index=step),
+        anchored=False,
+    )
+
+
+def benchmark() -> Benchmark:
+    problems = [
+        Problem(id=p, source="test", code="", entry="f", calls=["f(1)", "f(2)"], outputs=["1", "2"])
+        for p in ("p1", "p2")
+    ]
+    variants = [
+        Variant(
+            id=f"{p}:{v}",
+            problem_id=p,
+            kind=KINDS[v],  # type: ignore[arg-type]
+            code="",
+            chain=CHAINS[v],
+            jaccard=1.0,
+            cc=1,
+            verified_calls=2,
+        )
+        for p in ("p1", "p2")
+        for v in KINDS
+    ]
+    probes = [
+        probe("a", f"{p}:{v}", call, "state_after", ["State", "Arithmetic"], 3)
+        for p in ("p1", "p2")
+        for v in ("orig", "eq1")
+        for call in (0, 1)
+    ] + [
+        probe("b", f"{p}:{v}", call, "branch", ["Logic"], 60)
+        for p in ("p1", "p2")
+        for v in ("orig", "eq1")
+        for call in (0, 1)
+    ]
+    manifest = Manifest(
+        dataset=DatasetInfo(name="test", sha256="0"),
+        seed=0,
+        options={},
+        package_versions={},
+        counts={},
+        skipped=[],
+        built_at="",
+    )
+    return Benchmark(Path("."), manifest, problems, variants, probes)
+
+
+def sample(
+    task: str,
+    variant: str,
+    call: int,
+    right: bool,
+    *,
+    probe_id: str | None = None,
+    index: int = 0,
+    answer: str | None = None,
+) -> Sample:
+    base = probe_id if probe_id is not None else f"{variant}:c{call}"
+    return Sample(
+        task_id=f"direct/{task}/{base}",
+        task=task,  # type: ignore[arg-type]
+        strategy="direct",
+        problem_id=variant.split(":")[0],
+        variant_id=variant,
+        probe_id=probe_id,
+        call_index=call,
+        sample_index=index,
+        prompt_hash="h",
+        response="",
+        answer=answer,
+        verdict="correct" if right else "wrong",
+    )
+
+
+def rows_of(samples: list[Sample], **kwargs: object) -> dict[tuple[str, str, str], MetricRow]:
+    rows = summarize(samples, benchmark(), "m", **kwargs)  # type: ignore[arg-type]
+    assert all(r.model == "m" and r.strategy == "direct" for r in rows)
+    return {(r.task, r.metric, r.group): r for r in rows}
+
+
+# p1: every output right, one of the two probes of each (variant, call) wrong.
+# p2: one output wrong (eq1, call 0), every probe right.
+OUTPUTS = {("p1", v, c): True for v in ("orig", "eq1", "eq2") for c in (0, 1)} | {
+    ("p2", v, c): (v, c) != ("eq1", 0) for v in ("orig", "eq1", "eq2") for c in (0, 1)
+}
+
+
+def core_samples() -> list[Sample]:
+    samples = [sample("output", f"{p}:{v}", c, ok) for (p, v, c), ok in OUTPUTS.items()]
+    for p in ("p1", "p2"):
+        for v in ("orig", "eq1"):
+            for c in (0, 1):
+                samples.append(sample("probe", f"{p}:{v}", c, True, probe_id=f"{p}:{v}:a"))
+                samples.append(sample("probe", f"{p}:{v}", c, p == "p2", probe_id=f"{p}:{v}:b"))
+    return samples
+
+
+def test_core_metrics_per_problem_then_averaged() -> None:
+    rows = rows_of(core_samples())
+    # p1: I=1, Is=1, Ws=.5, W=0 ; p2: I=0, Is=5/6, Ws=1, W=1.
+    assert rows[("output", "I", "all")].value == pytest.approx(50)
+    assert rows[("output", "Is", "all")].value == pytest.approx(100 * (1 + 5 / 6) / 2)
+    assert rows[("probe", "Ws", "all")].value == pytest.approx(75)
+    assert rows[("probe", "W", "all")].value == pytest.approx(50)
+    assert rows[("core", "RCS", "all")].value == pytest.approx(25)  # (1 * .5 + 0 * 1) / 2
+    assert rows[("core", "Cons", "all")].value == pytest.approx(100 * (0.75 + 0) / 2)
+    assert rows[("output", "I", "all")].n == 2
+
+
+def test_robustness_gap_per_transform_and_mcnemar() -> None:
+    rows = rows_of(core_samples())
+    # p2's pairs: eq1 c0 is the one discordant pair (original right, variant wrong).
+    assert rows[("output", "robustness_gap", "all")].value == pytest.approx(100 / 8)
+    assert rows[("output", "robustness_gap", "for_to_while")].value == pytest.approx(100 / 4)
+    assert rows[("output", "robustness_gap", "rename_short")].value == pytest.approx(100 / 8)
+    assert rows[("output", "mcnemar_p", "all")].value == 1.0
+    assert rows[("output", "mcnemar_p", "all")].n == 8
+
+
+def test_coherence_table_and_superficial_rate() -> None:
+    rows = rows_of(core_samples())
+    # Units (variant, call) with probes: 8; p1's four have output right, probes wrong;
+    # p2's have probes right, output wrong on one.
+    cells = {
+        g: rows[("output", "coherence", g)].value
+        for g in (
+            "output_right/probes_right",
+            "output_right/probes_wrong",
+            "output_wrong/probes_right",
+            "output_wrong/probes_wrong",
+        )
+    }
+    assert cells == pytest.approx(
+        {
+            "output_right/probes_right": 37.5,
+            "output_right/probes_wrong": 50.0,
+            "output_wrong/probes_right": 12.5,
+            "output_wrong/probes_wrong": 0.0,
+        }
+    )
+    assert sum(cells.values()) == pytest.approx(100)
+    assert rows[("output", "superficial_rate", "any_probe_wrong")].value == pytest.approx(400 / 7)
+    assert rows[("output", "superficial_rate", "any_probe_wrong")].n == 7
+    # One wrong probe of two is not a majority.
+    assert rows[("output", "superficial_rate", "majority_probes_wrong")].value == 0
+
+
+def test_probe_accuracy_by_kind_dimension_and_position() -> None:
+    rows = rows_of(core_samples())
+    assert rows[("probe", "accuracy_by_kind", "state_after")].value == 100
+    assert rows[("probe", "accuracy_by_kind", "branch")].value == pytest.approx(50)
+    assert rows[("probe", "accuracy_by_dimension", "Logic")].value == pytest.approx(50)
+    assert rows[("probe", "accuracy_by_dimension", "Arithmetic")].value == 100
+    assert rows[("probe", "accuracy_by_position", "0-4")].n == 8
+    assert rows[("probe", "accuracy_by_position", "50+")].value == pytest.approx(50)
+
+
+def test_position_buckets() -> None:
+    assert [position_bucket(i) for i in (0, 4, 5, 9, 10, 49, 50, 999)] == [
+        "0-4",
+        "0-4",
+        "5-9",
+        "5-9",
+        "10-19",
+        "20-49",
+        "50+",
+        "50+",
+    ]
+
+
+def test_pass_at_k_with_several_samples() -> None:
+    samples = [sample("output", "p1:orig", 0, i < 2, index=i) for i in range(5)]
+    samples += [sample("output", "p1:orig", 1, False, index=i) for i in range(5)]
+    rows = rows_of(samples)
+    assert rows[("output", "pass@1", "original")].value == pytest.approx(20)
+    assert rows[("output", "pass@5", "original")].value == pytest.approx(50)
+    assert ("output", "pass@10", "original") not in rows
+
+
+def test_mutant_sensitivity_and_stale_answers() -> None:
+    # The mutant changes call 0's output (1 -> 7) but not call 1's.
+    outputs = {("p1:mut", 0): "7", ("p1:mut", 1): "2"}
+    samples = [
+        sample("output", "p1:mut", 0, True, answer="7"),
+        sample("output", "p1:mut", 0, False, answer="1", index=1),
+        sample("output", "p1:mut", 0, False, answer="5", index=2),
+        sample("output", "p1:mut", 1, True, answer="2"),
+    ]
+    rows = rows_of(samples, mutant_outputs=outputs)
+    assert rows[("output", "mutant_sensitivity", "all")].value == pytest.approx(100 / 3)
+    assert rows[("output", "mutant_stale", "all")].value == pytest.approx(100 / 3)
+    assert rows[("output", "mutant_sensitivity", "all")].n == 3
+    assert not any(m.startswith("mutant") for _, m, _ in rows_of(samples))
+
+
+def test_incremental_consistency() -> None:
+    rows = rows_of(core_samples())
+    # p1's units: state right, path wrong, output right (inconsistent); p2's: state and path
+    # right, the output right or wrong (consistent either way).
+    assert rows[("core", "IC", "all")].value == pytest.approx(50)
+    assert rows[("core", "IC", "all")].n == 8
+
+
+REAL = """[Step 1] Line 2: kept = [] | locals: {words: ['a, b', 'c'], kept: []}
+[Step 2] helper Line 7: x = 1 (Iter 1: w='a, b') | locals: {x: 1}
+[Return] 3"""
+
+
+def test_parse_steps_reads_locals_with_commas_in_values() -> None:
+    assert parse_steps(REAL) == [
+        [("", 2, "words", "['a, b', 'c']"), ("", 2, "kept", "[]")],
+        [("helper", 7, "x", "1")],
+    ]
+    assert parse_steps("no steps here") == []
+
+
+def test_trace_faithfulness() -> None:
+    wrong = REAL.replace("{x: 1}", "{x: 2}")
+    samples = [
+        sample("output", "p1:orig", 0, True).model_copy(
+            update={"strategy": "trace", "response": f"[TRACE]\n{REAL}\n[/TRACE]"}
+        ),
+        sample("output", "p1:orig", 1, True).model_copy(
+            update={"strategy": "trace", "response": f"[TRACE]\n{wrong}\n[/TRACE]"}
+        ),
+    ]
+    traces = {("p1:orig", 0): REAL, ("p1:orig", 1): REAL}
+    rows = {
+        (r.metric, r.group): r
+        for r in summarize(samples, benchmark(), "m", traces=traces)
+        if r.task == "trace"
+    }
+    assert rows[("trace_precision", "all")].value == pytest.approx(500 / 6)
+    assert rows[("trace_recall", "all")].value == pytest.approx(500 / 6)
+    assert rows[("trace_faithful", "all")].value == pytest.approx(50)
+    assert rows[("trace_first_divergence", "all")].value == 2
+    assert rows[("trace_first_divergence", "all")].n == 1

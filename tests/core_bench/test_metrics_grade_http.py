@@ -1,0 +1,55 @@
+"""`core-bench grade` on a run of an `openai:` model: graded again with the server gone."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fake_openai import FakeOpenAI, answers_for, small_benchmark, tasks_of
+
+from core_bench.build import Benchmark, load_benchmark
+from core_bench.commands.grade_cmd import regrade
+from core_bench.runs import RunConfig, read_samples, run
+from core_bench.runs._rundir import sample_lines
+from tracer import SandboxPool
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
+    return load_benchmark(small_benchmark(tmp_path_factory.getbasetemp()))
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[SandboxPool]:
+    with SandboxPool(workers=1) as shared:
+        yield shared
+
+
+def test_grade_uses_the_cache_not_the_server(
+    bench: Benchmark, pool: SandboxPool, tmp_path: Path
+) -> None:
+    out = tmp_path / "run"
+    with FakeOpenAI(answers_for(tasks_of(bench, limit=1))) as server:
+        config = RunConfig(
+            model="openai:fake-model",
+            bench=bench.root,
+            out=out,
+            limit=1,
+            base_urls=(server.url,),
+            api_key="test-key",
+        )
+        result = run(config, benchmark=bench, pool=pool, progress=False)
+    assert result.samples and all(s.verdict == "correct" for s in result.samples)
+    # Spoil the verdicts on disk: grading again restores them from the stored responses.
+    spoiled = [s.model_copy(update={"verdict": "wrong"}) for s in result.samples]
+    (out / "samples.jsonl").write_text(sample_lines(spoiled))
+    graded = regrade(out, pool=pool)
+    assert graded.regraded == len(result.samples) and graded.kept == 0
+    assert graded.changed == len(result.samples)
+    assert read_samples(out / "samples.jsonl") == result.samples
+    summary = json.loads((out / "summary.json").read_text())
+    rows = {(r["task"], r["metric"], r["group"]): r for r in summary["metrics"]}
+    assert all(r["model"] == "openai:fake-model" for r in summary["metrics"])
+    assert rows[("output", "pass@1", "original")]["value"] == 100
