@@ -68,20 +68,34 @@ def _versions() -> dict[str, str]:
     return versions
 
 
-def _counts(built: list[ProblemBuild], skipped: list[SkippedRow]) -> dict[str, int]:
-    kept = [b for b in built if b.failure is None]
-    counts: Counter[str] = Counter()
-    counts["problems"] = len(kept)
-    counts["calls"] = sum(len(b.problem.calls) for b in kept)
-    counts["skipped"] = len(skipped)
-    for b in kept:
-        counts["variants"] += len(b.variants)
-        counts.update(f"variants.{v.kind}" for v in b.variants)
-        counts["probes"] += len(b.probes)
-        counts.update(f"probes.{p.kind}" for p in b.probes)
-        counts["probes.anchored"] += sum(p.anchored for p in b.probes)
-        if sum(v.kind == "equivalent" for v in b.variants) < 1:
-            counts["problems.without_equivalent_variants"] += 1
+@dataclass(slots=True)
+class _Done:
+    """What the build keeps in memory of a finished problem; its records stay on disk."""
+
+    failure: str | None
+    tally: Counter[str]
+    seconds: dict[str, float]
+
+
+def _done(result: ProblemBuild) -> _Done:
+    tally: Counter[str] = Counter()
+    if result.failure is None:
+        tally["problems"] = 1
+        tally["calls"] = len(result.problem.calls)
+        tally["variants"] = len(result.variants)
+        tally.update(f"variants.{v.kind}" for v in result.variants)
+        tally["probes"] = len(result.probes)
+        tally.update(f"probes.{p.kind}" for p in result.probes)
+        tally["probes.anchored"] = sum(p.anchored for p in result.probes)
+        if not any(v.kind == "equivalent" for v in result.variants):
+            tally["problems.without_equivalent_variants"] = 1
+    return _Done(result.failure, tally, result.seconds)
+
+
+def _counts(done: list[_Done], skipped: list[SkippedRow]) -> dict[str, int]:
+    counts: Counter[str] = Counter({"problems": 0, "skipped": len(skipped)})
+    for item in done:
+        counts.update(item.tally)
     return dict(sorted(counts.items()))
 
 
@@ -130,12 +144,12 @@ def build_benchmark(
         mark = time.perf_counter()
         store = WorkStore(out, options.fingerprint(loaded.info.sha256))
         count = processes if processes is not None else (os.cpu_count() or 1)
-        built = _build_all([r.problem for r in kept], options, active, store, count)
+        done = _build_all([r.problem for r in kept], options, active, store, count)
         stages["problems"] = time.perf_counter() - mark
     finally:
         if own_pool:
             active.close()
-    for row, result in zip(kept, built, strict=True):
+    for row, result in zip(kept, done, strict=True):
         if result.failure is not None:
             failed = SkippedRow(
                 file=row.file, line=row.line, id=row.problem.id, reason=result.failure
@@ -148,17 +162,17 @@ def build_benchmark(
         seed=options.seed,
         options=options.as_dict(),
         package_versions=_versions(),
-        counts=_counts(built, skipped),
+        counts=_counts(done, skipped),
         skipped=skipped,
         built_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )
     mark = time.perf_counter()
-    write_benchmark(out, built, manifest)
+    write_benchmark(out, store, len(done), manifest)
     store.discard()
     stages["write"] = time.perf_counter() - mark
     per_problem: Counter[str] = Counter()
-    for result in built:
-        per_problem.update(result.seconds)
+    for item in done:
+        per_problem.update(item.seconds)
     return BuildResult(manifest, stages, dict(per_problem))
 
 
@@ -168,8 +182,15 @@ def _build_all(
     pool: SandboxPool,
     store: WorkStore,
     processes: int,
-) -> list[ProblemBuild]:
-    results: list[ProblemBuild | None] = [store.load(i) for i in range(len(problems))]
+) -> list[_Done]:
+    """Build every problem not already in `store`, saving each as it finishes.
+
+    Only counts stay in memory: a CRUXEval-sized build holds hundreds of thousands of probes.
+    """
+    results: list[_Done | None] = []
+    for index in range(len(problems)):
+        earlier = store.load(index)
+        results.append(None if earlier is None else _done(earlier))
     todo = [i for i, r in enumerate(results) if r is None]
     failures = sum(r is not None and r.failure is not None for r in results)
     with Progress("build", total=len(problems), unit="problem") as bar, ExitStack() as stack:
@@ -187,7 +208,7 @@ def _build_all(
             finished = zip(todo, executor.map(one, todo), strict=True)
         for index, result in finished:
             store.save(index, result)
-            results[index] = result
+            results[index] = _done(result)
             failures += result.failure is not None
             bar.advance()
             bar.note(failed=failures)

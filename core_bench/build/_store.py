@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
-
-from pydantic import BaseModel
 
 from core_bench.build._problem import ProblemBuild
 from core_bench.schemas import Manifest, Probe, Problem, Variant
@@ -67,16 +65,28 @@ class WorkStore:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-def _lines(records: Iterable[BaseModel]) -> str:
-    return "".join(r.model_dump_json() + "\n" for r in records)
+def write_benchmark(out: Path, store: WorkStore, count: int, manifest: Manifest) -> None:
+    """Write problems.jsonl, variants.jsonl, probes.jsonl and manifest.json into `out`.
 
-
-def write_benchmark(out: Path, built: list[ProblemBuild], manifest: Manifest) -> None:
-    """Write problems.jsonl, variants.jsonl, probes.jsonl and manifest.json into `out`."""
-    kept = [b for b in built if b.failure is None]
-    write_atomic(out / "problems.jsonl", _lines(b.problem for b in kept))
-    write_atomic(out / "variants.jsonl", _lines(v for b in kept for v in b.variants))
-    write_atomic(out / "probes.jsonl", _lines(p for b in kept for p in b.probes))
+    Problems are read back from the work store one at a time, in order, so memory holds one
+    problem's records at most; each file is written under a temporary name and renamed.
+    """
+    paths = {name: out / name for name in FILES}
+    partial = {name: path.with_name(path.name + ".partial") for name, path in paths.items()}
+    with ExitStack() as stack:
+        files = {
+            name: stack.enter_context(path.open("w", encoding="utf-8"))
+            for name, path in partial.items()
+        }
+        for index in range(count):
+            built = store.load(index)
+            if built is None or built.failure is not None:
+                continue
+            files["problems.jsonl"].write(built.problem.model_dump_json() + "\n")
+            files["variants.jsonl"].writelines(v.model_dump_json() + "\n" for v in built.variants)
+            files["probes.jsonl"].writelines(p.model_dump_json() + "\n" for p in built.probes)
+    for name, path in paths.items():
+        os.replace(partial[name], path)
     write_atomic(out / "manifest.json", manifest.model_dump_json(indent=2) + "\n")
 
 
