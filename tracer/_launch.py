@@ -35,12 +35,13 @@ class WorkerSpec:
     file_mb: int
     open_files: int
     stdout_limit: int
+    hash_seed: str = HASH_SEED
 
 
-def worker_env(workdir: str) -> dict[str, str]:
+def worker_env(workdir: str, hash_seed: str = HASH_SEED) -> dict[str, str]:
     """The whole environment of a worker: nothing is inherited from the parent."""
     return {
-        "PYTHONHASHSEED": HASH_SEED,
+        "PYTHONHASHSEED": hash_seed,
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONIOENCODING": "utf-8",
         "PATH": "/usr/local/bin:/usr/bin:/bin",

@@ -31,7 +31,7 @@ from typing import Any
 
 from tracer import _wire
 from tracer._confine import SANDBOX_GID, SANDBOX_UID
-from tracer._launch import WorkerSpec, probe_bwrap, worker_command, worker_env
+from tracer._launch import HASH_SEED, WorkerSpec, probe_bwrap, worker_command, worker_env
 from tracer._outcome import Outcome, Status
 
 __all__ = ["Outcome", "SandboxPool", "run_call"]
@@ -73,7 +73,7 @@ class _Worker:
                 stdout=subprocess.DEVNULL,
                 stderr=err_fd,
                 pass_fds=(request_r, reply_w),
-                env=worker_env(self.workdir),
+                env=worker_env(self.workdir, spec.hash_seed),
                 cwd=self.workdir,
                 start_new_session=True,
             )
@@ -247,6 +247,8 @@ class SandboxPool:
         max_open_files: descriptors a worker may have open.
         stdout_limit: characters of a call's output that are kept.
         startup_timeout_s: how long a new worker may take to start.
+        hash_seed: the workers' `PYTHONHASHSEED`; a second pool with another seed tells
+            which results depend on the iteration order of sets and dicts of strings.
 
     Raises:
         ValueError: an argument is out of range.
@@ -264,6 +266,7 @@ class SandboxPool:
         max_open_files: int = 64,
         stdout_limit: int = 8_192,
         startup_timeout_s: float = 30.0,
+        hash_seed: int = int(HASH_SEED),
     ) -> None:
         count = workers if workers is not None else (os.cpu_count() or 1)
         if count < 1:
@@ -300,6 +303,7 @@ class SandboxPool:
             file_mb=max_file_mb,
             open_files=max_open_files,
             stdout_limit=stdout_limit,
+            hash_seed=str(hash_seed),
         )
         self._root = tempfile.mkdtemp(prefix="core-bench-sandbox-")
         os.chmod(self._root, 0o711)  # the sandbox user must reach its own directory inside

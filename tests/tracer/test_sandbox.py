@@ -419,3 +419,15 @@ def test_bwrap_root_is_read_only_even_below_the_guard(
         for name in os.listdir(open_dir):
             os.unlink(os.path.join(open_dir, name))
         os.rmdir(open_dir)
+
+
+def test_hash_seed_changes_set_order_only_through_the_pool_option() -> None:
+    code = "def f(words):\n    return list(set(words))"
+    call = "f(['ant', 'bee', 'cat', 'dog', 'eel', 'fox', 'gnu', 'hen'])"
+    orders = set()
+    for seed in (0, 1, 2, 3):
+        with SandboxPool(workers=1, hash_seed=seed) as pool:
+            first = pool.run(code, call).result
+            assert pool.run(code, call).result == first  # the same seed gives the same order
+            orders.add(first)
+    assert len(orders) > 1
