@@ -7,6 +7,15 @@ from operator import is_
 from types import CodeType, FrameType
 from typing import Any
 
+from tracer._branch import (
+    DISABLE,
+    MONITORING,
+    NEUTRAL,
+    TEST,
+    BranchEvents,
+    CodeBranches,
+    classify,
+)
 from tracer._call import CODE_FILENAME, bind_call, parse_call, parse_module
 from tracer._codec import (
     DEFAULT_REPR_LIMIT,
@@ -22,8 +31,8 @@ from tracer._static import (
     LineEffect,
     Loop,
     build_code_map,
+    inside,
     line_effects,
-    within,
 )
 
 _COMPREHENSIONS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
@@ -49,6 +58,7 @@ class _Frame:
     """What the recorder keeps about one frame activation."""
 
     __slots__ = (
+        "branches",
         "cache",
         "comprehension",
         "counters",
@@ -61,12 +71,11 @@ class _Frame:
         "last_step",
         "pending",
         "pending_step",
-        "positions",
         "prev_line",
-        "saw_opcode",
+        "saw_test",
     )
 
-    def __init__(self, frame_id: int, depth: int, code: CodeType) -> None:
+    def __init__(self, frame_id: int, depth: int, code: CodeType, branches: CodeBranches) -> None:
         self.id = frame_id
         self.depth = depth
         self.func = code.co_name
@@ -77,10 +86,10 @@ class _Frame:
         self.last_effect: LineEffect | None = None  # of last_step's line, when it is a line step
         self.prev_line: int | None = None
         self.last_event = ""
+        self.branches = branches
         self.pending: Condition | None = None
         self.pending_step: Step | None = None
-        self.positions: list[tuple[int | None, int | None]] | None = None
-        self.saw_opcode = False
+        self.saw_test = False  # an instruction of the pending condition's test ran
         # enclosing loop headers -> the iterations dict, shared by steps until a counter moves
         self.iterations: dict[tuple[int, ...], dict[int, int]] = {}
 
@@ -93,7 +102,9 @@ class _Recorder:
     """
 
     __slots__ = (
+        "branch_events",
         "code_map",
+        "codes",
         "frames",
         "lines",
         "local",
@@ -118,6 +129,17 @@ class _Recorder:
         self.frames: dict[FrameType, _Frame] = {}
         self.truncated = False
         self.local = self.local_trace  # one bound method, handed back at every event
+        self.codes: dict[CodeType, CodeBranches] = {}
+        self.branch_events: BranchEvents | None = None
+        if MONITORING and code_map.opcode_lines:
+            self.branch_events = BranchEvents(self.on_branch)
+            self.branch_events.use()
+
+    def close(self) -> None:
+        """Forget the frames and stop the BRANCH events."""
+        self.frames.clear()
+        if self.branch_events is not None:
+            self.branch_events.close()
 
     def global_trace(self, frame: FrameType, event: str, arg: Any) -> Any:
         code = frame.f_code
@@ -129,22 +151,36 @@ class _Recorder:
             while parent is not None and parent not in self.frames:
                 parent = parent.f_back
             depth = 0 if parent is None else self.frames[parent].depth + 1
-            state = _Frame(len(self.frames), depth, code)
+            branches = self.codes.get(code)
+            if branches is None:
+                branches = self.codes[code] = CodeBranches(code, self.code_map.conditions)
+                if branches.by_opcode and self.branch_events is not None:
+                    self.branch_events.watch(code)
+            state = _Frame(len(self.frames), depth, code, branches)
             self.frames[frame] = state
-            if self._needs_opcodes(code):
-                state.positions = [(p[0], p[2]) for p in code.co_positions()]
+            if branches.by_opcode and not MONITORING:
                 frame.f_trace_opcodes = True
         return self.local(frame, event, arg)
 
-    def _needs_opcodes(self, code: CodeType) -> bool:
-        lines = self.code_map.opcode_lines
-        return bool(lines) and any(line in lines for _, _, line in code.co_lines() if line)
+    def on_branch(self, code: CodeType, offset: int, destination: int) -> Any:
+        """A `sys.monitoring` BRANCH event: a jump of a test may decide its condition."""
+        branches = self.codes.get(code)
+        line = None if branches is None else branches.branch_lines.get(offset)
+        if line is None:
+            return DISABLE  # not a test's jump: never report this one again
+        state = self.frames.get(sys._getframe(1))
+        if state is None or state.pending is None or state.pending.line != line:
+            return None
+        state.saw_test = True
+        outcome = state.branches.follow(state.pending, destination)
+        if outcome is not None:
+            self._decide(state, outcome)
+        return None
 
     def local_trace(self, frame: FrameType, event: str, arg: Any) -> Any:
         state = self.frames[frame]
         if event == "opcode":
-            state.saw_opcode = True
-            if state.pending is not None and state.pending.by_opcode:
+            if state.pending is not None:
                 self._resolve_by_opcode(frame, state)
             return self.local
         if event == "return" and arg is None and state.last_event == "exception":
@@ -157,8 +193,7 @@ class _Recorder:
             self.truncated = True
             raise _StepLimit
         line = frame.f_lineno
-        if state.pending is not None:
-            self._resolve_by_line(state, event, line)
+        mid_test = state.pending is not None and self._resolve_by_line(frame, state, event, line)
 
         prev = state.last_step
         found = None
@@ -217,10 +252,12 @@ class _Recorder:
         state.last_event = event
         state.last_step = step
         state.last_effect = info.effect
-        if info.condition is not None:
-            state.pending = info.condition
-            state.pending_step = step
-            state.saw_opcode = False
+        if info.condition is not None and not mid_test:
+            condition = state.branches.conditions.get(line)
+            if condition is not None:
+                state.pending = condition
+                state.pending_step = step
+                state.saw_test = False
         return self.local
 
     def _update_locals(
@@ -300,52 +337,68 @@ class _Recorder:
         cache[name] = (value, text, literal, shadow)
         return text, literal
 
-    def _resolve_by_line(self, state: _Frame, event: str, line: int) -> None:
+    def _decide(self, state: _Frame, outcome: bool | None) -> None:
+        assert state.pending_step is not None
+        state.pending_step.branch = outcome
+        state.pending = state.pending_step = None
+
+    def _resolve_by_line(self, frame: FrameType, state: _Frame, event: str, line: int) -> bool:
+        """Decide the pending condition at a new event of its frame, where that can be done.
+
+        Returns True when the frame is still inside the test (a test spread over lines, or a
+        comprehension in it that starts a line step per iteration): the condition stays with
+        the step that started it.
+        """
         condition = state.pending
-        assert condition is not None and state.pending_step is not None
+        assert condition is not None
+        if event == "call":
+            return False  # a generator resuming inside its test
         if condition.by_opcode:
-            if event == "call":
-                return
-            # Control left the line before reaching the body: a statement's test failed (it
-            # jumped past), but a conditional expression was never reached.
-            # Without opcode events (Python 3.12 ignores f_trace_opcodes) nothing is known.
-            jumped_past = condition.kind != "ifexp" and event != "exception" and state.saw_opcode
-            state.pending_step.branch = False if jumped_past else None
-            state.pending = state.pending_step = None
-            return
+            if event == "line":
+                position = state.branches.positions[frame.f_lasti // 2]
+                if inside(position, condition.test):
+                    return True
+                if state.saw_test:
+                    if MONITORING:
+                        told = state.branches.follow(condition, frame.f_lasti)
+                    else:
+                        verdict = classify(condition, position)
+                        told = None if verdict in (TEST, NEUTRAL) else bool(verdict)
+                    self._decide(state, told)
+                else:
+                    self._decide(state, None)
+            elif event == "return" and state.saw_test and condition.kind != "ifexp":
+                self._decide(state, False)  # returned without running the body
+            else:
+                self._decide(state, None)  # the test raised, or was never reached
+            return False
         if event == "line":
             if condition.body[0][0] <= line <= condition.body[1][0]:
                 outcome: bool | None = True
             elif condition.test[0][0] <= line <= condition.test[1][0]:
-                return  # still inside a test that spans several lines
+                return True  # still inside a test that spans several lines
             else:
                 outcome = False
         elif event == "return":
             outcome = False
-        elif event == "exception":
-            outcome = None  # the test itself raised
         else:
-            return
-        state.pending_step.branch = outcome
-        state.pending = state.pending_step = None
+            outcome = None  # the test itself raised
+        self._decide(state, outcome)
+        return False
 
     def _resolve_by_opcode(self, frame: FrameType, state: _Frame) -> None:
         condition = state.pending
-        assert condition is not None and state.pending_step is not None and state.positions
+        assert condition is not None
+        if not condition.by_opcode:
+            return
         lasti = frame.f_lasti
         if lasti < 0:
             return
-        position = state.positions[lasti // 2]
-        if within(position, condition.body):
-            outcome = True
-        elif condition.orelse is not None and within(position, condition.orelse):
-            outcome = False
-        elif within(position, condition.test) or condition.kind == "ifexp":
-            return  # evaluating the test, or code around a conditional expression
-        else:
-            outcome = False  # jumped past an if statement with no else
-        state.pending_step.branch = outcome
-        state.pending = state.pending_step = None
+        verdict = classify(condition, state.branches.positions[lasti // 2])
+        if verdict == TEST:
+            state.saw_test = True
+        elif verdict != NEUTRAL and state.saw_test:
+            self._decide(state, bool(verdict))
 
 
 class _LineInfo:
@@ -471,7 +524,7 @@ def record(code: str, call: str, *, max_steps: int, repr_limit: int, incremental
         result.result_opaque = not literal
     finally:
         sys.settrace(previous)
-        recorder.frames.clear()
+        recorder.close()
     result.truncated = result.truncated or recorder.truncated
     result.args_after = bound.arguments_after()
     return result
