@@ -24,6 +24,7 @@ from tracer._codec import (
     exception_text,
     snapshot,
 )
+from tracer._flat import UNCHANGED, Flat
 from tracer._model import Step, Trace, TraceError
 from tracer._static import (
     CodeMap,
@@ -41,8 +42,9 @@ _COMPREHENSIONS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>
 _IMMUTABLE = frozenset({int, float, bool, str, bytes, type(None), complex})
 _CONTAINERS = frozenset({list, dict, set, tuple})
 
-# name -> (object, repr, literal, shadow): the shadow is a shallow copy of a container of atoms,
-# whose elements are compared by identity to tell that the repr is still right.
+# name -> (object, repr, literal, shadow): the shadow of a container of atoms remembers its
+# elements, compared by identity to tell that the repr is still right (a `Flat` for lists and
+# dicts, which also rebuilds the repr from the elements that did not change).
 _CacheEntry = tuple[Any, str, bool, Any]
 _NO_ITERATIONS: dict[int, int] = {}
 _MISSING = object()
@@ -69,6 +71,7 @@ class _Frame:
         "last_effect",
         "last_event",
         "last_step",
+        "mutable",
         "pending",
         "pending_step",
         "prev_line",
@@ -82,6 +85,7 @@ class _Frame:
         self.comprehension = code.co_name in _COMPREHENSIONS
         self.counters: dict[int, int] = {}
         self.cache: dict[str, _CacheEntry] = {}
+        self.mutable: set[str] = set()  # names whose cached value is not of an _IMMUTABLE type
         self.last_step: Step | None = None
         self.last_effect: LineEffect | None = None  # of last_step's line, when it is a line step
         self.prev_line: int | None = None
@@ -110,6 +114,7 @@ class _Recorder:
         "local",
         "max_steps",
         "repr_limit",
+        "reuse",
         "steps",
         "truncated",
     )
@@ -120,8 +125,10 @@ class _Recorder:
         effects: dict[int, LineEffect],
         max_steps: int,
         repr_limit: int,
+        reuse: bool = True,
     ) -> None:
         self.code_map = code_map
+        self.reuse = reuse
         self.lines = _line_table(code_map, effects)
         self.max_steps = max_steps
         self.repr_limit = repr_limit
@@ -195,14 +202,57 @@ class _Recorder:
         line = frame.f_lineno
         mid_test = state.pending is not None and self._resolve_by_line(frame, state, event, line)
 
+        # The previous step's locals, with only what its line's effect allows to change looked
+        # at again (inline: this runs at every step); a full snapshot when a local appeared or
+        # disappeared, or after another frame's steps.
         prev = state.last_step
-        found = None
         effect = state.last_effect
+        locals_: dict[str, str] | None = None
+        opaque: tuple[str, ...] = ()
         if effect is not None and prev is not None and prev.index == index - 1:
-            found = self._update_locals(frame, state, prev, effect)
-        if found is None:
-            found = self._snapshot_locals(frame, state)
-        locals_, opaque = found
+            cache = state.cache
+            current = frame.f_locals
+            locals_ = prev.locals.copy()
+            if len(current) != len(locals_):
+                locals_ = None
+            else:
+                mutates = effect.mutates
+                if effect.augmented:
+                    for name in effect.augmented:
+                        entry = cache.get(name)
+                        if entry is None or type(entry[0]) not in _IMMUTABLE:
+                            mutates = True  # `x += y` on a list changes every alias of it
+                names: Any = effect.names
+                if mutates:
+                    names = [*state.mutable, *names]
+                opaque = prev.opaque
+                for name in names:
+                    local = current.get(name, _MISSING)
+                    if local is _MISSING:
+                        if name in locals_:
+                            locals_ = None
+                            break
+                        continue  # a global, or a comprehension's own variable
+                    entry = cache.get(name)
+                    t = type(local)
+                    if entry is not None and entry[0] is local and t in _IMMUTABLE:
+                        continue
+                    if name not in locals_:
+                        locals_ = None
+                        break
+                    if t is int and -_SMALL_INT < local < _SMALL_INT:  # the commonest change
+                        text = locals_[name] = repr(local)
+                        cache[name] = (local, text, True, None)
+                        state.mutable.discard(name)
+                        if name in opaque:
+                            opaque = tuple(n for n in locals_ if not cache[n][2])
+                        continue
+                    text, literal = self._snapshot_value(state, name, local)
+                    locals_[name] = text
+                    if literal == (name in opaque):
+                        opaque = tuple(n for n in locals_ if not cache[n][2])
+        if locals_ is None:
+            locals_, opaque = self._snapshot_locals(frame, state)
 
         iterations = _NO_ITERATIONS
         value: str | None = None
@@ -211,10 +261,14 @@ class _Recorder:
         if event == "line":
             info = self.lines.get(line, _NO_INFO)
             loop = info.loop
-            if loop is not None and loop.comprehension == state.comprehension:
+            if loop is not None and loop.comprehension is state.comprehension:
                 counters = state.counters
                 last = state.prev_line
-                if last is not None and (last == line or loop.contains(last)) and line in counters:
+                if (
+                    last is not None
+                    and (last == line or loop.body_first <= last <= loop.body_last)
+                    and line in counters
+                ):
                     counters[line] += 1
                 else:
                     counters[line] = 1
@@ -260,78 +314,52 @@ class _Recorder:
                 state.saw_test = False
         return self.local
 
-    def _update_locals(
-        self, frame: FrameType, state: _Frame, prev: Step, effect: LineEffect
-    ) -> tuple[dict[str, str], tuple[str, ...]] | None:
-        """The previous step's locals with only what `effect` allows to change looked at again.
-
-        None when a full snapshot is needed (a local appeared or disappeared).
-        """
-        cache = state.cache
-        current = frame.f_locals
-        reprs = prev.locals.copy()
-        if len(current) != len(reprs):
-            return None
-        mutates = effect.mutates
-        for name in effect.augmented:
-            entry = cache.get(name)
-            if entry is None or type(entry[0]) not in _IMMUTABLE:
-                mutates = True  # `x += y` on a list changes every alias of it
-        names: Any = effect.names
-        if mutates:
-            names = [n for n in reprs if type(cache[n][0]) not in _IMMUTABLE]
-            names.extend(effect.names)
-        opaque = prev.opaque
-        for name in names:
-            value = current.get(name, _MISSING)
-            if value is _MISSING:
-                if name in reprs:
-                    return None
-                continue  # a global, or a comprehension's own variable
-            entry = cache.get(name)
-            if entry is not None and entry[0] is value and type(value) in _IMMUTABLE:
-                continue
-            if name not in reprs:
-                return None
-            text, literal = self._snapshot_value(cache, name, value)
-            reprs[name] = text
-            if literal == (name in opaque):
-                opaque = tuple(n for n in reprs if not cache[n][2])
-        return reprs, opaque
-
     def _snapshot_locals(
         self, frame: FrameType, state: _Frame
     ) -> tuple[dict[str, str], tuple[str, ...]]:
-        cache = state.cache
         reprs: dict[str, str] = {}
         opaque: list[str] = []
+        state.mutable.clear()
         for name, value in frame.f_locals.items():
             if name[0] == ".":  # the hidden iterator of a 3.11 comprehension frame
                 continue
-            text, literal = self._snapshot_value(cache, name, value)
+            text, literal = self._snapshot_value(state, name, value)
             reprs[name] = text
             if not literal:
                 opaque.append(name)
         return reprs, tuple(opaque)
 
-    def _snapshot_value(
-        self, cache: dict[str, _CacheEntry], name: str, value: Any
-    ) -> tuple[str, bool]:
+    def _snapshot_value(self, state: _Frame, name: str, value: Any) -> tuple[str, bool]:
+        cache = state.cache
         t = type(value)
+        if t in _IMMUTABLE:
+            state.mutable.discard(name)
+        else:
+            state.mutable.add(name)
         entry = cache.get(name)
         if entry is not None and entry[0] is value:
             if t in _IMMUTABLE:
                 return entry[1], entry[2]
             shadow = entry[3]
-            if shadow is not None and _unchanged(value, shadow):
-                return entry[1], entry[2]
+            if shadow is not None:
+                if t is list or t is dict:
+                    found = shadow.check(value, self.repr_limit)
+                    if found is UNCHANGED:
+                        return entry[1], entry[2]
+                    if found is not None:
+                        cache[name] = (value, found[0], found[1], shadow)
+                        return found
+                elif _unchanged(value, shadow):
+                    return entry[1], entry[2]
+        if not self.reuse:
+            return snapshot(value, self.repr_limit)
         shadow = None
         if t is int and -_SMALL_INT < value < _SMALL_INT:
             text, literal = repr(value), True
         elif t in _CONTAINERS:
             text, literal, flat = container_snapshot(value, self.repr_limit)
             if flat:
-                shadow = _shadow(value)
+                shadow = Flat(value) if t is list or t is dict else _shadow(value)
         else:
             text, literal = snapshot(value, self.repr_limit)
         cache[name] = (value, text, literal, shadow)
@@ -436,24 +464,16 @@ def _line_table(code_map: CodeMap, effects: dict[int, LineEffect]) -> dict[int, 
 
 
 def _shadow(value: Any) -> Any:
-    t = type(value)
-    if t is tuple:
+    if type(value) is tuple:
         return ()  # a tuple of atoms never changes; any non-None shadow marks it reusable
-    if t is set:
-        return list(value)  # iteration order too: it is what the repr shows
-    return value.copy()
+    return list(value)  # a set: iteration order too, it is what the repr shows
 
 
 def _unchanged(value: Any, shadow: Any) -> bool:
-    """Whether a container of atoms still holds the very same elements in the same order."""
-    t = type(value)
-    if t is tuple:
+    """Whether a tuple or set of atoms still holds the very same elements in the same order."""
+    if type(value) is tuple:
         return True
-    if len(value) != len(shadow):
-        return False
-    if t is dict:
-        return all(map(is_, value, shadow)) and all(map(is_, value.values(), shadow.values()))
-    return all(map(is_, value, shadow))
+    return len(value) == len(shadow) and all(map(is_, value, shadow))
 
 
 def trace(
@@ -491,8 +511,10 @@ def trace(
 
 
 def record(code: str, call: str, *, max_steps: int, repr_limit: int, incremental: bool) -> Trace:
-    """`trace`, with the choice of looking again only at what each line can change
-    (`incremental`, the default of `trace`) or snapshotting every local at every step."""
+    """`trace`, with the choice of looking again only at what each line can change and reusing
+    reprs of values that did not change (`incremental`, the default of `trace`), or taking a
+    fresh snapshot of every local at every step (the reference the shortcuts are tested
+    against)."""
     tree, compiled = parse_module(code)
     node = parse_call(call)
     namespace: dict[str, Any] = {"__name__": "__core_bench__", "__builtins__": __builtins__}
@@ -507,7 +529,7 @@ def record(code: str, call: str, *, max_steps: int, repr_limit: int, incremental
     except Exception as exc:
         raise TraceError(f"evaluating the call's arguments failed: {exception_text(exc)}") from None
     effects = line_effects(tree) if incremental else {}
-    recorder = _Recorder(build_code_map(tree, code), effects, max_steps, repr_limit)
+    recorder = _Recorder(build_code_map(tree, code), effects, max_steps, repr_limit, incremental)
     result = Trace(code=code, call=call, steps=recorder.steps)
     previous = sys.gettrace()
     sys.settrace(recorder.global_trace)
