@@ -30,6 +30,7 @@ from test_branches import CASES
 from tracer import trace
 
 CRUXEVAL = os.environ.get("CORE_BENCH_CRUXEVAL")
+BUNDLED = Path(__file__).resolve().parents[2] / "data" / "bundled.jsonl"
 FILENAME = "<branch-oracle>"
 
 PURE_FUNCTIONS = frozenset(
@@ -212,6 +213,20 @@ def test_oracle_agrees_on_the_hand_written_cases() -> None:
         compare(name, textwrap.dedent(code).lstrip("\n"), call, tally)
     assert tally.wrong == [] and tally.skipped_calls == []
     assert tally.checked >= 20
+
+
+def test_every_branch_outcome_of_the_bundled_problems_matches_the_live_frame() -> None:
+    tally = Tally()
+    rows = [json.loads(line) for line in BUNDLED.read_text().splitlines() if line]
+    calls = [(row["id"], row["code"], call) for row in rows for call in row["calls"]]
+    for name, code, call in calls:
+        compare(f"{name} {call}", code, call, tally)
+    print(
+        f"\nbranch oracle on {len(calls)} bundled calls: {tally.checked} outcomes checked, "
+        f"{len(tally.wrong)} wrong, {tally.missing} where the tracer records None"
+    )
+    assert tally.wrong == [] and tally.skipped_calls == []
+    assert tally.checked > 3000
 
 
 @pytest.mark.skipif(not CRUXEVAL, reason="CORE_BENCH_CRUXEVAL is not set")
