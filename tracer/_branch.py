@@ -160,16 +160,22 @@ class BranchEvents:
         """Take a free tool id and register the callback."""
         monitoring = _monitoring
         for tool in (4, 3, 5, 0, 2, 1):  # ids that debuggers, coverage and profilers favour last
-            if monitoring.get_tool(tool) is None:
-                monitoring.use_tool_id(tool, "core-bench tracer")
-                monitoring.register_callback(tool, monitoring.events.BRANCH, self.callback)
-                self.tool = tool
-                return
+            try:
+                if monitoring.get_tool(tool) is None:
+                    monitoring.use_tool_id(tool, "core-bench tracer")
+                    monitoring.register_callback(tool, monitoring.events.BRANCH, self.callback)
+                    self.tool = tool
+                    return
+            except ValueError:  # taken in the meantime
+                continue
 
     def watch(self, code: CodeType) -> None:
         """Report BRANCH events of `code`."""
         if self.tool is not None:
-            _monitoring.set_local_events(self.tool, code, _monitoring.events.BRANCH)
+            try:
+                _monitoring.set_local_events(self.tool, code, _monitoring.events.BRANCH)
+            except ValueError:  # traced code freed the tool id
+                return
             self.codes.append(code)
 
     def close(self) -> None:
@@ -177,9 +183,13 @@ class BranchEvents:
         if self.tool is None:
             return
         monitoring = _monitoring
-        for code in self.codes:
-            monitoring.set_local_events(self.tool, code, 0)
-        monitoring.register_callback(self.tool, monitoring.events.BRANCH, None)
-        monitoring.free_tool_id(self.tool)
-        self.tool = None
+        tool, self.tool = self.tool, None
+        try:
+            if monitoring.get_tool(tool) == "core-bench tracer":  # traced code may have freed it
+                for code in self.codes:
+                    monitoring.set_local_events(tool, code, 0)
+                monitoring.register_callback(tool, monitoring.events.BRANCH, None)
+                monitoring.free_tool_id(tool)
+        except ValueError:
+            pass
         self.codes.clear()

@@ -6,6 +6,7 @@ follow from the call's arguments by reading the code (they are not copied from a
 
 from __future__ import annotations
 
+import sys
 import textwrap
 
 import pytest
@@ -325,3 +326,26 @@ def test_test_that_raises_has_no_outcome() -> None:
     t = trace(code, "f({})")
     assert [s.branch for s in t.steps if s.event == "line" and s.line == 3] == [None]
     assert t.result == "3"
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="sys.monitoring is new in 3.12")
+def test_traced_code_that_frees_every_monitoring_tool_still_traces() -> None:
+    code = textwrap.dedent(
+        """
+        import sys
+
+        def g(x):
+            return 'a' if x else 'b'
+
+        def f(x):
+            for tool in range(6):
+                try:
+                    sys.monitoring.free_tool_id(tool)
+                except ValueError:
+                    pass
+            return g(x) + ('c' if x else 'd')
+        """
+    )
+    t = trace(code, "f(1)")
+    assert t.result == "'ac'" and t.exception is None and not t.truncated
+    assert {s.branch for s in t.steps if s.line == 5 and s.event == "line"} <= {True, None}
