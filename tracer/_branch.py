@@ -74,7 +74,8 @@ class CodeBranches:
     Attributes:
         conditions: line -> condition, for the conditions this code evaluates (so a
             comprehension or lambda on an `if` line does not take the `if` for its own).
-        positions: `co_positions()`, one entry per code unit (index = offset // 2).
+        positions: `co_positions()`, one entry per code unit (index = offset // 2); empty
+            when `by_opcode` is False.
         by_opcode: some condition here needs instruction-level outcomes.
         branch_lines: offset of an instruction inside a test -> that condition's line (3.12+).
     """
@@ -82,14 +83,15 @@ class CodeBranches:
     __slots__ = ("branch_lines", "by_opcode", "conditions", "flow", "positions")
 
     def __init__(self, code: CodeType, conditions: dict[int, Condition]) -> None:
-        positions: list[Position] = list(code.co_positions())
-        self.positions = positions
         scope = (code.co_name, code.co_firstlineno)
         own = {line: c for line, c in conditions.items() if c.scope == scope}
         self.conditions = own
         self.by_opcode = any(c.by_opcode for c in own.values())
         self.branch_lines: dict[int, int] = {}
         self.flow: dict[int, tuple[int, int]] = {}
+        # only conditions decided by instructions look at positions
+        positions: list[Position] = list(code.co_positions()) if self.by_opcode else []
+        self.positions = positions
         if MONITORING and self.by_opcode:
             tests = [c for c in own.values() if c.by_opcode]
             for index, position in enumerate(positions):

@@ -112,20 +112,19 @@ _SCOPE_NAMES = {
 def _scoped_nodes(tree: ast.Module) -> list[tuple[ast.AST, tuple[str, int]]]:
     """Every node in breadth-first order (as `ast.walk`), with the (co_name, co_firstlineno) of
     the code object that runs it."""
-    out: list[tuple[ast.AST, tuple[str, int]]] = []
     queue: list[tuple[ast.AST, tuple[str, int]]] = [(tree, ("<module>", 1))]
+    iter_children = ast.iter_child_nodes
     for node, scope in queue:
-        out.append((node, scope))
-        inner = scope
         if isinstance(node, _SCOPES):
             name = getattr(node, "name", None) or _SCOPE_NAMES[type(node)]
             decorators = getattr(node, "decorator_list", None) or [node]
             inner = (name, min(d.lineno for d in decorators))
-        for child in ast.iter_child_nodes(node):
-            # a function's defaults and decorators run in the enclosing code
-            outside = isinstance(node, _SCOPES) and _runs_outside(node, child)
-            queue.append((child, scope if outside else inner))
-    return out
+            for child in iter_children(node):
+                # decorators, bases and a comprehension's first iterable run outside
+                queue.append((child, scope if _runs_outside(node, child) else inner))
+        else:
+            queue.extend([(child, scope) for child in iter_children(node)])
+    return queue
 
 
 def _runs_outside(node: ast.AST, child: ast.AST) -> bool:
@@ -144,7 +143,8 @@ def build_code_map(tree: ast.Module, source: str) -> CodeMap:
     """Index the loops and conditions of a parsed module."""
     code_map = CodeMap(lines=source.splitlines())
     opcode_lines: set[int] = set()
-    for node in ast.walk(tree):
+    ifexps: list[tuple[ast.IfExp, tuple[str, int]]] = []
+    for node, scope in _scoped_nodes(tree):
         if isinstance(node, ast.For | ast.AsyncFor | ast.While):
             header = node.lineno if not isinstance(node, ast.While) else node.test.lineno
             targets = () if isinstance(node, ast.While) else _target_names(node.target)
@@ -157,7 +157,8 @@ def build_code_map(tree: ast.Module, source: str) -> CodeMap:
                 names = tuple(n for g in node.generators for n in _target_names(g.target))
                 start, end = _span(node)
                 code_map.loops[header] = Loop(header, start[0], end[0], names, comprehension=True)
-    for node, scope in _scoped_nodes(tree):
+        elif isinstance(node, ast.IfExp):
+            ifexps.append((node, scope))
         if isinstance(node, ast.If | ast.While):
             line = node.test.lineno
             test = _span(node.test)
@@ -170,8 +171,8 @@ def build_code_map(tree: ast.Module, source: str) -> CodeMap:
             )
             if by_opcode:
                 opcode_lines.add(line)
-    for node, scope in _scoped_nodes(tree):
-        if isinstance(node, ast.IfExp) and node.lineno not in code_map.conditions:
+    for node, scope in ifexps:
+        if node.lineno not in code_map.conditions:
             line = node.lineno
             code_map.conditions[line] = Condition(
                 "ifexp",
