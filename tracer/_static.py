@@ -41,7 +41,7 @@ class Condition:
 
     Attributes:
         kind: "if" (if and elif), "while" or "ifexp".
-        line: the line whose line event evaluates it.
+        line: the line whose line event evaluates it (the test's first line).
         test: span of the test expression.
         body: span of what runs when the test holds.
         orelse: span of what runs otherwise, or None.
@@ -172,8 +172,8 @@ def build_code_map(tree: ast.Module, source: str) -> CodeMap:
             if by_opcode:
                 opcode_lines.add(line)
     for node, scope in ifexps:
-        if node.lineno not in code_map.conditions:
-            line = node.lineno
+        line = node.test.lineno  # evaluation starts with the test, on its line
+        if line not in code_map.conditions:
             code_map.conditions[line] = Condition(
                 "ifexp",
                 line,

@@ -259,6 +259,105 @@ CASES: dict[str, tuple[str, str, int, str, list[bool | None]]] = {
         "<lambda>",
         [False, True, True],
     ),
+    "conditional expression spread over lines: the test's line holds the outcome": (
+        """
+        def f(x):
+            y = (x
+                 if x > 1
+                 else -x)
+            return y
+        """,
+        "f(0)",
+        3,
+        "f",
+        [False],
+    ),
+    "nested conditional expressions: the outer one": (
+        """
+        def f(a, b):
+            return (1 if a else 2) if b else (3 if a else 4)
+        """,
+        "f(1, 0)",
+        2,
+        "f",
+        [False],
+    ),
+    "chained conditional expressions: the first test": (
+        """
+        def f(x):
+            return 'a' if x == 1 else 'b' if x == 2 else 'c'
+        """,
+        "f(2)",
+        2,
+        "f",
+        [False],
+    ),
+    "conditional expression in an f-string": (
+        """
+        def f(s):
+            return f'{s if s else "empty"}!'
+        """,
+        "f('')",
+        2,
+        "f",
+        [False],
+    ),
+    "if with an assignment expression and a same-line return": (
+        """
+        def f(xs):
+            for x in xs:
+                if (y := x * 2) > 4: return y
+            return -1
+        """,
+        "f([1, 2, 3])",
+        3,
+        "f",
+        [False, False, True],
+    ),
+    "same-line if raising inside try/finally": (
+        """
+        def f(x):
+            try:
+                if x: raise ValueError
+            finally:
+                z = 1
+            return z
+        """,
+        "f(0)",
+        3,
+        "f",
+        [False],
+    ),
+    "conditional expression in a method and in a decorated function": (
+        """
+        def deco(fn):
+            return fn
+
+        class C:
+            @deco
+            def m(self, x):
+                return 'p' if x > 0 else 'n'
+
+        def f(x):
+            return C().m(x) + C().m(-x)
+        """,
+        "f(1)",
+        7,
+        "m",
+        [True, False],
+    ),
+    "if with not and a same-line else": (
+        """
+        def f(x):
+            if not x: pass
+            else: x = 0
+            return x
+        """,
+        "f(2)",
+        2,
+        "f",
+        [False],
+    ),
     "if in a generator": (
         """
         def g(xs):
