@@ -448,3 +448,22 @@ def test_traced_code_that_frees_every_monitoring_tool_still_traces() -> None:
     t = trace(code, "f(1)")
     assert t.result == "'ac'" and t.exception is None and not t.truncated
     assert {s.branch for s in t.steps if s.line == 5 and s.event == "line"} <= {True, None}
+
+
+def test_comprehension_if_clauses_on_a_conditional_expression_line_leave_its_outcome_right() -> (
+    None
+):
+    # The comprehension's own `if` jumps (inline from 3.12) must not be taken for the outcome of
+    # the line's conditional expression, whether the comprehension runs before its test or in it.
+    code = textwrap.dedent(
+        """
+        def f(xs, flag):
+            n = len([a for a in xs if a > 1]) + (10 if flag else 20)
+            m = [a for a in xs if a] if n > 15 else []
+            return n, m
+        """
+    )
+    for call, first, second in (("f([1, 2, 3], 0)", False, True), ("f([0, 5], 1)", True, False)):
+        got2 = [o for o in outcomes(code, call, 2, "f") if o is not None]
+        got3 = [o for o in outcomes(code, call, 3, "f") if o is not None]
+        assert (got2, got3) == ([first], [second]), call
