@@ -10,10 +10,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """Bumped whenever a field of a written record changes meaning or shape."""
 
 VariantKind = Literal["original", "equivalent", "mutant"]
+VariantFamily = Literal["rewrite", "idiom", "rename", "distractor", "reimplementation", "mutant"]
+"""DESIGN.md's families of variants; each is its own axis in every report."""
 ProbeKind = Literal[
     "state_after",
     "branch",
@@ -62,6 +64,12 @@ class Variant(Record):
     """One way of writing a problem's function; every problem has exactly one "original".
 
     Attributes:
+        family: the family of the variant's transforms (None for the original); a composed
+            variant takes the family of its first non-rename transform.
+        single: True when the variant is one transform applied alone (one factor, no
+            renaming), so a transform's robustness gap is its own; False when composed.
+        outputs: the repr of the variant's result on each call of its problem, in order, as
+            the build traced it (an exception as "!ExceptionType").
         renames: old name -> new name applied by the chain (an extension of DESIGN.md's fields,
             used to ask the same question of every variant).
         line_map: original line -> lines of this variant, where the chain could tell.
@@ -75,6 +83,9 @@ class Variant(Record):
     jaccard: float
     cc: int
     verified_calls: int
+    family: VariantFamily | None = None
+    single: bool = False
+    outputs: list[str] = Field(default_factory=list)
     renames: dict[str, str] = Field(default_factory=dict)
     line_map: dict[int, list[int]] = Field(default_factory=dict)
 
