@@ -62,7 +62,8 @@ def naive_recorder(func: Callable[..., Any], *args: Any) -> list[dict[str, Any]]
     states: list[dict[str, Any]] = []
 
     def local(frame: Any, event: str, arg: Any) -> Any:
-        states.append(copy.deepcopy(frame.f_locals))
+        current = frame.f_locals  # a write-through proxy from 3.13, which deepcopy refuses
+        states.append(copy.deepcopy(current if type(current) is dict else dict(current)))
         return local
 
     def global_(frame: Any, event: str, arg: Any) -> Any:
