@@ -358,6 +358,41 @@ CASES: dict[str, tuple[str, str, int, str, list[bool | None]]] = {
         "f",
         [False],
     ),
+    "chained comparison with a same-line body": (
+        """
+        def f(xs):
+            n = 0
+            for x in xs:
+                if 0 < x < 10: n += 1
+            return n
+        """,
+        "f([5, -1, 20])",
+        4,
+        "f",
+        [True, False, False],
+    ),
+    "conditional expression with a chained comparison": (
+        """
+        def f(xs):
+            return [('in' if 0 < x < 10 else 'out') for x in xs]
+        """,
+        "f([20])",
+        2,
+        "<listcomp>" if sys.version_info < (3, 12) else "f",
+        [False, None],  # the second step only finds the iterator exhausted
+    ),
+    "conditional expression with not in, is not and a generator": (
+        """
+        def f(x):
+            y = 'y' if x not in (1, 2) and x is not None else 'n'
+            z = 1 if any(v > 2 for v in (x or 0, 1)) else 0
+            return y, z
+        """,
+        "f(3)",
+        2,
+        "f",
+        [True],
+    ),
     "if in a generator": (
         """
         def g(xs):
