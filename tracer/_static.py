@@ -40,10 +40,10 @@ class Condition:
     """A condition whose outcome a step records.
 
     Attributes:
-        kind: "if" (if and elif), "while" or "ifexp".
+        kind: "if" (if and elif), "while", "ifexp" or "assert" (True: the assertion held).
         line: the line whose line event evaluates it (the test's first line).
         test: span of the test expression.
-        body: span of what runs when the test holds.
+        body: span of what runs when the test holds (an assert's: the statement itself).
         orelse: span of what runs otherwise, or None.
         by_opcode: the outcome can only be told from the next instructions (the body starts on
             the test's last line, or a conditional expression), not from the next line.
@@ -144,6 +144,7 @@ def build_code_map(tree: ast.Module, source: str) -> CodeMap:
     code_map = CodeMap(lines=source.splitlines())
     opcode_lines: set[int] = set()
     ifexps: list[tuple[ast.IfExp, tuple[str, int]]] = []
+    asserts: list[tuple[ast.Assert, tuple[str, int]]] = []
     for node, scope in _scoped_nodes(tree):
         if isinstance(node, ast.For | ast.AsyncFor | ast.While):
             header = node.lineno if not isinstance(node, ast.While) else node.test.lineno
@@ -159,6 +160,8 @@ def build_code_map(tree: ast.Module, source: str) -> CodeMap:
                 code_map.loops[header] = Loop(header, start[0], end[0], names, comprehension=True)
         elif isinstance(node, ast.IfExp):
             ifexps.append((node, scope))
+        elif isinstance(node, ast.Assert):
+            asserts.append((node, scope))
         if isinstance(node, ast.If | ast.While):
             line = node.test.lineno
             test = _span(node.test)
@@ -185,6 +188,13 @@ def build_code_map(tree: ast.Module, source: str) -> CodeMap:
                 scope,
             )
             opcode_lines.add(line)
+    for node, scope in asserts:
+        line = node.test.lineno
+        if line not in code_map.conditions:
+            whole = _span(node)
+            code_map.conditions[line] = Condition(
+                "assert", line, _span(node.test), whole, None, False, whole, scope
+            )
     code_map.opcode_lines = frozenset(opcode_lines)
     for line in range(1, len(code_map.lines) + 1):
         enclosing = tuple(

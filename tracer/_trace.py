@@ -200,7 +200,9 @@ class _Recorder:
             self.truncated = True
             raise _StepLimit
         line = frame.f_lineno
-        mid_test = state.pending is not None and self._resolve_by_line(frame, state, event, line)
+        mid_test = state.pending is not None and self._resolve_by_line(
+            frame, state, event, line, arg
+        )
 
         # The previous step's locals, with only what its line's effect allows to change looked
         # at again (inline: this runs at every step); a full snapshot when a local appeared or
@@ -370,7 +372,9 @@ class _Recorder:
         state.pending_step.branch = outcome
         state.pending = state.pending_step = None
 
-    def _resolve_by_line(self, frame: FrameType, state: _Frame, event: str, line: int) -> bool:
+    def _resolve_by_line(
+        self, frame: FrameType, state: _Frame, event: str, line: int, arg: Any
+    ) -> bool:
         """Decide the pending condition at a new event of its frame, where that can be done.
 
         Returns True when the frame is still inside the test (a test spread over lines, or a
@@ -381,6 +385,18 @@ class _Recorder:
         assert condition is not None
         if event == "call":
             return False  # a generator resuming inside its test
+        if condition.kind == "assert":
+            if event == "line":
+                if line != condition.line and condition.line <= line <= condition.outer[1][0]:
+                    return True  # the test or message goes on over more lines
+                outcome: bool | None = True
+            elif event == "return":
+                outcome = True
+            else:  # an AssertionError raised by this frame, not by a function its test called
+                here = isinstance(arg[1], AssertionError) and arg[2] is not None
+                outcome = False if here and arg[2].tb_next is None else None
+            self._decide(state, outcome)
+            return False
         if condition.by_opcode:
             if event == "line":
                 position = state.branches.positions[frame.f_lasti // 2]
@@ -402,7 +418,7 @@ class _Recorder:
             return False
         if event == "line":
             if condition.body[0][0] <= line <= condition.body[1][0]:
-                outcome: bool | None = True
+                outcome = True
             elif condition.test[0][0] <= line <= condition.test[1][0]:
                 return True  # still inside a test that spans several lines
             else:

@@ -91,6 +91,11 @@ def checkable_conditions(code: str) -> dict[int, ast.expr]:
     found: dict[int, ast.expr] = {}
     statement_lines: set[int] = set()
     for node in ast.walk(tree):
+        if isinstance(node, ast.Assert):
+            line = node.test.lineno
+            statement_lines.add(line)
+            if node.lineno == line and starts.get(line) == 1 and pure(node.test):
+                found[line] = node.test
         if isinstance(node, ast.If | ast.While):
             line = node.test.lineno
             statement_lines.add(line)

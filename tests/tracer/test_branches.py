@@ -393,6 +393,61 @@ CASES: dict[str, tuple[str, str, int, str, list[bool | None]]] = {
         "f",
         [True],
     ),
+    "assert that holds, fails, and fails in a helper": (
+        """
+        def g(x):
+            assert x != 3, 'three'
+            return x
+
+        def f(xs):
+            out = []
+            for x in xs:
+                try:
+                    assert x > 0
+                    out.append(g(x))
+                except AssertionError:
+                    out.append(None)
+            return out
+        """,
+        "f([1, -1, 3])",
+        9,
+        "f",
+        [True, False, True],  # 3 > 0 holds here; g's own assert is the one that fails
+    ),
+    "assert in a helper": (
+        """
+        def g(x):
+            assert x != 3, 'three'
+            return x
+
+        def f(xs):
+            out = []
+            for x in xs:
+                try:
+                    out.append(g(x))
+                except AssertionError:
+                    out.append(None)
+            return out
+        """,
+        "f([1, 3])",
+        2,
+        "g",
+        [True, False],
+    ),
+    "assert whose test raises": (
+        """
+        def f(d):
+            try:
+                assert d['k'] > 0
+            except KeyError:
+                return 'no k'
+            return 'ok'
+        """,
+        "f({})",
+        3,
+        "f",
+        [None],
+    ),
     "if in a generator": (
         """
         def g(xs):
