@@ -280,7 +280,11 @@ class _Recorder:
                 shared = state.iterations.get(enclosing)
                 if shared is None:
                     counters = state.counters
-                    shared = {h: counters[h] for h in enclosing if h in counters}
+                    if len(enclosing) == 1:  # the common case, without a comprehension
+                        header = enclosing[0]
+                        shared = {header: counters[header]} if header in counters else {}
+                    else:
+                        shared = {h: counters[h] for h in enclosing if h in counters}
                     state.iterations[enclosing] = shared
                 iterations = shared
             state.prev_line = line
