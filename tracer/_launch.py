@@ -36,6 +36,8 @@ class WorkerSpec:
     open_files: int
     stdout_limit: int
     hash_seed: str = HASH_SEED
+    fork: bool = False
+    """A fork server: the process forks a fresh child from itself for every call."""
 
 
 def worker_env(workdir: str, hash_seed: str = HASH_SEED) -> dict[str, str]:
@@ -71,6 +73,9 @@ def worker_command(
         "file_mb": spec.file_mb,
         "open_files": spec.open_files,
         "stdout_limit": spec.stdout_limit,
+        "fork": spec.fork,
+        # Outside bubblewrap the worker checks that its parent is still this process.
+        "parent_pid": None if spec.use_bwrap else os.getpid(),
     }
     python = [sys.executable, "-s", "-B", "-P", "-c", _BOOT, PACKAGE_ROOT, json.dumps(config)]
     if not spec.use_bwrap:

@@ -10,6 +10,9 @@ from tracer._model import Trace
 Status = Literal["ok", "exception", "timeout", "memory", "crashed"]
 STATUSES: frozenset[str] = frozenset(get_args(Status))
 
+MAX_DURATION_S = 1e9
+"""Largest duration a reply may state (anything larger is a malformed reply)."""
+
 
 @dataclass(slots=True)
 class Outcome:
@@ -23,6 +26,9 @@ class Outcome:
         result: repr of the return value (bounded, see `tracer._codec.RESULT_REPR_LIMIT`), or
             None when the call did not return.
         result_literal: True when `ast.literal_eval(result)` gives back an equal value.
+        result_plain: True when the value is made only of exact builtin literal types (NaN
+            and infinite floats allowed), so `result` is the builtins' own repr, never one
+            the value's class wrote; graders read no other result.
         exception: "Type: message" when status is "exception" or "memory", else None.
         args_after: reprs of the argument values after the call (keyword arguments as
             "name=repr"), so in-place mutation can be compared.
@@ -37,6 +43,7 @@ class Outcome:
     status: Status
     result: str | None = None
     result_literal: bool = False
+    result_plain: bool = False
     exception: str | None = None
     args_after: list[str] = field(default_factory=list)
     trace: Trace | None = None
@@ -50,6 +57,7 @@ class Outcome:
             "status": self.status,
             "result": self.result,
             "result_literal": self.result_literal,
+            "result_plain": self.result_plain,
             "exception": self.exception,
             "args_after": list(self.args_after),
             "trace": self.trace.to_json() if self.trace is not None else None,
@@ -76,6 +84,8 @@ class Outcome:
         duration = data.get("duration_s", 0.0)
         if isinstance(duration, bool) or not isinstance(duration, int | float):
             raise ValueError("duration_s must be a number")
+        if not 0.0 <= duration <= MAX_DURATION_S:  # also refuses NaN, and ints like 10**400
+            raise ValueError(f"duration_s must be between 0 and {MAX_DURATION_S:g}")
         raw_trace = data.get("trace")
         trace: Trace | None = None
         if raw_trace is not None:
@@ -83,12 +93,13 @@ class Outcome:
                 raise ValueError("trace must be an object or null")
             try:
                 trace = Trace.from_json(raw_trace)
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
-                raise ValueError(f"trace is malformed: {exc!r}") from None
+            except Exception as exc:  # any malformed trace, e.g. an index of Infinity
+                raise ValueError(f"trace is malformed: {type(exc).__name__}") from None
         return cls(
             status=status,
             result=_optional_str(data, "result"),
             result_literal=_bool(data, "result_literal"),
+            result_plain=_bool(data, "result_plain"),
             exception=_optional_str(data, "exception"),
             args_after=list(args_after),
             trace=trace,

@@ -24,20 +24,38 @@ What the official scorer (facebookresearch/cruxeval, `evaluation/evaluate_genera
 - Samples are `sample_0 .. sample_{N-1}` by position in the dataset file; keys beyond those
   are ignored for scoring but kept in `raw_generations`.
 
-Where ours differs, by design: the official scorer runs one process per generation (and a
-multiprocessing manager for each); here each sample is one batch in a reused sandbox worker,
-and each program is executed with `exec` in fresh globals, as the official does.
+Where ours differs, by design: the official scorer runs one process per generation and
+takes that process's word for whether the program passed; here no process that runs a
+generation's text decides its verdict where the parent can decide it. Each kept generation's
+program `code + "\nassert " + output + " == " + generation` is parsed in the parent:
+
+- a program that does not compile fails (exec would raise the same SyntaxError);
+- `output == <literal>`: compared in the parent (after the module alone ran cleanly in a
+  reused worker, as the program would run it first);
+- `output == f(<literal arguments>)`, `f` a function the code defines: the parent writes the
+  call from the values and the program runs in a reused worker that never runs model text;
+- `output == <any other expression>`: the expression is evaluated in a process forked for it
+  alone, which may send back only a plain literal (`SandboxPool.evaluate`), compared in the
+  parent; a value that is not a plain literal (an object whose `__eq__` says yes) fails;
+- anything else (the precedence quirks such as `x or True`, added statements, assert
+  messages): the whole program runs in a process forked for it alone (nothing of it reaches
+  another generation), and passes when it raises nothing, as the official's does.
+
+Identical checks of one sample run once. Each program is executed with `exec` in fresh
+globals, as the official does.
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from core_bench.grading._inputs import call_text, literal_arguments
 from core_bench.schemas import Problem
-from tracer import Outcome, SandboxPool
+from tracer import Outcome, SandboxPool, literal_value
 
 MODES = ("input", "output")
 """The scorer's two modes."""
@@ -149,7 +167,8 @@ def score_cruxeval(
         mode: "input" or "output".
         dataset_rows: the dataset in file order (see `cruxeval_row` for accepted shapes);
             sample_i is row i.
-        pool: the sandbox pool the checks run in (one batch per sample).
+        pool: the sandbox pool the checks run in (see the module docstring for which check
+            runs where).
         timeout_s: per-generation limit (the official 3 seconds by default).
         on_sample: called with the number of generations of each sample once it is scored
             (for a progress bar).
@@ -169,21 +188,23 @@ def score_cruxeval(
     if not rows:
         raise ValueError("the dataset has no rows")
     lists = _generation_lists(generations, len(rows))
-    runs: list[list[int]] = []
-    jobs: list[tuple[str, list[str]]] = []
-    for row, gens in zip(rows, lists, strict=True):
-        kept = [i for i, g in enumerate(gens) if not skipped(g, row, mode)]
-        programs = [check_program(gens[i], row) for i in kept]
-        runs.append(kept)
-        driver = f"_PROGRAMS = {programs!r}\n{_DRIVER}"
-        jobs.append((driver, [f"_check({i})" for i in range(len(programs))]))
-    sizes = [len(gens) for gens in lists]
-    outcomes = _run_jobs(jobs, sizes, pool, timeout_s, on_sample)
+    memory_mb = pool.max_memory_mb  # the official scorer sets no memory limit
+
+    def score(index: int) -> list[bool]:
+        row, gens = rows[index], lists[index]
+        kept = [g for g in gens if not skipped(g, row, mode)]
+        results = _RowScorer(row, pool, timeout_s, memory_mb).score(kept)
+        if on_sample is not None:
+            on_sample(len(gens))
+        return results
+
+    workers = max(1, min(2 * pool.workers, len(rows)))
+    with ThreadPoolExecutor(max_workers=workers) as executor:
+        scored_lists = list(executor.map(score, range(len(rows))))
     scored: dict[str, list[bool]] = {}
     pass_1: list[float] = []
     pass_5: list[float] = []
-    for index, (gens, batch) in enumerate(zip(lists, outcomes, strict=True)):
-        results = [_passed(outcome) for outcome in batch]
+    for index, (gens, results) in enumerate(zip(lists, scored_lists, strict=True)):
         if True not in results:
             results = [False] * len(gens)
         scored[f"sample_{index}"] = results
@@ -205,25 +226,137 @@ def _mean_percent(values: Sequence[float]) -> float:
     return total / len(values) * 100
 
 
+MAX_PARSED_CHARS = 100_000
+"""Longer generations are not parsed in the parent: their whole program runs in a fresh
+process instead."""
+
+_Plan = tuple[str, Any]
+"""How one generation is checked: ("fail", None) the program does not compile;
+("literal", value) compare in the parent; ("call", text) the dataset's function on literal
+arguments in a reused worker; ("eval", text) the expression in a fresh forked process, its
+literal value compared in the parent; ("program", text) the whole program in a fresh forked
+process."""
+
+
+class _RowScorer:
+    """Scores the kept generations of one sample (see the module docstring)."""
+
+    def __init__(self, row: CruxRow, pool: SandboxPool, timeout_s: float, memory_mb: int):
+        self.row = row
+        self.pool = pool
+        self.timeout_s = timeout_s
+        self.memory_mb = memory_mb
+        self.output_dump: str | None = None
+        self.output_value: Any = None
+        self.defined: set[str] = set()
+        self.code_compiles = True
+        try:
+            output_node = ast.parse(row.output.strip(), mode="eval").body
+            self.output_value = ast.literal_eval(output_node)
+            self.output_dump = ast.dump(output_node)
+        except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+            self.output_dump = None
+        try:
+            tree = ast.parse(row.code)
+            compile(tree, "<string>", "exec")
+            self.defined = {
+                node.name
+                for node in tree.body
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            }
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            self.code_compiles = False
+
+    def plan(self, generation: str) -> _Plan:
+        program = check_program(generation, self.row)
+        if not self.code_compiles or self.output_dump is None:
+            return "program", program
+        if len(generation) > MAX_PARSED_CHARS:
+            return "program", program
+        tail = f"assert {self.row.output} == {generation}"
+        try:
+            tree = ast.parse(tail)
+            compile(tree, "<string>", "exec")
+        except (SyntaxError, ValueError):
+            return "fail", None  # exec raises the same for the whole program
+        except (MemoryError, RecursionError, OverflowError):
+            return "program", program
+        body = tree.body
+        if not (len(body) == 1 and isinstance(body[0], ast.Assert) and body[0].msg is None):
+            return "program", program
+        test = body[0].test
+        if not (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq)
+            and ast.dump(test.left) == self.output_dump
+        ):
+            return "program", program
+        right = test.comparators[0]
+        try:
+            return "literal", ast.literal_eval(right)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            pass
+        if isinstance(right, ast.Call) and isinstance(right.func, ast.Name):
+            known = literal_arguments(list(right.args), list(right.keywords))
+            if right.func.id in self.defined and known is not None:
+                text = call_text(right.func.id, known)
+                if text is not None:
+                    return "call", check_program(text, self.row)
+        return "eval", ast.unparse(right)
+
+    def score(self, generations: list[str]) -> list[bool]:
+        plans = [self.plan(g) for g in generations]
+        results = [False] * len(plans)
+        # Dataset text only, in a reused worker: the module alone (may the parent compare
+        # literals?) and the programs whose call the parent wrote from literal values.
+        trusted: list[str] = []
+        if any(kind == "literal" for kind, _ in plans):
+            trusted.append(self.row.code)
+        calls = {text for kind, text in plans if kind == "call"}
+        trusted.extend(sorted(calls))
+        passed = dict(zip(trusted, self._run(trusted, untrusted=False), strict=True))
+        expressions = sorted({text for kind, text in plans if kind == "eval"})
+        values = dict(zip(expressions, self._evaluate(expressions), strict=True))
+        programs = [text for kind, text in plans if kind == "program"]
+        wholes = iter(self._run(programs, untrusted=True))
+        for index, (kind, payload) in enumerate(plans):
+            if kind == "literal":
+                results[index] = passed[self.row.code] and _equal(self.output_value, payload)
+            elif kind == "call":
+                results[index] = passed[payload]
+            elif kind == "eval":
+                found, value = values[payload]
+                results[index] = found and _equal(self.output_value, value)
+            elif kind == "program":
+                results[index] = next(wholes)
+        return results
+
+    def _run(self, programs: list[str], *, untrusted: bool) -> list[bool]:
+        if not programs:
+            return []
+        driver = f"_PROGRAMS = {programs!r}\n{_DRIVER}"
+        calls = [f"_check({i})" for i in range(len(programs))]
+        outcomes = self.pool.run_batch(
+            driver, calls, timeout_s=self.timeout_s, memory_mb=self.memory_mb, untrusted=untrusted
+        )
+        return [_passed(outcome) for outcome in outcomes]
+
+    def _evaluate(self, expressions: list[str]) -> list[tuple[bool, Any]]:
+        if not expressions:
+            return []
+        outcomes = self.pool.evaluate(
+            self.row.code, expressions, timeout_s=self.timeout_s, memory_mb=self.memory_mb
+        )
+        return [literal_value(o.result) if o.status == "ok" else (False, None) for o in outcomes]
+
+
+def _equal(left: Any, right: Any) -> bool:
+    try:
+        return bool(left == right)
+    except (RecursionError, MemoryError, ValueError):
+        return False
+
+
 def _passed(outcome: Outcome) -> bool:
     return outcome.status == "ok" and outcome.result == "True"
-
-
-def _run_jobs(
-    jobs: list[tuple[str, list[str]]],
-    sizes: list[int],
-    pool: SandboxPool,
-    timeout_s: float,
-    on_sample: Callable[[int], None] | None,
-) -> list[list[Outcome]]:
-    memory_mb = pool.max_memory_mb  # the official scorer sets no memory limit
-
-    def run(index: int) -> list[Outcome]:
-        code, calls = jobs[index]
-        done = pool.run_batch(code, calls, timeout_s=timeout_s, memory_mb=memory_mb)
-        if on_sample is not None:
-            on_sample(sizes[index])
-        return done
-
-    with ThreadPoolExecutor(max_workers=max(1, min(pool.workers, len(jobs)))) as executor:
-        return list(executor.map(run, range(len(jobs))))
