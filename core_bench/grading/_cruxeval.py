@@ -32,8 +32,10 @@ program `code + "\nassert " + output + " == " + generation` is parsed in the par
 - a program that does not compile fails (exec would raise the same SyntaxError);
 - `output == <literal>`: compared in the parent (after the module alone ran cleanly in a
   reused worker, as the program would run it first);
-- `output == f(<literal arguments>)`, `f` a function the code defines: the parent writes the
-  call from the values and the program runs in a reused worker that never runs model text;
+- `output == f(<arguments>)`, `f` a function the code defines: arguments that are not
+  literals are evaluated in a process forked for them alone, which may send back only plain
+  literals; the parent writes the call from the values, and the program runs in a reused
+  worker that never runs model text;
 - `output == <any other expression>`: the expression is evaluated in a process forked for it
   alone, which may send back only a plain literal (`SandboxPool.evaluate`), compared in the
   parent; a value that is not a plain literal (an object whose `__eq__` says yes) fails;
@@ -53,7 +55,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from core_bench.grading._inputs import call_text, literal_arguments
+from core_bench.grading._inputs import arguments_expression, call_text, literal_arguments
 from core_bench.schemas import Problem
 from tracer import Outcome, SandboxPool, literal_value
 
@@ -297,17 +299,31 @@ class _RowScorer:
             return "literal", ast.literal_eval(right)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             pass
-        if isinstance(right, ast.Call) and isinstance(right.func, ast.Name):
-            known = literal_arguments(list(right.args), list(right.keywords))
-            if right.func.id in self.defined and known is not None:
-                text = call_text(right.func.id, known)
-                if text is not None:
-                    return "call", check_program(text, self.row)
+        if (
+            isinstance(right, ast.Call)
+            and isinstance(right.func, ast.Name)
+            and right.func.id in self.defined
+        ):
+            args, keywords = list(right.args), list(right.keywords)
+            known = literal_arguments(args, keywords)
+            if known is None:  # the arguments are evaluated in a process of their own
+                return "args", (right.func.id, arguments_expression(args, keywords))
+            text = call_text(right.func.id, known)
+            if text is not None:
+                return "call", check_program(text, self.row)
         return "eval", ast.unparse(right)
 
     def score(self, generations: list[str]) -> list[bool]:
         plans = [self.plan(g) for g in generations]
         results = [False] * len(plans)
+        expressions = sorted({text for kind, text in plans if kind == "eval"})
+        expressions.extend(sorted({payload[1] for kind, payload in plans if kind == "args"}))
+        values = dict(zip(expressions, self._evaluate(expressions), strict=True))
+        for index, (kind, payload) in enumerate(plans):
+            if kind == "args":
+                arguments = _arguments(*values[payload[1]])
+                text = call_text(payload[0], arguments) if arguments is not None else None
+                plans[index] = ("call", check_program(text, self.row)) if text else ("fail", None)
         # Dataset text only, in a reused worker: the module alone (may the parent compare
         # literals?) and the programs whose call the parent wrote from literal values.
         trusted: list[str] = []
@@ -316,8 +332,6 @@ class _RowScorer:
         calls = {text for kind, text in plans if kind == "call"}
         trusted.extend(sorted(calls))
         passed = dict(zip(trusted, self._run(trusted, untrusted=False), strict=True))
-        expressions = sorted({text for kind, text in plans if kind == "eval"})
-        values = dict(zip(expressions, self._evaluate(expressions), strict=True))
         programs = [text for kind, text in plans if kind == "program"]
         wholes = iter(self._run(programs, untrusted=True))
         for index, (kind, payload) in enumerate(plans):
@@ -360,3 +374,15 @@ def _equal(left: Any, right: Any) -> bool:
 
 def _passed(outcome: Outcome) -> bool:
     return outcome.status == "ok" and outcome.result == "True"
+
+
+def _arguments(found: bool, value: Any) -> Any:
+    """The `(args, kwargs)` read back from an arguments expression, or None."""
+    if not (found and type(value) is tuple and len(value) == 2):
+        return None
+    args, kwargs = value
+    if type(args) is not tuple or type(kwargs) is not dict:
+        return None
+    if not all(type(k) is str and k.isidentifier() for k in kwargs):
+        return None
+    return value
