@@ -184,13 +184,14 @@ class CallLimits:
     """
 
     def __init__(self) -> None:
+        self.margin_s = CPU_MARGIN_S
         self._as_hard = resource.getrlimit(resource.RLIMIT_AS)[1]
         self._cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
 
     def enter(self, *, memory_mb: int, timeout_s: float) -> None:
         """Lower the limits for one call."""
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        cpu = math.ceil(usage.ru_utime + usage.ru_stime + timeout_s + CPU_MARGIN_S)
+        cpu = math.ceil(usage.ru_utime + usage.ru_stime + timeout_s + self.margin_s)
         if self._cpu_hard != resource.RLIM_INFINITY:
             cpu = min(cpu, self._cpu_hard)
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, self._cpu_hard))

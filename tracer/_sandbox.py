@@ -720,10 +720,9 @@ def relayed_outcome(header: dict[str, Any], body: bytes, use_bwrap: bool) -> Out
                            duration_s=duration)  # fmt: skip
         detail = f"the call's process was killed by {_signal_name(signum)}"
         return Outcome("crashed", detail=detail, duration_s=duration)
-    if code != 0 or not body:
-        detail = f"the call's process exited with code {code!r}"
-        return Outcome("crashed", detail=detail + ("" if body else " without a reply"),
-                       duration_s=duration)  # fmt: skip
+    if ended != "reply":
+        detail = f"the call's process exited with code {code!r} without a reply"
+        return Outcome("crashed", detail=detail, duration_s=duration)
     try:
         size = int.from_bytes(body[:4], "big")
         if len(body) < 4 or size != len(body) - 4:

@@ -489,15 +489,20 @@ class _ForkServer:
         traced = bool(request.get("trace", False))
         max_steps = int(request.get("max_steps", 10_000))
         for index, call in enumerate(calls):
-            header, body = self.one(
+            header, body, pid = self.one(
                 worker, code, call, mode, traced, max_steps, timeout_s, memory_mb
             )
-            healthy = worker.state.clean_directory()
-            header.update(request=request_id, index=index, relay=True, retire=not healthy)
+            last = index == len(calls) - 1
+            header.update(request=request_id, index=index, relay=True, retire=False)
+            if last:  # the parent may send the next request at once: clean up first
+                self.reap(pid)
+                pid = 0
+                header["retire"] = not worker.state.clean_directory()
             _wire.write_all(worker.write_fd, _wire.encode(header))
             _wire.write_all(worker.write_fd, len(body).to_bytes(4, "big") + body)
-            if not healthy:
-                return False
+            self.reap(pid)
+            if not worker.state.clean_directory():
+                return False  # the parent learns it from the next reply's absence
         return True
 
     def one(
@@ -510,7 +515,13 @@ class _ForkServer:
         max_steps: int,
         timeout_s: float,
         memory_mb: int,
-    ) -> tuple[dict[str, Any], bytes]:
+    ) -> tuple[dict[str, Any], bytes, int]:
+        """Run one call in a forked child: `(header, the child's bytes, its pid)`.
+
+        The child is killed as soon as its reply is complete (what it does after that is no
+        part of the call) and the caller reaps it after relaying the reply, so its exit is
+        not on the way of the reply.
+        """
         read_end, write_end = os.pipe()
         started = _perf_counter()
         pid = self._fork()
@@ -522,6 +533,7 @@ class _ForkServer:
                 os.close(worker.write_fd)
                 _confine.die_with_parent(self._pid)
                 _confine.no_new_processes()
+                worker.limits.margin_s = 0.0  # CPU time is limited to the timeout itself
                 reply = worker.run_one(
                     code, call, [], traced, max_steps, timeout_s, memory_mb, mode
                 )
@@ -538,11 +550,10 @@ class _ForkServer:
         body = bytearray()
         ended = ""
         exited = False
-        open_pipe = True
         try:
-            while open_pipe or not exited:
+            while not ended:
                 left = int((deadline - time.monotonic()) * 1000) + 1
-                events = poller.poll(max(0, left)) if left > 0 else []
+                events = poller.poll(left) if left > 0 else []
                 if not events:
                     ended = "timeout"
                     break
@@ -550,41 +561,45 @@ class _ForkServer:
                     if fd == pidfd:
                         exited = True
                         poller.unregister(pidfd)
-                    elif fd == read_end:
+                        os.set_blocking(read_end, False)  # drain what it wrote, then stop
+                        continue
+                    try:
                         chunk = os.read(read_end, 1 << 20)
-                        if not chunk:
-                            open_pipe = False
-                            poller.unregister(read_end)
-                        else:
-                            body += chunk
-                            if len(body) > _wire.REPLY_LIMIT + 4:
-                                ended = "oversize"
-                                break
-                if ended:
-                    break
-            if exited and open_pipe and not ended:  # drain what the child wrote
-                os.set_blocking(read_end, False)
-                with contextlib.suppress(BlockingIOError):
-                    while len(body) <= _wire.REPLY_LIMIT + 4:
-                        chunk = os.read(read_end, 1 << 20)
-                        if not chunk:
-                            break
-                        body += chunk
+                    except BlockingIOError:
+                        chunk = b""
+                    if not chunk:
+                        ended = "exit"
+                        break
+                    body += chunk
+                    if len(body) >= 4:
+                        size = int.from_bytes(body[:4], "big")
+                        if size > _wire.REPLY_LIMIT:
+                            ended = "oversize"
+                        elif len(body) >= 4 + size:
+                            del body[4 + size :]
+                            ended = "reply"
+                if exited and not ended:
+                    ended = "exit"
         finally:
-            if ended:
-                with contextlib.suppress(OSError):
-                    signal.pidfd_send_signal(pidfd, signal.SIGKILL)
-            _, wait_status = os.waitpid(pid, 0)
+            with contextlib.suppress(OSError):
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
             os.close(pidfd)
             os.close(read_end)
-        header: dict[str, Any] = {"ended": ended or "exit", "duration_s": _perf_counter() - started}
-        if os.WIFSIGNALED(wait_status):
-            header["signal"] = os.WTERMSIG(wait_status)
-        else:
-            header["code"] = os.WEXITSTATUS(wait_status)
-        if ended == "oversize":
+        header: dict[str, Any] = {"ended": ended, "duration_s": _perf_counter() - started}
+        if ended != "reply":
+            wait_status = self.reap(pid)
+            pid = 0
+            if os.WIFSIGNALED(wait_status):
+                header["signal"] = os.WTERMSIG(wait_status)
+            else:
+                header["code"] = os.WEXITSTATUS(wait_status)
             body = bytearray()
-        return header, bytes(body)
+        return header, bytes(body), pid
+
+    @staticmethod
+    def reap(pid: int) -> int:
+        """Wait for a child (already killed, or ended) and return its wait status."""
+        return os.waitpid(pid, 0)[1] if pid else 0
 
 
 def main(config_json: str) -> None:
