@@ -93,8 +93,9 @@ class Outcome:
                 raise ValueError("trace must be an object or null")
             try:
                 trace = Trace.from_json(raw_trace)
+                _check_trace(trace)
             except Exception as exc:  # any malformed trace, e.g. an index of Infinity
-                raise ValueError(f"trace is malformed: {type(exc).__name__}") from None
+                raise ValueError(f"trace is malformed: {str(exc)[:200]}") from None
         return cls(
             status=status,
             result=_optional_str(data, "result"),
@@ -128,3 +129,27 @@ def _bool(data: dict[str, Any], key: str) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"{key} must be a boolean")
     return value
+
+
+_EVENTS = frozenset({"call", "line", "return", "exception"})
+
+
+def _check_trace(trace: Trace) -> None:
+    """Every field of a decoded trace has the type the renderers and graders expect."""
+    for name in ("result", "exception"):
+        value = getattr(trace, name)
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"trace {name} must be a string or null")
+    if not all(isinstance(a, str) for a in trace.args_after):
+        raise ValueError("trace args_after must be strings")
+    for step in trace.steps:
+        if step.event not in _EVENTS:
+            raise ValueError(f"step event {str(step.event)[:40]!r} is not an event")
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in step.locals.items()):
+            raise ValueError("step locals must map names to strings")
+        if step.value is not None and not isinstance(step.value, str):
+            raise ValueError("step value must be a string or null")
+        if step.branch is not None and not isinstance(step.branch, bool):
+            raise ValueError("step branch must be a boolean or null")
+        if not all(isinstance(name, str) for name in step.opaque):
+            raise ValueError("step opaque must list names")
