@@ -11,7 +11,7 @@ from tracer._codec import CUT_MARK, literal_text, literal_value, snapshot
 from tracer._confine import die_with_parent
 from tracer._model import Step, Trace, TraceError
 from tracer._outcome import Outcome
-from tracer._sandbox import Isolation, SandboxPool, run_call
+from tracer._sandbox import Isolation, SandboxPool, default_isolation, run_call
 from tracer._trace import trace
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "Step",
     "Trace",
     "TraceError",
+    "default_isolation",
     "die_with_parent",
     "literal_text",
     "literal_value",

@@ -21,6 +21,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -239,6 +240,33 @@ def _shutdown(live: set[_Worker], root: str) -> None:
     shutil.rmtree(root, ignore_errors=True)
 
 
+_warned = False
+_warned_lock = threading.Lock()
+
+
+def _warn_once(why: str) -> None:
+    """Say once per process that sandboxed code runs without bubblewrap, and what that means."""
+    global _warned
+    with _warned_lock:
+        if _warned:
+            return
+        _warned = True
+    sys.stderr.write(
+        f"core-bench: warning: bubblewrap is not usable here ({why}); sandboxed code, model "
+        "answers included, runs in plain processes (rlimits, the guard, an unprivileged user "
+        "when run as root) without namespaces: it can see other processes and reach the "
+        "network and files its user may. Install bubblewrap, or pass --isolation strict to "
+        "refuse to run model text like this.\n"
+    )
+
+
+def default_isolation() -> tuple[Isolation, str]:
+    """The isolation a pool made with the defaults gets here, and why: "bwrap" when
+    bubblewrap works, else "process" (see `SandboxPool.isolation`)."""
+    works, why = probe_bwrap()
+    return ("bwrap" if works else "process"), why
+
+
 class SandboxPool:
     """A pool of reused, sandboxed worker processes (see the module docstring for the limits).
 
@@ -296,7 +324,9 @@ class SandboxPool:
                 "expected max_file_mb >= 1, max_open_files >= 16 and stdout_limit >= 0"
             )
         if use_bwrap is None:
-            use_bwrap = probe_bwrap()[0]
+            use_bwrap, why = probe_bwrap()
+            if not use_bwrap:
+                _warn_once(why)
         elif use_bwrap:
             works, why = probe_bwrap()
             if not works:
