@@ -114,7 +114,18 @@ def _binds() -> list[str]:
         ):
             args += ["--ro-bind", prefix, prefix]
     package = os.path.join(PACKAGE_ROOT, "tracer")
+    args += [*_traversable(SANDBOX_PACKAGE_ROOT), "--dir", SANDBOX_PACKAGE_ROOT]
     args += ["--ro-bind", package, f"{SANDBOX_PACKAGE_ROOT}/tracer"]
+    return args
+
+
+def _traversable(path: str) -> list[str]:
+    """Create the ancestors of `path` on the sandbox's root as directories anyone may pass
+    through (bubblewrap makes them 0700, which the unprivileged worker user cannot)."""
+    args: list[str] = []
+    parts = [p for p in path.split("/") if p][:-1]
+    for depth in range(1, len(parts) + 1):
+        args += ["--perms", "0711", "--dir", "/" + "/".join(parts[:depth])]
     return args
 
 
@@ -134,6 +145,7 @@ def bwrap_prefix(*, workdir: str, hidden_root: str) -> list[str]:
         "--dev", "/dev",
         "--remount-ro", "/dev",
         "--proc", "/proc",
+        *_traversable(workdir),
         "--bind", workdir, workdir,
         "--remount-ro", "/",
         "--unshare-net",
