@@ -488,9 +488,19 @@ class _ForkServer:
         memory_mb = int(request["memory_mb"])
         traced = bool(request.get("trace", False))
         max_steps = int(request.get("max_steps", 10_000))
+        # Compiled once here (compiling runs nothing), so every child starts with the code
+        # object instead of compiling it again.
+        compiled: list[CodeType | TraceError] = []
+        if not traced:
+            try:
+                compiled.append(compile_module(code))
+            except TraceError as exc:
+                compiled.append(exc)
+            except (RecursionError, MemoryError):
+                compiled.clear()  # let each child fail under its own limits
         for index, call in enumerate(calls):
             header, body, pid = self.one(
-                worker, code, call, mode, traced, max_steps, timeout_s, memory_mb
+                worker, code, call, mode, traced, max_steps, timeout_s, memory_mb, compiled
             )
             last = index == len(calls) - 1
             header.update(request=request_id, index=index, relay=True, retire=False)
@@ -515,6 +525,7 @@ class _ForkServer:
         max_steps: int,
         timeout_s: float,
         memory_mb: int,
+        compiled: list[CodeType | TraceError],
     ) -> tuple[dict[str, Any], bytes, int]:
         """Run one call in a forked child: `(header, the child's bytes, its pid)`.
 
@@ -535,7 +546,7 @@ class _ForkServer:
                 _confine.no_new_processes()
                 worker.limits.margin_s = 0.0  # CPU time is limited to the timeout itself
                 reply = worker.run_one(
-                    code, call, [], traced, max_steps, timeout_s, memory_mb, mode
+                    code, call, compiled, traced, max_steps, timeout_s, memory_mb, mode
                 )
                 _wire.write_all(write_end, worker.reply_bytes(reply))
                 status = 0
