@@ -832,3 +832,72 @@ def test_each_forked_call_is_a_new_process(pool: SandboxPool) -> None:
     started = "def f():\n    return open('/proc/self/stat').read().rsplit(')', 1)[1].split()[19]"
     reused = {pool.run(started, "f()").result for _ in range(5)}
     assert len(reused) == 1  # one worker served them all (its start time, not its pid)
+
+
+# -- what bubblewrap hides: files, sockets, other processes -----------------------------------
+
+NAMESPACE_ATTACKS = {
+    "fileio-tmp": "import _io\ndef f():\n    _io.FileIO('/tmp/core-bench-pwned', 'w').write(b'x')",
+    "fileio-var-tmp": "import _io\ndef f():\n    _io.FileIO('/var/tmp/core-bench-pwned', 'w')",
+    "dev-shm": "import _io\ndef f():\n    _io.FileIO('/dev/shm/core-bench-pwned', 'w')",
+    "sqlite": (
+        "import sqlite3\ndef f():\n"
+        "    sqlite3.connect('/tmp/core-bench-pwned.db').execute('create table t (x)')"
+    ),
+    "unix-socket": (
+        "import socket\ndef f():\n"
+        "    socket.socket(socket.AF_UNIX).bind('/tmp/core-bench-pwned.sock')"
+    ),
+    "tcp-localhost": (
+        "import socket\ndef f():\n    socket.create_connection(('127.0.0.1', 22), timeout=1)"
+    ),
+    "read-checkout": f"def f():\n    return open({str(REPO / 'README.md')!r}).read(10)",
+    "read-home": "import os\ndef f():\n    return os.listdir(os.path.expanduser('~root'))",
+}
+
+
+@pytest.mark.parametrize("attack", sorted(NAMESPACE_ATTACKS))
+@pytest.mark.parametrize("untrusted", [False, True], ids=["reused", "forked"])
+def test_namespaces_hide_files_sockets_and_the_network(
+    pool: SandboxPool, attack: str, untrusted: bool
+) -> None:
+    if not pool.use_bwrap:
+        pytest.skip("needs bubblewrap: without it the warning and --isolation strict apply")
+    out = pool.run(NAMESPACE_ATTACKS[attack], "f()", untrusted=untrusted)
+    assert out.status == "exception", out
+    for base in ("/tmp", "/var/tmp", "/dev/shm"):
+        assert not [name for name in os.listdir(base) if name.startswith("core-bench-pwned")]
+    assert_serves(pool)
+
+
+def test_other_processes_are_out_of_sight(pool: SandboxPool) -> None:
+    if not pool.use_bwrap:
+        pytest.skip("needs bubblewrap's PID namespace (hidepid needs a mount of its own)")
+    code = (
+        "import os\n"
+        "def f():\n"
+        "    pids = [p for p in os.listdir('/proc') if p.isdigit()]\n"
+        "    env = [open(f'/proc/{p}/environ', 'rb').read() for p in pids\n"
+        "           if p != str(os.getpid()) and os.access(f'/proc/{p}/environ', os.R_OK)]\n"
+        "    return len(pids), b'SECRET' in b''.join(env)"
+    )
+    os.environ["CORE_BENCH_TEST_SECRET"] = "SECRET"
+    try:
+        for untrusted in (False, True):
+            out = pool.run(code, "f()", untrusted=untrusted)
+            assert out.status == "ok", out
+            count, leaked = ast.literal_eval(out.result or "")
+            assert count <= 3 and not leaked  # its namespace's init, the template, itself
+    finally:
+        del os.environ["CORE_BENCH_TEST_SECRET"]
+
+
+def test_the_environment_holds_no_secret(pool: SandboxPool) -> None:
+    os.environ["OPENAI_API_KEY"] = "sk-test-secret"
+    try:
+        code = "import os\ndef f():\n    return sorted(os.environ)"
+        for untrusted in (False, True):
+            out = pool.run(code, "f()", untrusted=untrusted)
+            assert out.status == "ok" and "OPENAI_API_KEY" not in (out.result or "")
+    finally:
+        del os.environ["OPENAI_API_KEY"]
