@@ -32,7 +32,7 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from tracer import _wire
-from tracer._confine import SANDBOX_GID, SANDBOX_UID
+from tracer._confine import SANDBOX_GID, SANDBOX_UID, not_dumpable
 from tracer._launch import HASH_SEED, WorkerSpec, probe_bwrap, worker_command, worker_env
 from tracer._outcome import Outcome, Status
 
@@ -332,6 +332,10 @@ class SandboxPool:
             if not works:
                 raise RuntimeError(f"use_bwrap=True but bubblewrap does not work here: {why}")
         as_root = os.geteuid() == 0
+        if not use_bwrap and not as_root:
+            # The workers run as this process's user and share its PID namespace: without this
+            # they could read its environment (API keys), memory and descriptors in /proc.
+            not_dumpable()
         self.workers = count
         """Number of worker processes."""
         self.use_bwrap = use_bwrap

@@ -152,3 +152,31 @@ def test_output_mode_objects_that_equal_everything_fail(pool: SandboxPool) -> No
 def test_nothing_outside_the_temporary_directories_changed(tmp_path: Path) -> None:
     assert not (REPO / "SANDBOX_PWNED").exists()
     assert os.listdir(tmp_path) == []
+
+
+MALFORMED = (
+    "import os, sys\n"
+    "frame = sys._getframe()\n"
+    "while frame is not None and 'write_end' not in frame.f_locals:\n"
+    "    frame = frame.f_back\n"
+    "data = b'{\"status\": \"ok\", \"duration_s\": 1' + b'0' * 400 + b'}'\n"
+    "os.write(frame.f_locals['write_end'], len(data).to_bytes(4, 'big') + data)\n"
+    "os._exit(0)\n"
+)
+"""A forged reply whose duration overflows a float (10**400)."""
+
+
+def test_malformed_replies_never_abort_grading(pool: SandboxPool) -> None:
+    assert MALFORMED != FORGE
+    graded = grade_inputs([(ADD_ONE, f"f(exec({MALFORMED!r}))", "2")], pool)
+    assert graded[0][0] == "wrong"
+    generations = {
+        "sample_0": [
+            f"[f(1), exec({MALFORMED!r})][0]",  # evaluated in a fresh process
+            f"f(exec({MALFORMED!r}) or 1) or True",  # the whole program in a fresh process
+            "f(1)",
+        ]
+    }
+    rows = [{"code": ADD_ONE, "input": "1", "output": "2", "id": "sample_0"}]
+    scored = score_cruxeval(generations, "input", rows, pool)
+    assert scored["raw_scored_generations"] == {"sample_0": [False, False, True]}
