@@ -39,9 +39,14 @@ program `code + "\nassert " + output + " == " + generation` is parsed in the par
 - `output == <any other expression>`: the expression is evaluated in a process forked for it
   alone, which may send back only a plain literal (`SandboxPool.evaluate`), compared in the
   parent; a value that is not a plain literal (an object whose `__eq__` says yes) fails;
-- anything else (the precedence quirks such as `x or True`, added statements, assert
-  messages): the whole program runs in a process forked for it alone (nothing of it reaches
-  another generation), and passes when it raises nothing, as the official's does.
+- the precedence quirks (`x or True`, `x if c else y`), chained comparisons and statements
+  added after the assert: the parent evaluates the assert's test itself, lazily and in the
+  official order, each piece of model text in a process forked for it alone that may send
+  back only a literal; the added statements run in a fresh process whose word is taken (which
+  gains a generation no more than writing no statements);
+- anything else the parser cannot split: the whole program runs in a process forked for it
+  alone (nothing of it reaches another generation), and passes when it raises nothing, as
+  the official's does.
 
 Identical checks of one sample run once. Each program is executed with `exec` in fresh
 globals, as the official does.
@@ -50,10 +55,11 @@ globals, as the official does.
 from __future__ import annotations
 
 import ast
+import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from core_bench.grading._inputs import arguments_expression, call_text, literal_arguments
 from core_bench.schemas import Problem
@@ -284,15 +290,21 @@ class _RowScorer:
         except (MemoryError, RecursionError, OverflowError):
             return "program", program
         body = tree.body
-        if not (len(body) == 1 and isinstance(body[0], ast.Assert) and body[0].msg is None):
+        if not (body and isinstance(body[0], ast.Assert)):
             return "program", program
         test = body[0].test
         if not (
-            isinstance(test, ast.Compare)
+            len(body) == 1
+            and body[0].msg is None
+            and isinstance(test, ast.Compare)
             and len(test.ops) == 1
             and isinstance(test.ops[0], ast.Eq)
             and ast.dump(test.left) == self.output_dump
         ):
+            # Precedence quirks (`x or True`), chained comparisons, added statements: split
+            # in the parent where the shape allows (its message runs only on failure).
+            if self._splittable(test):
+                return "split", (test, body[1:])
             return "program", program
         right = test.comparators[0]
         try:
@@ -344,7 +356,85 @@ class _RowScorer:
                 results[index] = found and _equal(self.output_value, value)
             elif kind == "program":
                 results[index] = next(wholes)
+            elif kind == "split":
+                results[index] = self._split(*payload)
         return results
+
+    # -- generations the parser splits: the assert's test evaluated here, piece by piece ------
+
+    _COMPARE: ClassVar[dict[type, Callable[[Any, Any], Any]]] = {
+        ast.Eq: operator.eq,
+        ast.NotEq: operator.ne,
+        ast.Lt: operator.lt,
+        ast.LtE: operator.le,
+        ast.Gt: operator.gt,
+        ast.GtE: operator.ge,
+        ast.In: lambda a, b: a in b,
+        ast.NotIn: lambda a, b: a not in b,
+    }
+
+    def _splittable(self, node: ast.expr) -> bool:
+        """Whether the path from the test down to the output is made of what `_truth`
+        evaluates (the output is the leftmost operand, so it can only sit there)."""
+        if isinstance(node, ast.Compare):
+            return ast.dump(node.left) == self.output_dump and all(
+                type(op) in self._COMPARE for op in node.ops
+            )
+        if isinstance(node, ast.BoolOp):
+            return self._splittable(node.values[0])
+        if isinstance(node, ast.IfExp):
+            return self._splittable(node.body)
+        return False
+
+    def _split(self, test: ast.expr, statements: list[ast.stmt]) -> bool:
+        """The program passes: its assert's test holds and the statements after it raise
+        nothing. Pieces of model text are evaluated each in a fresh forked process and come
+        back only as literals (so a process can forge no more than writing that literal)."""
+        try:
+            if not self._truth(test):
+                return False
+        except _Failed:
+            return False
+        if not statements:
+            return True
+        rest = ast.unparse(ast.Module(body=statements, type_ignores=[]))
+        return self._run([f"{self.row.code}\n{rest}"], untrusted=True)[0]
+
+    def _truth(self, node: ast.expr) -> bool:
+        if isinstance(node, ast.IfExp):
+            chosen = node.body if _truthy(self._value(node.test)) else node.orelse
+            return self._truth(chosen) if chosen is node.body else _truthy(self._value(chosen))
+        if isinstance(node, ast.BoolOp):
+            is_or = isinstance(node.op, ast.Or)
+            truth = self._truth(node.values[0])
+            for value in node.values[1:]:
+                if truth == is_or:  # `or` stops at a true operand, `and` at a false one
+                    return truth
+                truth = _truthy(self._value(value))
+            return truth
+        assert isinstance(node, ast.Compare)
+        left = self.output_value
+        for op, comparator in zip(node.ops, node.comparators, strict=True):
+            right = self._value(comparator)
+            try:
+                holds = bool(self._COMPARE[type(op)](left, right))
+            except Exception:  # e.g. '<' between a str and an int: the program raises
+                raise _Failed from None
+            if not holds:
+                return False
+            left = right
+        return True
+
+    def _value(self, node: ast.expr) -> Any:
+        """The value of a piece without the output in it, or `_Failed` when it raises."""
+        try:
+            return ast.literal_eval(node)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            pass
+        found, value = self._evaluate([ast.unparse(node)])[0]
+        if not found:
+            raise _Failed
+        return value
 
     def _run(self, programs: list[str], *, untrusted: bool) -> list[bool]:
         if not programs:
@@ -363,6 +453,17 @@ class _RowScorer:
             self.row.code, expressions, timeout_s=self.timeout_s, memory_mb=self.memory_mb
         )
         return [literal_value(o.result) if o.status == "ok" else (False, None) for o in outcomes]
+
+
+class _Failed(Exception):
+    """A piece of a split program raised (or gave no plain literal): the program fails."""
+
+
+def _truthy(value: Any) -> bool:
+    try:
+        return bool(value)
+    except Exception:
+        raise _Failed from None
 
 
 def _equal(left: Any, right: Any) -> bool:
