@@ -26,9 +26,13 @@ there read-only, never the checkout or the environment around it."""
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 
 _BOOT = (
-    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "import sys, types; sys.path.insert(0, sys.argv[1]); "
+    "p = types.ModuleType('tracer'); p.__path__ = [sys.argv[1] + '/tracer']; "
+    "sys.modules['tracer'] = p; "
     "from tracer._worker import main; main(sys.argv[2])"
 )
+"""Imports the worker without the package's `__init__` (the pool, threads, subprocess): a
+smaller worker starts faster and, as a fork server's template, forks faster."""
 
 
 @dataclass(frozen=True, slots=True)
