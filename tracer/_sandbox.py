@@ -1,15 +1,23 @@
-"""The sandbox: a pool of reused worker processes that run untrusted calls and return outcomes.
+"""The sandbox: reused worker processes for dataset code, a fresh forked process per call for
+model text, and outcomes for everything either does.
 
 Each worker is a separate Python process started with a fixed `PYTHONHASHSEED`, an empty
 environment, no standard input and no standard output, a private temporary working directory,
 rlimits (address space, CPU time, file size, open files, no new processes, no core dumps), the
-reliability guard, and, when it was started as root, an unprivileged user. Where bubblewrap
-works, each worker also runs inside it with no network, a read-only root file system and its
-own PID namespace. The parent talks to workers over dedicated pipes in length-prefixed JSON,
-enforces a wall-clock timeout on every call by killing the worker, and replaces dead workers.
+reliability guard, the parent-death signal, and, when it was started as root, an unprivileged
+user. Where bubblewrap works, each worker also runs inside it on an empty read-only root with
+only what it needs bound in, no network and its own PID namespace. The parent talks to workers
+over dedicated pipes in length-prefixed JSON, reads at most `_wire.REPLY_LIMIT` bytes of a
+reply, enforces a wall-clock timeout on every call by killing the worker, and replaces dead
+workers; any malformed reply is a "crashed" outcome.
+
+Untrusted calls (`untrusted=True`, `evaluate`) go to fork servers instead: a worker that never
+runs model text itself and forks a fresh child for every call, so nothing a call does reaches
+another one; `evaluate` only ever returns plain literals.
 
 This is a containment layer for benchmark code and model answers that misbehave (loop, eat
-memory, delete files, exit, crash), not a security boundary against a determined attacker.
+memory, delete files, exit, crash, forge their replies), not a security boundary against a
+determined attacker.
 """
 
 from __future__ import annotations
@@ -270,10 +278,12 @@ def default_isolation() -> tuple[Isolation, str]:
 class SandboxPool:
     """A pool of reused, sandboxed worker processes (see the module docstring for the limits).
 
-    Thread-safe: any number of threads may call `run`, `run_batch` and `map` at once; each
-    call waits for a free worker. Every way a call can end comes back as an `Outcome`; the
-    pool replaces workers that time out or die and keeps serving. Workers start lazily, on
-    first use, and are recycled after `max_calls_per_worker` calls.
+    Thread-safe: any number of threads may call `run`, `run_batch`, `map` and `evaluate` at
+    once; each call waits for a free worker. Dataset code runs in reused workers; model text
+    goes through `untrusted=True` or `evaluate`, one fresh forked process per call (as many
+    fork servers as workers, started on first use). Every way a call can end comes back as
+    an `Outcome`; the pool replaces workers that time out or die and keeps serving. Workers
+    start lazily, on first use, and are recycled after `max_calls_per_worker` calls.
 
     Example:
         >>> with SandboxPool(workers=2) as pool:

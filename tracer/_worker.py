@@ -1,5 +1,8 @@
 """The worker process: runs untrusted calls one at a time and reports each as a JSON reply.
 
+Started with `"fork": true` in its configuration it is a fork server instead (`_ForkServer`):
+it runs no call itself and forks a fresh child from itself for each one.
+
 The pool starts it as `python -s -B -P -c <boot> <package root> <config JSON>`. It imports what
 it needs, drops root (when started as root), sets its fixed rlimits, installs the reliability
 guard, says it is ready, and then serves requests read from its request pipe until the pipe
