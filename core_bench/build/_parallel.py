@@ -4,21 +4,23 @@ cannot use more than one core however many sandbox workers it has."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
 from core_bench.build._options import BuildOptions
 from core_bench.build._problem import ProblemBuild, build_problem
 from core_bench.schemas import Problem
-from tracer import SandboxPool
+from tracer import SandboxPool, die_with_parent
 
 # The sandbox pool of a build process, made by its initializer: a process pool's tasks cannot
 # carry a pool of live worker processes with them.
 _process_pool: SandboxPool | None = None
 
 
-def _start(workers: int) -> None:
+def _start(workers: int, parent: int | None = None) -> None:
     global _process_pool
+    die_with_parent(parent)  # a build killed with SIGKILL takes its processes with it
     _process_pool = SandboxPool(workers=workers)
 
 
@@ -48,7 +50,7 @@ def build_in_processes(
     work in flight."""
     context = multiprocessing.get_context("spawn")  # the parent holds threads and pipes
     with ProcessPoolExecutor(
-        max_workers=processes, mp_context=context, initializer=_start, initargs=(1,)
+        max_workers=processes, mp_context=context, initializer=_start, initargs=(1, os.getpid())
     ) as executor:
         todo = iter(items)
         running: dict[Future[ProblemBuild], int] = {}

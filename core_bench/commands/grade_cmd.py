@@ -21,6 +21,7 @@ from typing import Any
 
 from core_bench.build import Benchmark, load_benchmark
 from core_bench.commands._args import number
+from core_bench.commands._isolation import add_isolation_flag, check_isolation
 from core_bench.errors import UsageError
 from core_bench.metrics import MutantOutputs, summarize
 from core_bench.runs import ResponseCache, RunConfig, RunManifest, Sampling, read_samples
@@ -244,11 +245,13 @@ def register(subparsers: Any) -> None:
         type=number(float, 0.0, "a number >= 0"),
         help="tolerance of float comparisons (default: the run's)",
     )
+    add_isolation_flag(parser)
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
     """Regrade the run and print what changed."""
+    check_isolation(args)
     result = regrade(args.run, bench=args.bench, float_tolerance=args.float_tolerance)
     print(
         f"{args.run}: {result.regraded} samples graded again ({result.changed} changed), "

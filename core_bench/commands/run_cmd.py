@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 from core_bench.build import Benchmark, load_benchmark
 from core_bench.commands._args import number
+from core_bench.commands._isolation import add_isolation_flag, check_isolation
 from core_bench.errors import UsageError
 from core_bench.runs import (
     AGENTS,
@@ -168,6 +169,7 @@ def register(subparsers: Any) -> None:
         help="tolerance of float comparisons in grading (default 0: exact)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_isolation_flag(parser)
     parser.set_defaults(handler=handle)
 
     def one_line_error(message: str) -> NoReturn:
@@ -197,6 +199,7 @@ def _benchmark(path: Path | None) -> Benchmark:
 
 def handle(args: argparse.Namespace) -> int:
     """Run every model; exit 0 when every task was answered, 1 when some requests failed."""
+    check_isolation(args)
     models: list[str] = list(dict.fromkeys(args.model))
     for spec in models:
         try:

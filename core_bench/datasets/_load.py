@@ -113,10 +113,19 @@ def _info(name: str, path: Path) -> DatasetInfo:
 def _json_lines(path: Path, skipped: list[SkippedRow]) -> list[tuple[int, dict[str, Any]]]:
     rows: list[tuple[int, dict[str, Any]]] = []
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = path.read_bytes()
+    except OSError as exc:
         raise DatasetError(f"{path}: cannot read: {exc}") from None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # Rows end at "\n" only: JSON strings may hold U+2028 and other characters that
+    # `str.splitlines` would split a row at.
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        try:
+            raw = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            reason = f"not UTF-8: byte {exc.start + 1} of the line ({exc.reason})"
+            row_id = _id_of(line)
+            skipped.append(SkippedRow(file=str(path), line=number, id=row_id, reason=reason))
+            continue
         if not raw.strip():
             continue
         try:
@@ -124,11 +133,25 @@ def _json_lines(path: Path, skipped: list[SkippedRow]) -> list[tuple[int, dict[s
         except json.JSONDecodeError as exc:
             skipped.append(SkippedRow(file=str(path), line=number, reason=f"broken JSON: {exc}"))
             continue
+        except (RecursionError, MemoryError, ValueError) as exc:  # nesting depth, huge numbers
+            reason = f"JSON too deep or too large to read: {type(exc).__name__}"
+            skipped.append(SkippedRow(file=str(path), line=number, reason=reason))
+            continue
         if not isinstance(row, dict):
             skipped.append(SkippedRow(file=str(path), line=number, reason="not a JSON object"))
             continue
         rows.append((number, row))
     return rows
+
+
+def _id_of(line: bytes) -> str | None:
+    """The id of a row that cannot be decoded, when the rest of it can be read."""
+    try:
+        row = json.loads(line.decode("utf-8", "replace"))
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    value = row.get("id") if isinstance(row, dict) else None
+    return str(value) if value is not None else None
 
 
 def entry_of(code: str, preferred: str = "f") -> str:
@@ -144,6 +167,10 @@ def entry_of(code: str, preferred: str = "f") -> str:
         tree = ast.parse(code)
     except SyntaxError as exc:
         raise ValueError(f"code does not parse (line {exc.lineno}): {exc.msg}") from None
+    except (RecursionError, MemoryError) as exc:  # e.g. 200,000 terms in one expression
+        raise ValueError(f"code too deeply nested to parse ({type(exc).__name__})") from None
+    except ValueError as exc:  # NUL bytes
+        raise ValueError(f"code cannot be parsed: {exc}") from None
     names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     if "." in preferred:  # a method, as LeetCode-style code is called: "Solution().solve"
         root = preferred.split(".")[0].split("(")[0]
@@ -324,7 +351,7 @@ def _without_typing_annotations(code: str) -> str:
     does); dropping the annotations makes it run and keeps every line where it was."""
     try:
         tree = ast.parse(code)
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return code
     loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     imported = {

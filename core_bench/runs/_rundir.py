@@ -50,6 +50,8 @@ class RunManifest(BaseModel):
         status: "running" while the run goes on, "complete" when every task has a sample
             that did not fail, "incomplete" when some requests failed (rerun to retry them).
         counts: tasks, samples, cached, requested, failed, retries.
+        isolation: how the sandbox isolated code and model answers: "bwrap" (bubblewrap
+            namespaces) or "process" (plain processes, rlimits, the guard).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -68,6 +70,7 @@ class RunManifest(BaseModel):
     finished_at: str | None = None
     status: Literal["running", "complete", "incomplete"] = "running"
     counts: dict[str, int] = {}
+    isolation: str | None = None
 
 
 def benchmark_ref(benchmark: Benchmark) -> BenchmarkRef:

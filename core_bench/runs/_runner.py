@@ -50,7 +50,7 @@ from core_bench.runs._rundir import (
 )
 from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, code_call_key, make_tasks
 from core_bench.schemas import MetricRow, Sample, Strategy, TaskKind, Verdict
-from tracer import SandboxPool
+from tracer import SandboxPool, default_isolation
 
 AGENT_WORKERS = 128
 """Tasks in flight for a reference agent (its only waits are sandboxed input grading)."""
@@ -434,6 +434,7 @@ async def _run(
             package_versions=package_versions(),
             git_commit=git_commit(),
             started_at=started_at,
+            isolation=given_pool.isolation if given_pool else default_isolation()[0],
         )
         write_manifest(out, manifest)
         loop = _Loop(config, backend, cache, grader, get_pool, exec_timeout)
