@@ -244,6 +244,7 @@ class AugAssignExpand(Transform):
 
     name = "augassign_expand"
     kind = "equivalent"
+    keeps_lines = True
     description = "expand an augmented assignment x op= y into x = x op y (immutable x only)"
 
     target: cst.AugAssign
@@ -310,6 +311,7 @@ class AugAssignContract(Transform):
 
     name = "augassign_contract"
     kind = "equivalent"
+    keeps_lines = True
     description = "contract x = x op y into an augmented assignment x op= y (immutable x only)"
 
     target: cst.Assign

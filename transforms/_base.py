@@ -17,10 +17,9 @@ statements keep their identity), from which `apply_transform` derives the line m
 
 from __future__ import annotations
 
-import importlib
 import random
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, TypeVar
 
@@ -30,6 +29,20 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from transforms._analysis import name_index
 
 Kind = Literal["equivalent", "mutant"]
+
+#: The families a transform belongs to (the same values as `core_bench.schemas.VariantFamily`):
+#: "rewrite" (natural structural rewrites, the default axis), "idiom" (the same computation by
+#: another idiom), "rename" (renaming styles, a factor of its own), "distractor" (dead code,
+#: constant unfolding, misleading comments: off by default), "mutant" (controls).
+Family = Literal["rewrite", "idiom", "rename", "distractor", "reimplementation", "mutant"]
+FAMILIES: tuple[Family, ...] = (
+    "rewrite",
+    "idiom",
+    "rename",
+    "distractor",
+    "reimplementation",
+    "mutant",
+)
 
 _T = TypeVar("_T")
 
@@ -97,6 +110,18 @@ class Transform(cst.CSTTransformer):
     name: ClassVar[str]
     kind: ClassVar[Kind]
     description: ClassVar[str]
+    #: The family the transform's variants belong to (see `Family`); every variant a chain
+    #: of transforms makes is reported under the family of its first non-rename transform.
+    family: ClassVar[Family] = "rewrite"
+    #: True when every statement line of the result is its original line (renamings,
+    #: expression-level rewrites): the line map is then the identity.
+    keeps_lines: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A mutant transform that declares no family is of family "mutant"."""
+        super().__init_subclass__(**kwargs)
+        if getattr(cls, "kind", None) == "mutant" and "family" not in cls.__dict__:
+            cls.family = "mutant"
 
     def __init__(self, rng: random.Random) -> None:
         """Create the transform; `rng` makes every choice among candidate sites."""
@@ -289,11 +314,23 @@ def compose_provenance(first: Provenance, second: Provenance) -> Provenance:
     return Provenance(renames=renames, line_map=line_map)
 
 
-def all_transforms(kind: Kind | None = None) -> list[type[Transform]]:
-    """Every registered transform, in a stable order, optionally only those of one `kind`."""
-    registry = importlib.import_module("transforms._registry")
-    found: tuple[type[Transform], ...] = registry.ALL_TRANSFORMS
-    return [t for t in found if kind is None or t.kind == kind]
+def all_transforms(
+    kind: Kind | None = None, *, families: Iterable[Family] | None = None
+) -> list[type[Transform]]:
+    """Every registered transform, in a stable order.
+
+    Args:
+        kind: only transforms of this kind ("equivalent" or "mutant").
+        families: only transforms of these families.
+    """
+    from transforms._registry import ALL_TRANSFORMS  # the registry imports every transform
+
+    wanted = None if families is None else set(families)
+    return [
+        t
+        for t in ALL_TRANSFORMS
+        if (kind is None or t.kind == kind) and (wanted is None or t.family in wanted)
+    ]
 
 
 def get_transform(name: str) -> type[Transform]:

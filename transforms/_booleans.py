@@ -55,6 +55,7 @@ class DeMorgan(Transform):
 
     name = "de_morgan"
     kind = "equivalent"
+    keeps_lines = True
     description = "apply De Morgan's law to a negated or boolean-context and/or expression"
 
     target: cst.BaseExpression
@@ -140,6 +141,7 @@ class FlipComparison(Transform):
 
     name = "flip_comparison"
     kind = "equivalent"
+    keeps_lines = True
     description = "swap the operands of a comparison and mirror its operator"
 
     target: cst.Comparison

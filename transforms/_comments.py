@@ -25,6 +25,7 @@ class MisleadingComment(Transform):
 
     name = "misleading_comment"
     kind = "equivalent"
+    family = "distractor"
     description = "add a comment that states a wrong fact about the code (the code is unchanged)"
 
     target: cst.BaseStatement

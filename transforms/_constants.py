@@ -47,6 +47,8 @@ class ConstantUnfold(Transform):
 
     name = "constant_unfold"
     kind = "equivalent"
+    keeps_lines = True
+    family = "distractor"
     description = "replace an integer or string literal by arithmetic or concatenation computing it"
 
     target: cst.BaseExpression

@@ -129,6 +129,7 @@ class DeadBranch(_Inserter):
 
     name = "dead_branch"
     kind = "equivalent"
+    family = "distractor"
     description = "insert an if statement whose condition is always false (the branch never runs)"
 
     insert: _Insert
@@ -183,6 +184,7 @@ class DeadAssignment(_Inserter):
 
     name = "dead_assignment"
     kind = "equivalent"
+    family = "distractor"
     description = "insert an assignment whose value is never read"
 
     insert: _Insert

@@ -78,6 +78,7 @@ class _Mutant(Transform):
     """Replaces one chosen node by a prepared replacement."""
 
     kind = "mutant"
+    family = "mutant"
     sites: list[tuple[cst.CSTNode, cst.CSTNode | cst.RemovalSentinel]]
     target: cst.CSTNode
     replacement: cst.CSTNode | cst.RemovalSentinel

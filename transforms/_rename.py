@@ -13,6 +13,7 @@ New names collide with no identifier of the module, no builtin and no keyword.
 from __future__ import annotations
 
 import random
+import re
 import string
 from collections import Counter
 from typing import ClassVar
@@ -232,10 +233,15 @@ def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
     return roles
 
 
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 class _Rename(Transform):
     """Renames every renameable variable; subclasses choose the new names."""
 
     kind = "equivalent"
+    family = "rename"
+    keeps_lines = True
 
     def __init__(self, rng: random.Random, *, rename_params: bool = True) -> None:
         """Create the transform.
@@ -285,6 +291,14 @@ class _Rename(Transform):
         """Rename one occurrence."""
         new = self._targets.get(id(original_node))
         return updated_node.with_changes(value=new) if new is not None else updated_node
+
+    def leave_Comment(self, original_node: cst.Comment, updated_node: cst.Comment) -> cst.Comment:
+        """Rename the renamed names in comments too, as a person renaming would (a comment
+        left naming the old names would leak them back)."""
+        if not self.renames:
+            return updated_node
+        text = _WORD.sub(lambda m: self.renames.get(m[0], m[0]), updated_node.value)
+        return updated_node.with_changes(value=text)
 
 
 class RenameShort(_Rename):
