@@ -108,6 +108,7 @@ class MutantOffByOne(_Mutant):
     bound moved by one."""
 
     name = "mutant_off_by_one"
+    keeps_lines = True
     description = "move a range bound, a slice bound or a literal index by one"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -154,6 +155,7 @@ class MutantSwapComparison(_Mutant):
     """`<` -> `<=` or `>`, `==` -> `!=`, `in` -> `not in`..."""
 
     name = "mutant_swap_comparison"
+    keeps_lines = True
     description = "replace a comparison operator by a neighbouring or opposite one"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -183,6 +185,7 @@ class MutantChangeConstant(_Mutant):
     """An integer moved by one, one character of a string changed, or True <-> False."""
 
     name = "mutant_change_constant"
+    keeps_lines = True
     description = "change a constant: an integer by one, a character of a string, or a boolean"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -213,6 +216,7 @@ class MutantDropNegation(_Mutant):
     """`not x` -> `x`, `a not in b` -> `a in b`, `a is not b` -> `a is b`."""
 
     name = "mutant_drop_negation"
+    keeps_lines = True
     description = "drop a negation: remove a `not`, or turn `not in`/`is not` into `in`/`is`"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -250,6 +254,7 @@ class MutantArithmetic(_Mutant):
     """`+` <-> `-`, `*` <-> `//` (also in augmented assignments)."""
 
     name = "mutant_arithmetic"
+    keeps_lines = True
     description = "replace an arithmetic operator: + and - swapped, * and // swapped"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -274,6 +279,7 @@ class MutantBooleanOperator(_Mutant):
     """`and` <-> `or`."""
 
     name = "mutant_boolean_operator"
+    keeps_lines = True
     description = "replace `and` by `or` or the reverse"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -305,6 +311,7 @@ class MutantSwapOperands(_Mutant):
     """`a - b` -> `b - a`, `s.replace(a, b)` -> `s.replace(b, a)`, `s[i:j]` -> `s[j:i]`."""
 
     name = "mutant_swap_operands"
+    keeps_lines = True
     description = "swap the operands of a non-commutative operator, a method call or a slice"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -373,6 +380,7 @@ class MutantDropCall(_Mutant):
     """`sorted(xs)` -> `xs`, `text.upper()` -> `text`: a conversion left out."""
 
     name = "mutant_drop_call"
+    keeps_lines = True
     description = "leave out a conversion call: sorted(x), reversed(x), x.upper()... become x"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -456,6 +464,7 @@ class MutantSwapMethod(_Mutant):
     """`s.lstrip()` -> `s.rstrip()`, `d.keys()` -> `d.values()`...: a sibling method."""
 
     name = "mutant_swap_method"
+    keeps_lines = True
     description = "call a sibling method instead: lstrip/rstrip, upper/lower, keys/values..."
 
     def collect(self, info: ModuleInfo) -> None:
