@@ -3,8 +3,10 @@
 `find_artifacts(original, variant)` names the artifact kinds a variant has that its original
 does not (each kind is counted in both, and reported when the variant has more):
 
-- "orphan comment": a comment names an identifier of the original that the variant's code no
-  longer has (a comment left behind by a renaming leaks the original names back);
+- "orphan comment": a comment mentions an identifier of the original that the variant's code
+  no longer has (a comment left behind by a renaming leaks the original names back); a
+  mention is a code-like word or a quoted one (`transforms._analysis.comment_mentions`), not
+  a plain English word that happens to be a name;
 - "constant test": an `if`, `elif` or conditional expression whose test is made of literals
   only (`if 0:`, `if 8 < 3:`), or a `while` whose literal test is false;
 - "literal arithmetic": an operation or comparison between literals only (`'non' + 'e'`,
@@ -20,9 +22,10 @@ from __future__ import annotations
 import ast
 import io
 import keyword
-import re
 import tokenize
 from collections import Counter
+
+from transforms._analysis import comment_mentions
 
 __all__ = ["ARTIFACT_KINDS", "count_artifacts", "find_artifacts", "identifiers_of"]
 
@@ -32,8 +35,6 @@ ARTIFACT_KINDS: tuple[str, ...] = (
     "literal arithmetic",
     "next desugaring",
 )
-
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _literal_only(node: ast.AST) -> bool:
@@ -113,9 +114,9 @@ def count_artifacts(code: str, identifiers: set[str] | None = None) -> Counter[s
             counts[kind] += 1
     if identifiers:
         comments, names = _comments_and_names(code)
+        absent = identifiers - names - set(keyword.kwlist)
         for comment in comments:
-            words = set(_WORD.findall(comment)) - set(keyword.kwlist)
-            if any(word in identifiers and word not in names for word in words):
+            if comment_mentions(comment, absent):
                 counts["orphan comment"] += 1
     return counts
 

@@ -251,7 +251,7 @@ class AugAssignExpand(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find augmented assignments to locals whose every value is immutable."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         types = _function_types(info)
         candidates: list[cst.AugAssign] = []
         for node in info.nodes:
@@ -318,7 +318,7 @@ class AugAssignContract(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find `x = x op y` assignments to locals whose every value is immutable."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         types = _function_types(info)
         candidates: list[cst.Assign] = []
         for node in info.nodes:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, TypeVar
@@ -26,7 +27,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from transforms._analysis import name_index
+from transforms._analysis import ModuleInfo
 
 Kind = Literal["equivalent", "mutant"]
 
@@ -255,14 +256,12 @@ def apply_transform(
         KeyError: `transform` names no registered transform.
     """
     cls = get_transform(transform) if isinstance(transform, str) else transform
-    try:
-        module = cst.parse_module(code)
-    except cst.ParserSyntaxError:
+    wrapper = analysed(code)
+    if wrapper is None:
         return None
-    if cls.kind == "equivalent" and name_index(module).dynamic:
+    if cls.kind == "equivalent" and ModuleInfo.of(wrapper).names.dynamic:
         # `locals()`, `eval`, frames...: adding, removing or renaming a variable could be seen.
         return None
-    wrapper = MetadataWrapper(module)
     instance = cls(random.Random(seed), **options)
     if not instance.prepare(wrapper):
         return None
@@ -289,6 +288,31 @@ def apply_transform(
         renames=dict(instance.renames), line_map=instance.line_map(wrapper, result)
     )
     return TransformResult(code=new_code, name=cls.name, kind=cls.kind, provenance=provenance)
+
+
+_ANALYSED: OrderedDict[str, MetadataWrapper | None] = OrderedDict()
+_ANALYSED_LIMIT = 32
+
+
+def analysed(code: str) -> MetadataWrapper | None:
+    """The parsed, metadata-wrapped module of `code`, shared by every transform applied to
+    the same code (with its `ModuleInfo.of` analysis); None when `code` does not parse.
+
+    Transforms never change the tree they visit (LibCST trees are immutable; a transform
+    returns a new one), so one wrapper serves them all. The latest few codes are kept: a
+    variant generator tries many transforms on the original, then on each intermediate.
+    """
+    if code in _ANALYSED:
+        _ANALYSED.move_to_end(code)
+        return _ANALYSED[code]
+    try:
+        wrapper: MetadataWrapper | None = MetadataWrapper(cst.parse_module(code))
+    except (cst.ParserSyntaxError, RecursionError, ValueError):
+        wrapper = None
+    _ANALYSED[code] = wrapper
+    while len(_ANALYSED) > _ANALYSED_LIMIT:
+        _ANALYSED.popitem(last=False)
+    return wrapper
 
 
 def compose_provenance(first: Provenance, second: Provenance) -> Provenance:

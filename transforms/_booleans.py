@@ -63,7 +63,7 @@ class DeMorgan(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find negated chains, chains of negations, and chains in boolean context."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         sites: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
         for node in info.nodes:
             if not isinstance(node, cst.BaseExpression) or not in_function(node, info):
@@ -148,7 +148,7 @@ class FlipComparison(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find single comparisons whose operands can be evaluated in either order."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         candidates: list[cst.Comparison] = []
         for node in info.nodes:
             if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:

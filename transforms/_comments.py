@@ -34,7 +34,7 @@ class MisleadingComment(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find statements about which a false claim can be made for sure."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         module = info.module
 
         def quote(node: cst.CSTNode) -> str | None:

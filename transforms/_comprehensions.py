@@ -77,7 +77,7 @@ class ComprehensionToLoop(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find statements whose comprehension can be unrolled before them."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         sites: list[_Site] = []
         for line in info.nodes:
             if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
@@ -265,7 +265,7 @@ class LoopToComprehension(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find an empty-collection initialisation followed by an accumulating loop."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         folds: list[_Fold] = []
         for block in info.nodes:
             if not isinstance(block, cst.IndentedBlock):

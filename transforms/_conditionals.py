@@ -43,7 +43,7 @@ class IfElseSwap(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find if/else statements (an `elif` chain's last `if` counts too)."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         candidates = [
             node
             for node in info.nodes
@@ -109,7 +109,7 @@ class TernaryToIf(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find statements whose whole value is a conditional expression."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         candidates: list[cst.SimpleStatementLine] = []
         for node in info.nodes:
             if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
@@ -185,7 +185,7 @@ class IfToTernary(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find if statements with one assignment or return per branch."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         candidates: list[_Merge] = []
         for block in info.nodes:
             if not isinstance(block, cst.IndentedBlock) or not in_function(block, info):

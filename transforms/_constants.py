@@ -56,7 +56,7 @@ class ConstantUnfold(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find integer and string literals that can be unfolded."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         candidates: list[cst.BaseExpression] = []
         for node in info.nodes:
             if isinstance(node, cst.Integer):

@@ -136,7 +136,7 @@ class DeadBranch(_Inserter):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Choose a function, a place in it, a false test and a dead statement."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         sites: list[tuple[cst.FunctionDef, cst.IndentedBlock, int]] = []
         for func in _functions(info):
             for block in _blocks(func, info):
@@ -191,7 +191,7 @@ class DeadAssignment(_Inserter):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Choose a place and a dead assignment."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         fresh = FreshNames(info.names.identifiers)
         sites: list[tuple[cst.FunctionDef, cst.IndentedBlock, int, str | None]] = []
         for func in _functions(info):

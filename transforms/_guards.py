@@ -67,7 +67,7 @@ class GuardClause(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find the if statements that can be restructured."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         sites: list[_Site] = []
         for block in info.nodes:
             if not isinstance(block, cst.IndentedBlock) or not in_function(block, info):

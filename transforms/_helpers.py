@@ -214,7 +214,7 @@ class ExtractHelperExpr(_Extract):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find expressions whose free variables are all surely bound where they stand."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         if info.names.dynamic:
             return False
         sites: list[_ExprSite] = []
@@ -318,7 +318,7 @@ class ExtractLoopBody(_Extract):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find loops whose body can run as a function."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         if info.names.dynamic:
             return False
         sites: list[_LoopSite] = []

@@ -126,7 +126,7 @@ class ForToWhile(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find the loops that can be rewritten and plan the rewrite of one."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         plans: list[_Plan] = []
         for node in info.nodes:
             if not isinstance(node, cst.For) or node.asynchronous is not None:

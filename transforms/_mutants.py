@@ -85,7 +85,7 @@ class _Mutant(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Collect the sites, pick one, and build its replacement."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         self.sites = []
         self.collect(info)
         chosen = self.pick(self.sites)

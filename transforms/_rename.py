@@ -13,7 +13,6 @@ New names collide with no identifier of the module, no builtin and no keyword.
 from __future__ import annotations
 
 import random
-import re
 import string
 from collections import Counter
 from typing import ClassVar
@@ -25,6 +24,7 @@ from transforms._analysis import (
     STR_ONLY_METHODS,
     FreshNames,
     ModuleInfo,
+    comment_mentions,
     resolves_locally,
     walk,
 )
@@ -233,9 +233,6 @@ def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
     return roles
 
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
 class _Rename(Transform):
     """Renames every renameable variable; subclasses choose the new names."""
 
@@ -258,7 +255,7 @@ class _Rename(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find the renameable names and choose a new name for each."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         groups = renameable_names(info, rename_params=self.rename_params)
         if not groups:
             return False
@@ -297,7 +294,9 @@ class _Rename(Transform):
         left naming the old names would leak them back)."""
         if not self.renames:
             return updated_node
-        text = _WORD.sub(lambda m: self.renames.get(m[0], m[0]), updated_node.value)
+        text = updated_node.value
+        for match in reversed(comment_mentions(text, self.renames)):
+            text = text[: match.start()] + self.renames[match[0]] + text[match.end() :]
         return updated_node.with_changes(value=text)
 
 

@@ -89,7 +89,7 @@ class ReorderStatements(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find adjacent independent assignments."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         pairs: list[_Pair] = []
         for block in info.nodes:
             if not isinstance(block, cst.IndentedBlock) or not in_function(block, info):

@@ -41,7 +41,7 @@ def f(text, n):
             None,
         ),
         (
-            ORIGINAL.replace("out = []", "out = []  # collect the digits of text")
+            ORIGINAL.replace("out = []", "out = []  # collect the digits of `text`")
             .replace("(text, n)", "(s, n)")
             .replace("in text", "in s"),
             "orphan comment",
@@ -61,6 +61,14 @@ def test_each_artifact_kind_is_found_and_natural_code_has_none(
 ) -> None:
     compile(variant, "<variant>", "exec")
     assert find_artifacts(ORIGINAL, variant) == ([] if kind is None else kind.split("+"))
+
+
+def test_a_plain_english_word_that_was_a_name_is_not_an_orphan_mention() -> None:
+    commented = ORIGINAL.replace("out = []", "out = []  # the digits of text, n times each")
+    renamed = commented.replace("text", "s").replace("(s, n)", "(s, k)").replace("* n", "* k")
+    renamed = renamed.replace("# the digits of s", "# the digits of text")
+    assert find_artifacts(commented, renamed) == ["orphan comment"]  # "n" is code-like
+    assert find_artifacts(commented, renamed.replace("n times", "k times")) == []
 
 
 def test_an_artifact_already_in_the_original_is_not_the_variant_s() -> None:

@@ -14,7 +14,7 @@ import pytest
 from libcst.metadata import MetadataWrapper
 from transform_testing import code
 
-from transforms import FAMILIES
+from transforms import FAMILIES, _analysis, _base
 from transforms._base import (
     Provenance,
     Transform,
@@ -230,3 +230,24 @@ def test_equivalent_transforms_leave_dynamic_code_alone() -> None:
         for seed in range(3):
             assert apply_transform(t, source, seed=seed) is None, t.name
     assert any(apply_transform(t, source, seed=0) for t in all_transforms("mutant"))
+
+
+def test_shared_analysis_gives_the_results_of_a_fresh_one() -> None:
+    # Every transform tried in turn on one code shares one parse and analysis; each result
+    # must be what the transform gives on a freshly parsed and analysed module.
+    samples = [SAMPLE, SAMPLE.replace("count += 1", "count = count + len(text[:i])")]
+    shared = [
+        apply_transform(t, sample, seed=seed)
+        for sample in samples
+        for seed in range(2)
+        for t in all_transforms()
+    ]
+    fresh = []
+    for sample in samples:
+        for seed in range(2):
+            for t in all_transforms():
+                _base._ANALYSED.clear()
+                _analysis._SHARED_INFOS.clear()
+                fresh.append(apply_transform(t, sample, seed=seed))
+    assert sum(r is not None for r in shared) >= 30
+    assert shared == fresh
