@@ -358,6 +358,11 @@ class ModuleInfo:
 _NESTED_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
+def in_function(node: cst.CSTNode, info: ModuleInfo) -> bool:
+    """Whether `node` is inside a function (and not inside a class)."""
+    return info.enclosing_function(node) is not None and not info.in_class(node)
+
+
 def _binds_directly(node: cst.CSTNode) -> set[str]:
     """Names that `node` itself binds (not its children)."""
     targets: list[cst.CSTNode] = []

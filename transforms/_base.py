@@ -97,11 +97,20 @@ class TransformResult:
 class Transform(cst.CSTTransformer):
     """Base class of every transform.
 
-    Subclasses set `name`, `kind` and `description`, override `prepare` to analyse the module
-    and pick sites, and override `leave_*` methods (or `replace`, for a node of any type) to
-    rewrite the picked sites, recognising them by identity: `original_node` is a node of the
-    tree `prepare` analysed. Statements a rewrite builds can be tied to the statements they
-    come from with `note_origin`/`carry_origin`, for the line map.
+    Subclasses set `name`, `kind`, `description` (and `family`, `keeps_lines` when they
+    differ from the defaults) and follow the site protocol:
+
+    1. `find_sites(info)` lists the sites where the transform applies (a site is a node, or a
+       tuple whose first item is the node), from the shared analysis of the module;
+    2. the base `prepare` picks one with the transform's rng into `self.site`, then calls
+       `take_site(site, info)` to finish planning (fresh names, replacements); False declines;
+    3. `leave_*` methods (or `replace`, for a node of any type) rewrite the site, recognising
+       it with `at_site(original_node)` (identity: `original_node` is a node of the analysed
+       tree). A transform whose site is `(node, replacement)` needs only `swap_site`.
+
+    A subclass may instead override `prepare` itself (the older form, still supported).
+    Statements a rewrite builds can be tied to the statements they come from with
+    `note_origin`/`carry_origin`, for the line map.
 
     Attributes:
         rng: the source of every choice the transform makes (so results are deterministic).
@@ -128,20 +137,49 @@ class Transform(cst.CSTTransformer):
         """Create the transform; `rng` makes every choice among candidate sites."""
         super().__init__()
         self.rng = rng
+        self.site: Any = None
         self.renames: dict[str, str] = {}
         self._origins: dict[int, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Analyse `wrapper.module` and pick the sites to rewrite.
+        """Analyse `wrapper.module` and pick the site to rewrite (the site protocol: see the
+        class docstring); a transform that defines no `find_sites` applies everywhere.
 
         Args:
             wrapper: the module with metadata; `wrapper.resolve(...)` gives positions,
-                scopes, parents of the very nodes the transform will visit.
+                scopes, parents of the very nodes the transform will visit, and
+                `ModuleInfo.of(wrapper)` the shared analysis.
 
         Returns:
             False to decline (the transform does not apply, or is not safe here).
         """
+        if type(self).find_sites is Transform.find_sites:
+            return True
+        info = ModuleInfo.of(wrapper)
+        chosen = self.pick(self.find_sites(info))
+        if chosen is None:
+            return False
+        self.site = chosen
+        return self.take_site(chosen, info)
+
+    def find_sites(self, info: ModuleInfo) -> Sequence[Any]:
+        """The sites where the transform applies, in source order (hook)."""
+        return ()
+
+    def take_site(self, site: Any, info: ModuleInfo) -> bool:
+        """Finish planning the rewrite of the picked `site`; False declines (hook)."""
         return True
+
+    def at_site(self, original_node: cst.CSTNode) -> bool:
+        """Whether `original_node` is the picked site's node."""
+        site = getattr(self, "site", None)
+        node = site[0] if isinstance(site, tuple) else site
+        return node is not None and original_node is node
+
+    def swap_site(self, original_node: cst.CSTNode, result: Any) -> Any:
+        """For a site `(node, replacement)`: the replacement at the site, else `result`.
+        Call it from `replace`."""
+        return self.site[1] if self.at_site(original_node) else result
 
     def pick(self, candidates: Sequence[_T]) -> _T | None:
         """One of `candidates`, chosen with the transform's rng, or None if there are none."""

@@ -13,9 +13,8 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import MetadataWrapper
 
-from transforms._analysis import ModuleInfo, walk
+from transforms._analysis import ModuleInfo, in_function, walk
 from transforms._base import Transform
-from transforms._conditionals import in_function
 
 _MAX_QUOTED = 40
 

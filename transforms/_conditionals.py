@@ -11,17 +11,13 @@ from libcst.metadata import MetadataWrapper
 from transforms._analysis import (
     ModuleInfo,
     has_comments,
+    in_function,
     negate,
     strip_parens,
     walk,
     wrap,
 )
 from transforms._base import Transform
-
-
-def in_function(node: cst.CSTNode, info: ModuleInfo) -> bool:
-    """Whether `node` is inside a function (and not inside a class)."""
-    return info.enclosing_function(node) is not None and not info.in_class(node)
 
 
 def fix_test_spacing(stmt: cst.If, test: cst.BaseExpression) -> dict[str, Any]:
@@ -39,11 +35,8 @@ class IfElseSwap(Transform):
     kind = "equivalent"
     description = "swap the branches of an if/else and negate its condition"
 
-    target: cst.If
-
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
+    def find_sites(self, info: ModuleInfo) -> list[cst.If]:
         """Find if/else statements (an `elif` chain's last `if` counts too)."""
-        info = ModuleInfo.of(wrapper)
         candidates = [
             node
             for node in info.nodes
@@ -52,15 +45,11 @@ class IfElseSwap(Transform):
             and type(node.body) is type(node.orelse.body)
             and in_function(node, info)
         ]
-        chosen = self.pick(candidates)
-        if chosen is None:
-            return False
-        self.target = chosen
-        return True
+        return candidates
 
     def leave_If(self, original_node: cst.If, updated_node: cst.If) -> cst.If:
         """Swap the chosen statement's branches."""
-        if original_node is not self.target:
+        if not self.at_site(original_node):
             return updated_node
         orelse = updated_node.orelse
         assert isinstance(orelse, cst.Else)

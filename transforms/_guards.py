@@ -18,12 +18,13 @@ from libcst.metadata import MetadataWrapper
 from transforms._analysis import (
     ModuleInfo,
     always_exits,
+    in_function,
     leading_lines,
     negate,
     strip_parens,
 )
 from transforms._base import Transform
-from transforms._conditionals import fix_test_spacing, in_function
+from transforms._conditionals import fix_test_spacing
 
 
 def _as_statements(body: cst.BaseSuite) -> list[cst.BaseStatement]:

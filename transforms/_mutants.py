@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     ModuleInfo,
     bound_before,
+    in_function,
     keep_parens,
     make_comp_op,
     required_precedence,
@@ -22,7 +22,6 @@ from transforms._analysis import (
     wrap,
 )
 from transforms._base import Transform
-from transforms._conditionals import in_function
 from transforms._constants import _DECIMAL, _excluded, _plain_string
 
 
@@ -75,24 +74,18 @@ def _shift(expr: cst.BaseExpression, delta: int) -> cst.BaseExpression:
 
 
 class _Mutant(Transform):
-    """Replaces one chosen node by a prepared replacement."""
+    """Replaces one chosen node by a prepared replacement: the sites are
+    `(node, replacement)` pairs that `collect` fills in."""
 
     kind = "mutant"
     family = "mutant"
     sites: list[tuple[cst.CSTNode, cst.CSTNode | cst.RemovalSentinel]]
-    target: cst.CSTNode
-    replacement: cst.CSTNode | cst.RemovalSentinel
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Collect the sites, pick one, and build its replacement."""
-        info = ModuleInfo.of(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[tuple[cst.CSTNode, Any]]:
+        """The (node, replacement) pairs `collect` finds."""
         self.sites = []
         self.collect(info)
-        chosen = self.pick(self.sites)
-        if chosen is None:
-            return False
-        self.target, self.replacement = chosen
-        return True
+        return self.sites
 
     def collect(self, info: ModuleInfo) -> None:
         """Fill `self.sites` with (node, replacement) pairs."""
@@ -100,7 +93,7 @@ class _Mutant(Transform):
 
     def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
         """Swap in the replacement."""
-        return self.replacement if original_node is self.target else result
+        return self.swap_site(original_node, result)
 
 
 class MutantOffByOne(_Mutant):

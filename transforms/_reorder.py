@@ -20,6 +20,7 @@ from transforms._analysis import (
     ModuleInfo,
     bound_before,
     definitely_assigned,
+    in_function,
     is_pure,
     leading_lines,
     may_raise,
@@ -28,7 +29,6 @@ from transforms._analysis import (
     touched_names,
 )
 from transforms._base import Transform
-from transforms._conditionals import in_function
 
 
 @dataclass
