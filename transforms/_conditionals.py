@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     ModuleInfo,
@@ -94,11 +93,8 @@ class TernaryToIf(Transform):
         "if statement"
     )
 
-    target: cst.SimpleStatementLine
-
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find statements whose whole value is a conditional expression."""
-        info = ModuleInfo.of(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[cst.SimpleStatementLine]:
+        """Statements whose whole value is a conditional expression."""
         candidates: list[cst.SimpleStatementLine] = []
         for node in info.nodes:
             if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
@@ -112,17 +108,13 @@ class TernaryToIf(Transform):
                 and isinstance(info.parent(node), cst.IndentedBlock)
             ):
                 candidates.append(node)
-        chosen = self.pick(candidates)
-        if chosen is None:
-            return False
-        self.target = chosen
-        return True
+        return candidates
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
     ) -> cst.BaseStatement:
         """Replace the chosen statement by an if statement."""
-        if original_node is not self.target:
+        if not self.at_site(original_node):
             return updated_node
         small = updated_node.body[0]
         assert isinstance(small, cst.Assign | cst.AugAssign | cst.Return)
@@ -170,11 +162,10 @@ class IfToTernary(Transform):
         "expression"
     )
 
-    merge: _Merge
+    site: _Merge
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find if statements with one assignment or return per branch."""
-        info = ModuleInfo.of(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[_Merge]:
+        """If statements with one assignment or return per branch."""
         candidates: list[_Merge] = []
         for block in info.nodes:
             if not isinstance(block, cst.IndentedBlock) or not in_function(block, info):
@@ -201,15 +192,11 @@ class IfToTernary(Transform):
                         and not has_comments(following)
                     ):
                         candidates.append(_Merge(stmt, block, i))
-        chosen = self.pick(candidates)
-        if chosen is None:
-            return False
-        self.merge = chosen
-        return True
+        return candidates
 
     def leave_If(self, original_node: cst.If, updated_node: cst.If) -> cst.BaseStatement:
         """Fold an if/else whose branches match."""
-        if original_node is not self.merge.node or self.merge.block is not None:
+        if original_node is not self.site.node or self.site.block is not None:
             return updated_node
         first = _single_small(updated_node.body)
         assert isinstance(updated_node.orelse, cst.Else)
@@ -226,9 +213,9 @@ class IfToTernary(Transform):
         self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
     ) -> cst.IndentedBlock:
         """Fold `if c: return a` and the `return b` after it."""
-        if original_node is not self.merge.block:
+        if original_node is not self.site.block:
             return updated_node
-        i = self.merge.index
+        i = self.site.index
         stmt, following = updated_node.body[i], updated_node.body[i + 1]
         assert isinstance(stmt, cst.If) and isinstance(following, cst.SimpleStatementLine)
         first = _single_small(stmt.body)
