@@ -24,7 +24,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     NON_MUTATING_METHODS,
@@ -124,9 +123,8 @@ class ForToWhile(Transform):
     stop_name: str
     holder_name: str | None
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find the loops that can be rewritten and plan the rewrite of one."""
-        info = ModuleInfo.of(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[_Plan]:
+        """The loops that can be rewritten, each with the plan of its rewrite."""
         plans: list[_Plan] = []
         for node in info.nodes:
             if not isinstance(node, cst.For) or node.asynchronous is not None:
@@ -137,10 +135,11 @@ class ForToWhile(Transform):
             plan = self._plan(node, func, info)
             if plan is not None:
                 plans.append(plan)
-        chosen = self.pick(plans)
-        if chosen is None:
-            return False
-        self.plan = chosen
+        return plans
+
+    def take_site(self, site: _Plan, info: ModuleInfo) -> bool:
+        """Choose the names of the rewrite of the picked loop."""
+        self.plan = chosen = site
         fresh = FreshNames(info.names.identifiers)
         loop = chosen.loop
         if chosen.form == "sequence":
