@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import ModuleInfo, in_function, walk
 from transforms._base import Transform
@@ -31,9 +30,8 @@ class MisleadingComment(Transform):
     text: str
     own_line: bool
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find statements about which a false claim can be made for sure."""
-        info = ModuleInfo.of(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[tuple[cst.BaseStatement, list[str]]]:
+        """Statements about which a false claim can be made for sure, with the claims."""
         module = info.module
 
         def quote(node: cst.CSTNode) -> str | None:
@@ -51,10 +49,11 @@ class MisleadingComment(Transform):
             claims = _claims(node, quote, info)
             if claims:
                 sites.append((node, claims))
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.target, claims = chosen
+        return sites
+
+    def take_site(self, site: tuple[cst.BaseStatement, list[str]], info: ModuleInfo) -> bool:
+        """Choose the claim and where the comment goes."""
+        self.target, claims = site
         self.text = "# " + self.rng.choice(claims)
         has_trailing = _trailing_comment(self.target)
         self.own_line = has_trailing or self.rng.random() < 0.6
