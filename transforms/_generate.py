@@ -816,7 +816,7 @@ def _equivalents(
     composed: list[tuple[_Candidate, int]] = []
     singles: list[tuple[_Candidate, int]] = []
     for salt in range(plan.rounds):
-        if len(composed) >= plan.k and (salt > 0 or plan.k == 0):
+        if len(composed) >= plan.k and (salt > 0 or plan.singles == 0):
             break
         clock = time.perf_counter()
         rng = random.Random(f"core-bench-chains:{builder.seed}:{salt}:{builder.code}")
@@ -824,7 +824,8 @@ def _equivalents(
         candidates = (
             builder.build(chains.singles, "equivalent", salt, single=True) if salt == 0 else []
         )
-        candidates += builder.build(chains.composed, "equivalent", salt)
+        if plan.k > 0:
+            candidates += builder.build(chains.composed, "equivalent", salt)
         report.transform_s += time.perf_counter() - clock
         clock = time.perf_counter()
         outcomes = _run_many(pool, [c.code for c in candidates], report.calls, limits)

@@ -211,6 +211,12 @@ def test_single_variants_are_one_transform_each_with_a_renaming_of_their_own(
     assert {v.family for v in singles} <= {"rewrite", "idiom", "rename"}
 
 
+def test_singles_alone_need_no_composed_variants(pool: SandboxPool) -> None:
+    report = generate_variants_report(MUTATING, ["f([4, 1, 7, 2], 5)"], k=0, singles=3, pool=pool)
+    assert len(report.variants) == 3 and all(v.single for v in report.variants)
+    assert report.candidates == 3
+
+
 def test_distractors_are_off_by_default_and_on_when_asked(pool: SandboxPool) -> None:
     calls = ["f([4, 1, 7, 2], 5)"]
     default = generate_variants_report(MUTATING, calls, k=4, singles=6, seed=3, pool=pool)
