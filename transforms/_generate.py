@@ -543,20 +543,35 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
         similarity = _set_jaccard(builder.original_tokens, frozenset(tokens(result.code)))
         ranked.append((similarity, i, name))
     order = [name for _, _, name in sorted(ranked)]
-    composed: list[list[str]] = []
-    shortest = 2 if len(order) >= 2 else 1
-    for n, head in enumerate(_heads(order, plan.max_chain, shortest)):
-        if len(composed) >= 2 * plan.per_round:
+    return _Round(singles, _composed_chains(order, renames, rng, plan))
+
+
+def _composed_chains(
+    order: Sequence[str], renames: Sequence[str], rng: random.Random, plan: _Plan
+) -> list[list[str]]:
+    """Up to `plan.per_round` chains of two or more transforms: orderings of the ranked
+    structural transforms, every other one with a renaming inserted at a random place; when
+    orderings run short (few transforms apply), the other form of each ordering, then one
+    structural transform with each renaming style."""
+    heads = [list(h) for h in itertools.islice(_heads(order, plan.max_chain, 2), plan.per_round)]
+
+    def renamed(head: list[str], n: int) -> list[str]:
+        chain = list(head)
+        chain.insert(rng.randrange(len(chain) + 1), renames[n % len(renames)])
+        return chain
+
+    if not renames:
+        return heads
+    first = [renamed(h, n) if n % 2 else h for n, h in enumerate(heads)]
+    spare = [h if n % 2 else renamed(h, n) for n, h in enumerate(heads)]
+    alone = [renamed([order[0]], n) for n in range(len(renames))] if order else []
+    chains: list[list[str]] = []
+    for chain in [*first, *spare, *alone]:
+        if len(chains) >= plan.per_round:
             break
-        plain = list(head)
-        if len(plain) >= 2 and plain not in composed:
-            composed.append(plain)
-        if renames and len(plain) < plan.max_chain + 1:
-            renamed = list(plain)
-            renamed.insert(rng.randrange(len(plain) + 1), renames[n % len(renames)])
-            if renamed not in composed:
-                composed.append(renamed)
-    return _Round(singles, composed)
+        if chain not in chains:
+            chains.append(chain)
+    return chains
 
 
 def _heads(applicable: Sequence[str], longest: int, shortest: int) -> Iterator[tuple[str, ...]]:
@@ -580,24 +595,24 @@ def _select_diverse(
 ) -> list[_Candidate]:
     """Greedy: each pick minimises Jaccard to the original plus the highest Jaccard to a pick
     already made, plus a small penalty for reusing transforms already picked (so the selected
-    variants spread over transforms, which per-transform analyses need). At most `renamed`
-    picks contain a renaming (None: no limit), so renaming stays a factor of its own rather
-    than the Jaccard-minimising choice of every pick."""
+    variants spread over transforms, which per-transform analyses need). Beyond `renamed`
+    picks that contain a renaming (None: no limit), unrenamed candidates are preferred, so
+    renaming stays a factor of its own rather than the Jaccard-minimising choice of every
+    pick; renamed ones still fill the `k` when nothing else is left."""
     remaining = list(candidates)
     selected: list[_Candidate] = []
     used: set[str] = set()
     while remaining and len(selected) < k:
+        pool = remaining
         if renamed is not None and sum(c.renamed for c in selected) >= renamed:
-            remaining = [c for c in remaining if not c.renamed]
-            if not remaining:
-                break
+            pool = [c for c in remaining if not c.renamed] or remaining  # a preference
 
         def score(c: _Candidate) -> float:
             nearest = max((_set_jaccard(c.token_set, s.token_set) for s in selected), default=0)
             reuse = sum(name in used for name in c.chain) / len(c.chain)
             return c.jaccard + _MUTUAL_WEIGHT * nearest + _SHARED_TRANSFORM_PENALTY * reuse
 
-        best = min(remaining, key=score)  # min keeps the first of equal scores: deterministic
+        best = min(pool, key=score)  # min keeps the first of equal scores: deterministic
         remaining.remove(best)
         selected.append(best)
         used.update(best.chain)
