@@ -40,7 +40,7 @@ import re
 import time
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -54,7 +54,7 @@ from transforms._base import (
     apply_transform,
     compose_provenance,
 )
-from transforms._inputs import generate_calls
+from transforms._inputs import generate_call_outcomes
 from transforms._metrics import cyclomatic_complexity, tokens
 
 __all__ = [
@@ -652,6 +652,7 @@ def generate_variants(
     distractors: bool = False,
     crash_mutants: bool = False,
     shipped: Sequence[str] | None = None,
+    known_outcomes: Mapping[str, Outcome] | None = None,
 ) -> list[Variant]:
     """Up to `k` verified composed variants of `code`, up to `singles` single-transform
     variants, and up to `mutants` mutants.
@@ -674,6 +675,7 @@ def generate_variants(
         distractors=distractors,
         crash_mutants=crash_mutants,
         shipped=shipped,
+        known_outcomes=known_outcomes,
     )
     return report.variants
 
@@ -698,6 +700,7 @@ def generate_variants_report(
     crash_mutants: bool = False,
     shipped: Sequence[str] | None = None,
     renamed_share: float = 0.5,
+    known_outcomes: Mapping[str, Outcome] | None = None,
 ) -> GenerationReport:
     """Generate, verify and select variants, and report what it took.
 
@@ -737,8 +740,10 @@ def generate_variants_report(
         crash_mutants: Keep mutants that differ on a shipped call only by raising.
         shipped: The calls a benchmark ships (a mutant must be told apart on one of them);
             default: `calls`.
-        renamed_share: The largest share of the `k` composed variants that contain a
-            renaming.
+        renamed_share: The share of the `k` composed variants that contain a renaming
+            when enough others verify.
+        known_outcomes: The original's outcomes on calls already run (e.g. by
+            `generate_call_outcomes`), which are then not run again.
 
     Returns:
         The variants and the generation statistics.
@@ -764,12 +769,14 @@ def generate_variants_report(
                 crash_mutants=crash_mutants,
                 shipped=shipped,
                 renamed_share=renamed_share,
+                known_outcomes=known_outcomes,
             )
     limits = _Limits(timeout_s, memory_mb, max_steps)
     clock = time.perf_counter()
     verification_calls = list(calls)
+    known = dict(known_outcomes or {})
     if extra_calls > 0:
-        verification_calls = generate_calls(
+        generated = generate_call_outcomes(
             code,
             calls,
             n=extra_calls,
@@ -779,7 +786,9 @@ def generate_variants_report(
             memory_mb=memory_mb,
             max_steps=max_steps,
         )
-    (reference,) = _run_many(pool, [code], verification_calls, limits)
+        verification_calls += [call for call, _ in generated]
+        known.update(generated)
+    reference = _reference(pool, code, verification_calls, known, limits)
     report = GenerationReport(variants=[], calls=verification_calls)
     report.execute_s += time.perf_counter() - clock
 
@@ -801,6 +810,23 @@ def generate_variants_report(
         rule = _MutantRule(list(calls if shipped is None else shipped), crash_mutants)
         report.variants.extend(_mutants(builder, report, limits, pool, mutants, rule))
     return report
+
+
+def _reference(
+    pool: SandboxPool,
+    code: str,
+    calls: list[str],
+    known: Mapping[str, Outcome],
+    limits: _Limits,
+) -> list[Outcome]:
+    """The original's outcome on every call; calls whose outcome is `known` (generated calls,
+    already run once on the original) are not run again."""
+    missing = list(dict.fromkeys(call for call in calls if call not in known))
+    ran: dict[str, Outcome] = {}
+    if missing:
+        (outcomes,) = _run_many(pool, [code], missing, limits)
+        ran = dict(zip(missing, outcomes, strict=True))
+    return [known[call] if call in known else ran[call] for call in calls]
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,17 +32,19 @@ def variant_id(problem_id: str, kind: str, number: int) -> str:
 
 def _extend_calls(
     problem: Problem, options: BuildOptions, seed: int, pool: SandboxPool
-) -> tuple[list[str], list[str], list[str]]:
+) -> tuple[list[str], list[str], list[str], dict[str, Outcome]]:
     """The problem's calls plus generated ones that return a literal, with their outputs, and
-    the verification calls (those, plus generated calls used only to verify variants).
+    the verification calls (those, plus generated calls used only to verify variants), and the
+    original's outcome on each generated call.
 
     Calls are generated once for both uses, and each generated call is run once: its traced
-    outcome gives the output a shipped call needs.
+    outcome gives the output a shipped call needs and the reference verification compares with.
     """
     wanted = max(0, options.calls - len(problem.calls))
     kept = list(problem.calls)
     outputs = list(problem.outputs)
     extra: list[str] = []
+    known: dict[str, Outcome] = {}
     if wanted + options.verify_calls:
         generated = generate_call_outcomes(
             problem.code,
@@ -55,13 +57,14 @@ def _extend_calls(
             max_steps=options.max_steps,
         )
         for call, outcome in generated:
+            known[call] = outcome
             shippable = outcome.status == "ok" and outcome.result is not None
             if shippable and outcome.result_literal and len(kept) < options.calls:
                 kept.append(call)
                 outputs.append(outcome.result or "")
             else:
                 extra.append(call)
-    return kept, outputs, kept + extra
+    return kept, outputs, kept + extra, known
 
 
 def _traces(
@@ -86,7 +89,7 @@ def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) ->
     seed = options.problem_seed(problem.id)
     seconds: dict[str, float] = {}
     mark = time.perf_counter()
-    calls, outputs, verification = _extend_calls(problem, options, seed, pool)
+    calls, outputs, verification, known = _extend_calls(problem, options, seed, pool)
     problem = problem.model_copy(update={"calls": calls, "outputs": outputs})
     seconds["calls"] = time.perf_counter() - mark
     mark = time.perf_counter()
@@ -102,6 +105,7 @@ def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) ->
         distractors=options.distractors,
         crash_mutants=options.crash_mutants,
         shipped=calls,
+        known_outcomes=known,
     )
     counters = {"equivalent": 0, "mutant": 0}
     variants = [

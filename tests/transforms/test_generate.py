@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import libcst as cst
@@ -209,6 +210,34 @@ def test_single_variants_are_one_transform_each_with_a_renaming_of_their_own(
         assert verify_equivalent(MUTATING, v.code, report.calls, pool=pool).kept
     assert [v.family for v in singles].count("rename") == 1
     assert {v.family for v in singles} <= {"rewrite", "idiom", "rename"}
+
+
+def test_the_original_runs_each_generated_call_once(
+    pool: SandboxPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: Counter[str] = Counter()
+    real = pool.run_batch
+
+    def counting(code: str, calls: Sequence[str], **options: Any) -> list[Outcome]:
+        if code == MUTATING:
+            runs.update(calls)
+        return real(code, calls, **options)
+
+    monkeypatch.setattr(pool, "run_batch", counting)
+    own = "f([4, 1, 7, 2], 5)"
+    report = generate_variants_report(MUTATING, [own], k=2, extra_calls=4, pool=pool)
+    generated = report.calls[1:]
+    assert len(generated) == 4 and runs[own] == 1
+    assert all(runs[call] == 1 for call in generated), runs
+    # Outcomes a caller already has are not run again either.
+    runs.clear()
+    known = {call: real(MUTATING, [call], trace=True)[0] for call in generated}
+    runs.clear()
+    again = generate_variants_report(
+        MUTATING, [own, *generated], k=2, extra_calls=0, pool=pool, known_outcomes=known
+    )
+    assert [v.code for v in again.variants] == [v.code for v in report.variants]
+    assert runs == Counter({own: 1})
 
 
 def test_singles_alone_need_no_composed_variants(pool: SandboxPool) -> None:
