@@ -9,7 +9,7 @@ from core_bench.build._options import BuildOptions
 from core_bench.probes import anchor_probes, mark_anchored, probes_for_call
 from core_bench.schemas import Probe, Problem, Variant
 from tracer import Outcome, SandboxPool, Trace
-from transforms import cyclomatic_complexity, generate_calls, generate_variants
+from transforms import cyclomatic_complexity, generate_call_outcomes, generate_variants
 
 
 @dataclass(slots=True)
@@ -32,31 +32,39 @@ def variant_id(problem_id: str, kind: str, number: int) -> str:
 
 def _extend_calls(
     problem: Problem, options: BuildOptions, seed: int, pool: SandboxPool
-) -> tuple[list[str], list[str]]:
-    """The problem's calls plus generated ones that return a literal, with their outputs."""
+) -> tuple[list[str], list[str], list[str], dict[str, Outcome]]:
+    """The problem's calls plus generated ones that return a literal, with their outputs, and
+    the verification calls (those, plus generated calls used only to verify variants), and the
+    original's outcome on each generated call.
+
+    Calls are generated once for both uses, and each generated call is run once: its traced
+    outcome gives the output a shipped call needs and the reference verification compares with.
+    """
     wanted = max(0, options.calls - len(problem.calls))
-    calls = list(problem.calls)
-    if wanted:
-        calls = generate_calls(
+    kept = list(problem.calls)
+    outputs = list(problem.outputs)
+    extra: list[str] = []
+    known: dict[str, Outcome] = {}
+    if wanted + options.verify_calls:
+        generated = generate_call_outcomes(
             problem.code,
             problem.calls,
-            n=wanted,
+            n=wanted + options.verify_calls,
             seed=seed,
             pool=pool,
-            max_raising=0,
+            max_raising=options.verify_calls,
             timeout_s=options.timeout_s,
             max_steps=options.max_steps,
         )
-    outcomes = pool.run_batch(
-        problem.code, calls[len(problem.calls) :], timeout_s=options.timeout_s
-    )
-    outputs = list(problem.outputs)
-    kept = list(problem.calls)
-    for call, outcome in zip(calls[len(problem.calls) :], outcomes, strict=True):
-        if outcome.status == "ok" and outcome.result is not None and outcome.result_literal:
-            kept.append(call)
-            outputs.append(outcome.result)
-    return kept, outputs
+        for call, outcome in generated:
+            known[call] = outcome
+            shippable = outcome.status == "ok" and outcome.result is not None
+            if shippable and outcome.result_literal and len(kept) < options.calls:
+                kept.append(call)
+                outputs.append(outcome.result or "")
+            else:
+                extra.append(call)
+    return kept, outputs, kept + extra, known
 
 
 def _traces(
@@ -81,18 +89,23 @@ def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) ->
     seed = options.problem_seed(problem.id)
     seconds: dict[str, float] = {}
     mark = time.perf_counter()
-    calls, outputs = _extend_calls(problem, options, seed, pool)
+    calls, outputs, verification, known = _extend_calls(problem, options, seed, pool)
     problem = problem.model_copy(update={"calls": calls, "outputs": outputs})
     seconds["calls"] = time.perf_counter() - mark
     mark = time.perf_counter()
     generated = generate_variants(
         problem.code,
-        calls,
+        verification,
         k=options.variants,
         seed=seed,
         mutants=options.mutants,
         pool=pool,
-        extra_calls=options.verify_calls,
+        extra_calls=0,
+        singles=options.singles,
+        distractors=options.distractors,
+        crash_mutants=options.crash_mutants,
+        shipped=calls,
+        known_outcomes=known,
     )
     counters = {"equivalent": 0, "mutant": 0}
     variants = [
@@ -119,6 +132,8 @@ def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) ->
                 jaccard=round(item.jaccard, 4),
                 cc=item.cc,
                 verified_calls=item.verified_calls,
+                family=item.family,
+                single=item.single,
                 renames=dict(sorted(item.provenance.renames.items())),
                 line_map={k: list(v) for k, v in sorted(item.provenance.line_map.items())},
             )

@@ -36,7 +36,24 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--variants", type=_COUNT, default=4, help="equivalent variants per problem"
     )
+    parser.add_argument(
+        "--singles",
+        type=_COUNT,
+        default=4,
+        help="single-transform variants per problem, besides the composed ones (default 4)",
+    )
+    parser.add_argument(
+        "--distractors",
+        action="store_true",
+        help="also use the distractor family (dead code, constant unfolding, misleading "
+        "comments); off by default",
+    )
     parser.add_argument("--mutants", type=_COUNT, default=2, help="mutants per problem")
+    parser.add_argument(
+        "--crash-mutants",
+        action="store_true",
+        help="keep mutants that differ on the shipped calls only by raising",
+    )
     parser.add_argument("--probes", type=_COUNT, default=6, help="probes per (variant, call)")
     parser.add_argument("--calls", type=_COUNT, default=8, help="calls per problem")
     parser.add_argument("--limit", type=_COUNT, default=None, help="first N problems only")
@@ -60,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         variants=args.variants,
         mutants=args.mutants,
+        singles=args.singles,
+        distractors=args.distractors,
+        crash_mutants=args.crash_mutants,
         probes=args.probes,
         calls=args.calls,
         limit=args.limit,
