@@ -12,6 +12,8 @@ from transforms import (
     _deadcode,
     _guards,
     _helpers,
+    _idioms_loops,
+    _idioms_methods,
     _loops,
     _mutants,
     _rename,
@@ -32,5 +34,7 @@ ALL_TRANSFORMS: tuple[type[Transform], ...] = (
     *_guards.TRANSFORMS,
     *_reorder.TRANSFORMS,
     *_comments.TRANSFORMS,
+    *_idioms_loops.TRANSFORMS,
+    *_idioms_methods.TRANSFORMS,
     *_mutants.TRANSFORMS,
 )
