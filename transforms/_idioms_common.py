@@ -257,7 +257,7 @@ class Kinds:
             kinds = set()
             for value in bindings:
                 if value is None:
-                    kinds.add(self._evidence(name) if len(bindings) == 1 else None)
+                    kinds.add(self._evidence(name))
                 elif isinstance(value, _AugValue):
                     kinds.add(self._aug_kind(value.node))
                 else:

@@ -695,6 +695,16 @@ def _bound_otherwise(func: cst.FunctionDef, name: str) -> set[str]:
     return set()
 
 
+def _names_whole(expr: cst.BaseExpression, seq: str) -> bool:
+    """Whether `expr` may evaluate to the object `seq` itself (a bare name, maybe inside a
+    container display or a conditional), rather than to a part of it."""
+    if isinstance(expr, cst.Name):
+        return expr.value == seq
+    if isinstance(expr, cst.Subscript | cst.Call | cst.BinaryOperation | cst.Comparison):
+        return isinstance(expr, cst.Call) and any(_names_whole(a.value, seq) for a in expr.args)
+    return seq in name_values(expr)
+
+
 def _leaves_alone(body: cst.CSTNode, seq: str, fresh: set[str], info: ModuleInfo) -> bool:
     """Nothing in `body` can change the object `seq` names: calls are to pure builtins,
     non-mutating methods, or methods of fresh local containers; stores go only into those."""
@@ -710,7 +720,7 @@ def _leaves_alone(body: cst.CSTNode, seq: str, fresh: set[str], info: ModuleInfo
                 receiver = func.value
                 if not (isinstance(receiver, cst.Name) and receiver.value in fresh):
                     return False
-                if any(seq in name_values(a.value) for a in node.args):
+                if any(_names_whole(a.value, seq) for a in node.args):
                     return False  # `out.append(xs)` would alias xs
             else:
                 return False
@@ -721,7 +731,7 @@ def _leaves_alone(body: cst.CSTNode, seq: str, fresh: set[str], info: ModuleInfo
                 if not (isinstance(base, cst.Name) and base.value in fresh):
                     return False
                 value = getattr(node, "value", None)
-                if value is not None and seq in name_values(value):
+                if value is not None and _names_whole(value, seq):
                     return False
         elif isinstance(node, cst.Del | cst.Yield | cst.Await | cst.Global | cst.Nonlocal):
             return False
