@@ -200,6 +200,18 @@ def bare_genexp(
     )
 
 
+def _bound_names(target: cst.CSTNode) -> list[str]:
+    """Names an assignment target rebinds (not those inside a subscript or attribute
+    target, which mutate an object)."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, cst.Tuple | cst.List):
+        return [n for e in target.elements for n in _bound_names(e.value)]
+    if isinstance(target, cst.StarredElement):
+        return _bound_names(target.value)
+    return []
+
+
 class Kinds:
     """The kinds (str, list, dict, int) of the names of one function (see module doc)."""
 
@@ -208,7 +220,7 @@ class Kinds:
         self.info = info
         self.func = func
         self._bindings: dict[str, list[cst.BaseExpression | _AugValue | None]] = {}
-        self._methods: dict[str, set[str]] = {}
+        self._methods: dict[str, list[tuple[str, cst.Call]]] = {}
         for name in param_names(func):
             self._bindings.setdefault(name, []).append(None)
         for node in walk(func.body):
@@ -217,31 +229,42 @@ class Kinds:
                     if isinstance(target.target, cst.Name):
                         self._bind(target.target.value, node.value)
                     else:
-                        for sub in walk(target.target):
-                            if isinstance(sub, cst.Name):
-                                self._bind(sub.value, None)
+                        for bound in _bound_names(target.target):
+                            self._bind(bound, None)
             elif isinstance(node, cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr):
-                for sub in walk(node.target):
-                    if isinstance(sub, cst.Name):
-                        value = getattr(node, "value", None)
-                        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
-                            # `x += e` keeps x's kind when e has it (str + str, list + list).
-                            self._bind(sub.value, _AugValue(node))
-                        elif isinstance(node, cst.AnnAssign) and value is not None:
-                            self._bind(sub.value, value)
-                        else:
-                            self._bind(sub.value, None)
-            elif isinstance(node, cst.AsName | cst.Del):
-                for sub in walk(node):
-                    if isinstance(sub, cst.Name):
-                        self._bind(sub.value, None)
+                for bound in _bound_names(node.target):
+                    value = getattr(node, "value", None)
+                    if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+                        # `x += e` keeps x's kind when e has it (str + str, int + int).
+                        self._bind(bound, _AugValue(node))
+                    elif isinstance(node, cst.AnnAssign) and value is not None:
+                        self._bind(bound, value)
+                    else:
+                        self._bind(bound, None)
+            elif isinstance(node, cst.AsName):
+                for bound in _bound_names(node.name):
+                    self._bind(bound, None)
+            elif isinstance(node, cst.Del):
+                for bound in _bound_names(node.target):
+                    self._bind(bound, None)
             elif isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Param):
                 self._bind(node.name.value, None)
             elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
                 receiver = node.func.value
                 if isinstance(receiver, cst.Name):
-                    self._methods.setdefault(receiver.value, set()).add(node.func.attr.value)
+                    self._methods.setdefault(receiver.value, []).append(
+                        (node.func.attr.value, node)
+                    )
         self._cache: dict[str, str | None] = {}
+        self._excluded: cst.CSTNode | None = None
+
+    def excluding(self, call: cst.CSTNode | None) -> Kinds:
+        """These kinds, with the method call `call` not counted as evidence (a rewrite of
+        that very call must not rely on it: where it would raise, the rewrite may not)."""
+        if call is not self._excluded:
+            self._excluded = call
+            self._cache = {}
+        return self
 
     def _bind(self, name: str, value: cst.BaseExpression | _AugValue | None) -> None:
         self._bindings.setdefault(name, []).append(value)
@@ -270,7 +293,7 @@ class Kinds:
     def _evidence(self, name: str) -> str | None:
         if name not in param_names(self.func):
             return None
-        methods = self._methods.get(name, set())
+        methods = {attr for attr, call in self._methods.get(name, []) if call is not self._excluded}
         found = set()
         if methods & _STR_EVIDENCE:
             found.add(STR)

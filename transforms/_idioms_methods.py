@@ -131,7 +131,7 @@ class StartswithToSlice(_ExpressionIdiom):
         receiver, method, args = call
         if not _one_positional(args, 1):
             return None
-        if not is_pure(receiver, kinds.info):
+        if not is_pure(receiver, kinds.info) or kinds.excluding(node).of(receiver) != STR:
             return None
         value = str_value(args[0].value)
         if value:
@@ -203,6 +203,8 @@ class FindToIn(_ExpressionIdiom):
             return None
         receiver, needle = call[0], call[2][0].value
         info = kinds.info
+        if kinds.excluding(node.left).of(receiver) != STR:
+            return None
         if not (is_pure(receiver, info) and is_pure(needle, info)):
             return None
         if may_raise(receiver, info) and may_raise(needle, info):
@@ -231,8 +233,7 @@ class CountToSum(_ExpressionIdiom):
         value = str_value(call[2][0].value)
         if value is None or len(value) != 1 or not kinds.info.is_builtin("sum"):
             return None
-        receiver = call[0]
-        if isinstance(receiver, cst.Name) and kinds.of_name(receiver.value) == DICT:
+        if kinds.excluding(node).of(call[0]) not in (STR, LIST):
             return None
         return True
 
@@ -288,7 +289,9 @@ class AppendToAugAssign(_ExpressionIdiom):
         if call is None or call[1] not in ("append", "extend") or not _one_positional(call[2], 1):
             return None
         receiver = call[0]
-        if not isinstance(receiver, cst.Name) or kinds.of_name(receiver.value) != LIST:
+        if not isinstance(receiver, cst.Name):
+            return None
+        if kinds.excluding(node.value).of_name(receiver.value) != LIST:
             return None
         scope = kinds.info.scopes.get(receiver)
         if not resolves_locally(receiver, scope):
@@ -342,8 +345,8 @@ class PopToDel(_ExpressionIdiom):
         receiver, _, args = call
         if not isinstance(receiver, cst.Name) or not _one_positional(args, len(args)):
             return None
-        kind = kinds.of_name(receiver.value)
-        if kind == STR or (not args and kind != LIST):
+        kind = kinds.excluding(value).of_name(receiver.value)
+        if kind not in (LIST, DICT) or (not args and kind != LIST):
             return None
         if args and not is_simple(args[0].value):
             return None
@@ -382,7 +385,7 @@ class DictGetToMembership(_ExpressionIdiom):
         receiver, _, args = call
         if not isinstance(receiver, cst.Name) or not _one_positional(args, len(args)):
             return None
-        if kinds.of_name(receiver.value) in (STR, LIST):
+        if kinds.excluding(node).of_name(receiver.value) != DICT:
             return None
         key = args[0].value
         if not is_simple(key):
@@ -420,7 +423,9 @@ class ItemsToKeyLookup(_ExpressionIdiom):
         if call is None or call[1] != "items" or call[2]:
             return None
         receiver = call[0]
-        if not isinstance(receiver, cst.Name) or kinds.of_name(receiver.value) in (STR, LIST):
+        if not isinstance(receiver, cst.Name):
+            return None
+        if kinds.excluding(node.iter).of_name(receiver.value) != DICT:
             return None
         target = node.target
         if not isinstance(target, cst.Tuple | cst.List) or len(target.elements) != 2:
