@@ -290,6 +290,11 @@ class Kinds:
         self._cache[name] = result
         return result
 
+    def plain_param(self, name: str) -> bool:
+        """Whether `name` is a parameter the function never rebinds (so it holds one of
+        the call's arguments)."""
+        return self._bindings.get(name) == [None] and name in param_names(self.func)
+
     def _evidence(self, name: str) -> str | None:
         if name not in param_names(self.func):
             return None

@@ -444,6 +444,149 @@ class AccumulatorToLoop(Transform):
         return cst.FlattenSentinel(produced)
 
 
+@dataclass
+class _JoinSite:
+    stmt: cst.SimpleStatementLine
+    acc: str | None
+    sep: cst.BaseExpression | None  # None: the empty separator
+    items: cst.BaseExpression  # a name, or a generator/list comprehension without `if`
+
+
+class JoinToLoop(Transform):
+    """`s = sep.join(words)` -> a loop that adds the separator before every item but the
+    first (`''.join(words)`: a loop that adds every item)."""
+
+    name = "idiom_join_loop"
+    kind = "equivalent"
+    family: ClassVar[str] = "idiom"
+    description = "build a joined string with a loop instead of str.join()"
+
+    site: _JoinSite
+    acc: str
+    item: str
+    index: str
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Find `acc = sep.join(items)` or `return sep.join(items)`."""
+        info = ModuleInfo(wrapper)
+        kinds: dict[int, Kinds] = {}
+        sites: list[_JoinSite] = []
+        for node, func in function_nodes(info):
+            if not isinstance(node, cst.SimpleStatementLine):
+                continue
+            if id(func) not in kinds:
+                kinds[id(func)] = Kinds(func, info)
+            site = self._site(node, func, info, kinds[id(func)])
+            if site is not None:
+                sites.append(site)
+        chosen = self.pick(sites)
+        if chosen is None:
+            return False
+        self.site = chosen
+        fresh = FreshNames(info.names.identifiers)
+        self.acc = chosen.acc or fresh.take(self.rng.choice(["result", "out", "joined"]))
+        self.item = fresh.take(self.rng.choice(["part", "piece", "item"]))
+        self.index = fresh.take(self.rng.choice(["i", "index", "pos"]))
+        return True
+
+    def _site(
+        self, stmt: cst.SimpleStatementLine, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
+    ) -> _JoinSite | None:
+        small = _single_small(stmt)
+        acc: str | None = None
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            target = small.targets[0].target
+            if not isinstance(target, cst.Name):
+                return None
+            acc = target.value
+            value: cst.BaseExpression | None = small.value
+        elif isinstance(small, cst.Return):
+            value = small.value
+        else:
+            return None
+        method = method_call(value) if value is not None else None
+        if method is None or method[1] != "join" or len(method[2]) != 1:
+            return None
+        sep_value = str_value(method[0])
+        arg = method[2][0]
+        if sep_value is None or arg.keyword is not None or has_comments(stmt):
+            return None
+        items = arg.value
+        if inside_try(stmt, func, info):
+            return None
+        if acc is not None and (acc in name_values(items) or acc in info.captured_names(func)):
+            return None
+        if isinstance(items, cst.Name):
+            # Iterating a str, list, tuple, dict or set has no effect and cannot fail part
+            # way, so a non-str item makes both the loop and join() raise TypeError.
+            if not (kinds.of_name(items.value) in (STR, LIST) or kinds.plain_param(items.value)):
+                return None
+        elif isinstance(items, cst.GeneratorExp | cst.ListComp):
+            if sep_value == "":
+                return None  # idiom_accumulator_loop's job
+            for_in = items.for_in
+            if for_in.inner_for_in is not None or for_in.ifs or for_in.asynchronous:
+                return None
+            if not isinstance(for_in.target, cst.Name) or contains(items, _UNSAFE):
+                return None
+            if not private_to(func, items, {for_in.target.value}):
+                return None
+            if acc == for_in.target.value:
+                return None
+            if not _is_str(items.elt, kinds, for_in.target, for_in.iter, None):
+                return None
+        else:
+            return None
+        sep = method[0] if sep_value else None
+        return _JoinSite(stmt, acc, sep, items)
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
+        """Replace the statement with the loop."""
+        site = self.site
+        if original_node is not site.stmt:
+            return updated_node
+        items = site.items
+        if isinstance(items, cst.Name):
+            target: cst.BaseAssignTargetExpression = cst.Name(self.item)
+            iterable: cst.BaseExpression = items
+            elt: cst.BaseExpression = cst.Name(self.item)
+        else:
+            assert isinstance(items, cst.GeneratorExp | cst.ListComp)
+            target, iterable, elt = items.for_in.target, items.for_in.iter, items.elt
+        add = line(cst.AugAssign(target=cst.Name(self.acc), operator=cst.AddAssign(), value=elt))
+        body: list[cst.BaseStatement] = [add]
+        if site.sep is not None:
+            first = cst.Comparison(
+                left=cst.Name(self.index),
+                comparisons=[
+                    cst.ComparisonTarget(operator=cst.GreaterThan(), comparator=cst.Integer("0"))
+                ],
+            )
+            glue = line(
+                cst.AugAssign(target=cst.Name(self.acc), operator=cst.AddAssign(), value=site.sep)
+            )
+            body = [cst.If(test=first, body=cst.IndentedBlock(body=[glue])), add]
+            target = cst.Tuple(
+                elements=[cst.Element(value=cst.Name(self.index)), cst.Element(value=target)],
+                lpar=[],
+                rpar=[],
+            )
+            iterable = cst.Call(func=cst.Name("enumerate"), args=[cst.Arg(value=iterable)])
+        loop = cst.For(target=target, iter=iterable, body=cst.IndentedBlock(body=body))
+        produced: list[cst.BaseStatement] = [
+            assign(self.acc, cst.SimpleString("''")).with_changes(
+                leading_lines=updated_node.leading_lines
+            ),
+            loop,
+        ]
+        if site.acc is None:
+            produced.append(line(cst.Return(value=cst.Name(self.acc))))
+        self.note_origin(original_node, *produced)
+        return cst.FlattenSentinel(produced)
+
+
 # -- loop <-> any / all, early return <-> flag -------------------------------------------------
 
 
@@ -936,6 +1079,7 @@ TRANSFORMS: tuple[type[Transform], ...] = (
     LoopToSum,
     LoopToJoin,
     AccumulatorToLoop,
+    JoinToLoop,
     LoopToAnyAll,
     AnyAllToLoop,
     EarlyReturnToFlag,

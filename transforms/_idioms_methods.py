@@ -466,6 +466,98 @@ class ItemsToKeyLookup(_ExpressionIdiom):
         )
 
 
+class ListMethodToSlice(_ExpressionIdiom):
+    """List (and dict) methods as the slice or item operations they stand for:
+    `xs.clear()` -> `del xs[:]`, `xs.copy()` -> `xs[:]` (a dict: `dict(d)`),
+    `xs.reverse()` -> `xs[:] = xs[::-1]`, `xs.insert(i, x)` -> `xs[i:i] = [x]`,
+    `xs.remove(x)` -> `del xs[xs.index(x)]`, `d.update({k: v})` -> `d[k] = v`."""
+
+    name = "idiom_list_method_slice"
+    description = "replace a list or dict method with the slice or item operation it performs"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        if isinstance(node, cst.Expr):
+            call = method_call(node.value)
+            exclude: cst.CSTNode = node.value
+        else:
+            call = method_call(node)
+            exclude = node
+        if call is None:
+            return None
+        receiver, method, args = call
+        if not isinstance(receiver, cst.Name) or not _one_positional(args, len(args)):
+            return None
+        kind = kinds.excluding(exclude).of_name(receiver.value)
+        values = [a.value for a in args]
+        if method == "copy" and not args and kind in (LIST, DICT):
+            if isinstance(node, cst.Expr):
+                return None
+            if kind == DICT and not kinds.info.is_builtin("dict"):
+                return None
+            return ("copy", kind)
+        if not isinstance(node, cst.Expr):
+            return None
+        if kind == LIST:
+            if method in ("clear", "reverse") and not args:
+                return (method, kind)
+            if method == "insert" and len(args) == 2 and is_simple(values[0]):
+                return (method, kind)
+            if method == "remove" and len(args) == 1 and is_simple(values[0]):
+                return (method, kind)
+        if kind == DICT and method == "update" and len(args) == 1:
+            mapping = values[0]
+            if (
+                isinstance(mapping, cst.Dict)
+                and len(mapping.elements) == 1
+                and isinstance(mapping.elements[0], cst.DictElement)
+            ):
+                element = mapping.elements[0]
+                if is_simple(element.key) and (
+                    is_simple(element.value) or is_literal(element.value)
+                ):
+                    return (method, kind)
+        return None
+
+    def build(self, updated: Any) -> Any:
+        method, kind = self.data
+        if method == "copy":
+            receiver = updated.func.value
+            if kind == DICT:
+                return cst.Call(func=cst.Name("dict"), args=[cst.Arg(value=receiver)])
+            return _index(receiver, cst.Slice(lower=None, upper=None))
+        call = updated.value
+        receiver = call.func.value
+        values = [a.value for a in call.args]
+        whole = _index(receiver, cst.Slice(lower=None, upper=None))
+        small: cst.BaseSmallStatement
+        if method == "clear":
+            small = cst.Del(target=whole)
+        elif method == "reverse":
+            backwards = _index(receiver, cst.Slice(lower=None, upper=None, step=_neg(1)))
+            small = cst.Assign(targets=[cst.AssignTarget(target=whole)], value=backwards)
+        elif method == "insert":
+            at, item = values
+            lower = None if _int_text(at) == "0" else at
+            piece = cst.Slice(lower=lower, upper=at.deep_clone())
+            small = cst.Assign(
+                targets=[cst.AssignTarget(target=_index(receiver, piece))],
+                value=cst.List(elements=[cst.Element(value=item)]),
+            )
+        elif method == "remove":
+            position = cst.Call(
+                func=cst.Attribute(value=receiver, attr=cst.Name("index")),
+                args=[cst.Arg(value=values[0])],
+            )
+            small = cst.Del(target=_index(receiver, cst.Index(value=position)))
+        else:
+            element = values[0].elements[0]
+            small = cst.Assign(
+                targets=[cst.AssignTarget(target=_index(receiver, cst.Index(value=element.key)))],
+                value=element.value,
+            )
+        return small.with_changes(semicolon=updated.semicolon)
+
+
 TRANSFORMS: tuple[type[Transform], ...] = (
     StartswithToSlice,
     FindToIn,
@@ -475,4 +567,5 @@ TRANSFORMS: tuple[type[Transform], ...] = (
     PopToDel,
     DictGetToMembership,
     ItemsToKeyLookup,
+    ListMethodToSlice,
 )

@@ -14,6 +14,7 @@ from transforms import (
     _helpers,
     _idioms_loops,
     _idioms_methods,
+    _idioms_returns,
     _loops,
     _mutants,
     _rename,
@@ -36,5 +37,6 @@ ALL_TRANSFORMS: tuple[type[Transform], ...] = (
     *_comments.TRANSFORMS,
     *_idioms_loops.TRANSFORMS,
     *_idioms_methods.TRANSFORMS,
+    *_idioms_returns.TRANSFORMS,
     *_mutants.TRANSFORMS,
 )
