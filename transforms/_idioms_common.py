@@ -313,7 +313,7 @@ class Kinds:
         if not isinstance(node.operator, cst.AddAssign):
             return INT if self.of(node.value) == INT and self._int_op(node.operator) else None
         kind = self.of(node.value)
-        return kind if kind in (STR, INT) else None
+        return kind if kind in (STR, INT, LIST) else None
 
     @staticmethod
     def _int_op(op: cst.BaseAugOp) -> bool:

@@ -39,6 +39,7 @@ from transforms._analysis import (
     has_comments,
     name_values,
     negate,
+    strip_parens,
     target_names,
     walk,
     wrap,
@@ -222,9 +223,13 @@ class _LoopToFold(Transform):
         acc = small.targets[0].target.value
         if not isinstance(loop, cst.For) or loop.orelse is not None or loop.asynchronous:
             return None
+        if any(isinstance(n, cst.Continue | cst.Break) for n in walk(loop.body)):
+            return None
         if has_comments(loop) or has_comments(init) or contains(loop, _UNSAFE):
             return None
         body = _statements(loop.body)
+        if len(body) > 1:
+            return self._site_of_pieces(init, loop, body, acc, func, info, kinds)
         if len(body) != 1:
             return None
         stmt = body[0]
@@ -268,6 +273,45 @@ class _LoopToFold(Transform):
             return None
         return _Fold(init, loop, acc, elt, test)
 
+    def _site_of_pieces(
+        self,
+        init: cst.SimpleStatementLine,
+        loop: cst.For,
+        body: list[cst.BaseStatement],
+        acc: str,
+        func: cst.FunctionDef,
+        info: ModuleInfo,
+        kinds: Kinds,
+    ) -> _Fold | None:
+        """A loop body of several `acc += e`: one term, their sum or concatenation."""
+        pieces = [_aug_of(stmt, acc) for stmt in body]
+        if any(p is None for p in pieces) or len(pieces) > 3:
+            return None
+        names = target_names(loop.target)
+        if names is None or acc in names:
+            return None
+        used = name_values(loop.iter) | name_values(loop.target)
+        elt: cst.BaseExpression | None = None
+        for piece in pieces:
+            assert piece is not None
+            used |= name_values(piece)
+            if self.fold == "sum" and not _is_int(piece, kinds):
+                return None
+            if self.fold == "join" and not _is_str(piece, kinds, loop.target, loop.iter, None):
+                return None
+            elt = (
+                wrap(piece, 10)
+                if elt is None
+                else cst.BinaryOperation(left=elt, operator=cst.Add(), right=wrap(piece, 11))
+            )
+        if elt is None or acc in used or not private_to(func, loop, names):
+            return None
+        if acc in info.captured_names(func) or inside_try(loop, func, info):
+            return None
+        if self.fold == "sum" and not info.is_builtin("sum"):
+            return None
+        return _Fold(init, loop, acc, elt, None)
+
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
     ) -> Any:
@@ -285,7 +329,7 @@ class _LoopToFold(Transform):
             wrap(site.elt, 1),
             site.loop.target,
             wrap(site.loop.iter, 3),
-            None if site.test is None else wrap(site.test, 3),
+            None if site.test is None else wrap(strip_parens(site.test), 3),
         )
         if self.fold == "sum":
             func: cst.BaseExpression = cst.Name("sum")
@@ -1011,18 +1055,26 @@ class SortedToSort(Transform):
     description = "copy into a list and sort it in place instead of calling sorted()"
 
     site: cst.SimpleStatementLine
+    fresh_name: str
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find `name = sorted(iterable, key=..., reverse=...)` statements."""
+        """Find `name = sorted(iterable, key=..., reverse=...)` (or `return sorted(...)`)."""
         info = ModuleInfo(wrapper)
         if not info.is_builtin("list"):
             return False
+        self.fresh_name = FreshNames(info.names.identifiers).take(
+            self.rng.choice(["ordered", "result", "items"])
+        )
         sites = []
         for node, _func in function_nodes(info):
             small = _single_small(node) if isinstance(node, cst.SimpleStatementLine) else None
-            if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+            if isinstance(small, cst.Return) and small.value is not None:
+                target: cst.BaseExpression = cst.Name(self.fresh_name)
+            elif isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target = small.targets[0].target
+            else:
                 continue
-            target = small.targets[0].target
+            assert small.value is not None
             call = builtin_call(small.value, info)
             if not isinstance(target, cst.Name) or call is None or call[0] != "sorted":
                 continue
@@ -1050,19 +1102,19 @@ class SortedToSort(Transform):
         if original_node is not self.site:
             return updated_node
         small = updated_node.body[0]
-        assert isinstance(small, cst.Assign) and isinstance(small.value, cst.Call)
-        target = small.targets[0].target
+        assert isinstance(small, cst.Assign | cst.Return) and isinstance(small.value, cst.Call)
         args = list(small.value.args)
-        copy = updated_node.with_changes(
-            body=[
-                small.with_changes(
-                    value=cst.Call(
-                        func=cst.Name("list"),
-                        args=[args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)],
-                    )
-                )
-            ]
+        copied = cst.Call(
+            func=cst.Name("list"), args=[args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
         )
+        if isinstance(small, cst.Assign):
+            target = small.targets[0].target
+            copy = updated_node.with_changes(body=[small.with_changes(value=copied)])
+        else:
+            target = cst.Name(self.fresh_name)
+            copy = assign(self.fresh_name, copied).with_changes(
+                leading_lines=updated_node.leading_lines
+            )
         rest = list(args[1:])
         if rest:
             rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
@@ -1071,8 +1123,11 @@ class SortedToSort(Transform):
                 value=cst.Call(func=cst.Attribute(value=target, attr=cst.Name("sort")), args=rest)
             )
         )
-        self.note_origin(original_node, copy, sort)
-        return cst.FlattenSentinel([copy, sort])
+        produced: list[cst.BaseStatement] = [copy, sort]
+        if isinstance(small, cst.Return):
+            produced.append(line(cst.Return(value=cst.Name(self.fresh_name))))
+        self.note_origin(original_node, *produced)
+        return cst.FlattenSentinel(produced)
 
 
 TRANSFORMS: tuple[type[Transform], ...] = (

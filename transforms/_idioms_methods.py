@@ -313,6 +313,73 @@ class AppendToAugAssign(_ExpressionIdiom):
         )
 
 
+class AugAssignToAppend(_ExpressionIdiom):
+    """`xs += [x]` -> `xs.append(x)`; `xs += ys` -> `xs.extend(ys)` (xs a list)."""
+
+    name = "idiom_augassign_append"
+    description = "grow a list with append/extend instead of +="
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        if not (
+            isinstance(node, cst.AugAssign)
+            and isinstance(node.operator, cst.AddAssign)
+            and isinstance(node.target, cst.Name)
+        ):
+            return None
+        if kinds.of_name(node.target.value) != LIST:
+            return None
+        value = node.value
+        if isinstance(value, cst.List) and len(value.elements) == 1:
+            element = value.elements[0]
+            if isinstance(element, cst.Element):
+                return "append"
+            return None
+        return "extend"
+
+    def build(self, updated: Any) -> Any:
+        value = updated.value
+        if self.data == "append":
+            value = value.elements[0].value
+        call = cst.Call(
+            func=cst.Attribute(value=updated.target, attr=cst.Name(self.data)),
+            args=[cst.Arg(value=value)],
+        )
+        return cst.Expr(value=call, semicolon=updated.semicolon)
+
+
+class FromkeysToComprehension(_ExpressionIdiom):
+    """`dict.fromkeys(keys, v)` -> `{k: v for k in keys}` (v a name or an immutable
+    literal: fromkeys shares one value object, the comprehension re-evaluates it)."""
+
+    name = "idiom_fromkeys_comprehension"
+    description = "build a dict with a comprehension instead of dict.fromkeys()"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        call = method_call(node)
+        if call is None or call[1] != "fromkeys" or len(call[2]) not in (1, 2):
+            return None
+        receiver, _, args = call
+        if not (isinstance(receiver, cst.Name) and receiver.value == "dict"):
+            return None
+        if not kinds.info.is_builtin("dict") or not _one_positional(args, len(args)):
+            return None
+        if len(args) == 2:
+            value = args[1].value
+            if not (isinstance(value, cst.Name) or is_literal(value)):
+                return None
+        return True
+
+    def build(self, updated: Any) -> Any:
+        args = updated.args
+        key = self.fresh.take(self.rng.choice(["key", "k", "item"]))
+        value = args[1].value if len(args) == 2 else cst.Name("None")
+        return cst.DictComp(
+            key=cst.Name(key),
+            value=wrap(value, 1),
+            for_in=cst.CompFor(target=cst.Name(key), iter=wrap(args[0].value, 3)),
+        )
+
+
 @dataclass
 class _PopSite:
     receiver: str
@@ -564,8 +631,10 @@ TRANSFORMS: tuple[type[Transform], ...] = (
     CountToSum,
     ReplaceToSplitJoin,
     AppendToAugAssign,
+    AugAssignToAppend,
     PopToDel,
     DictGetToMembership,
     ItemsToKeyLookup,
     ListMethodToSlice,
+    FromkeysToComprehension,
 )
