@@ -34,6 +34,8 @@ from transforms._analysis import (
     name_values,
     required_precedence,
     resolves_locally,
+    strip_parens,
+    walk,
     wrap,
 )
 from transforms._base import Transform
@@ -67,6 +69,14 @@ def _one_positional(args: list[cst.Arg], count: int) -> bool:
 
 def _no_comments(node: cst.CSTNode) -> bool:
     return not has_comments(node)
+
+
+#: Nodes whose keyword may touch the expression after it (`return[x]`, `if(x)`...).
+_KEYWORDED = (
+    cst.Return, cst.If, cst.While, cst.Yield, cst.UnaryOperation, cst.Comparison,
+    cst.ComparisonTarget, cst.IfExp, cst.BooleanOperation, cst.CompFor, cst.CompIf,
+    cst.Assert, cst.Del, cst.Raise, cst.Await, cst.Lambda, cst.For, cst.With,
+)  # fmt: skip
 
 
 class _ExpressionIdiom(Transform):
@@ -625,6 +635,95 @@ class ListMethodToSlice(_ExpressionIdiom):
         return small.with_changes(semicolon=updated.semicolon)
 
 
+_MAP_BUILTINS = frozenset(
+    {"str", "int", "float", "len", "abs", "ord", "chr", "bool", "tuple", "list", "sorted",
+     "repr", "round", "set", "sum", "min", "max"}
+)  # fmt: skip
+_CONSUMERS = frozenset({"list", "set", "tuple", "sorted", "sum", "any", "all", "min", "max"})
+
+
+class ComprehensionToMapFilter(_ExpressionIdiom):
+    """`[str(x) for x in xs]` -> `list(map(str, xs))`; `[x for x in xs if c]` ->
+    `list(filter(lambda x: c, xs))`; a generator passed to a consumer (`''.join(...)`,
+    `sum(...)`...) becomes the bare `map(...)`/`filter(...)`."""
+
+    name = "idiom_map_filter"
+    description = "use map() or filter() instead of a comprehension"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        info = kinds.info
+        if isinstance(node, cst.ListComp):
+            wrapper = "list"
+        elif isinstance(node, cst.GeneratorExp):
+            parent = info.parent(node)
+            consumer = info.parent(parent) if isinstance(parent, cst.Arg) else None
+            if not isinstance(consumer, cst.Call) or len(consumer.args) != 1:
+                return None
+            func = consumer.func
+            joined = isinstance(func, cst.Attribute) and func.attr.value == "join"
+            consumed = (
+                isinstance(func, cst.Name)
+                and func.value in _CONSUMERS
+                and info.is_builtin(func.value)
+            )
+            if not (joined or consumed):
+                return None
+            wrapper = None
+        else:
+            return None
+        for_in = node.for_in
+        if for_in.inner_for_in is not None or for_in.asynchronous or len(for_in.ifs) > 1:
+            return None
+        if not isinstance(for_in.target, cst.Name) or has_comments(node):
+            return None
+        var = for_in.target.value
+        elt = node.elt
+        if not for_in.ifs:
+            if not (
+                isinstance(elt, cst.Call)
+                and isinstance(elt.func, cst.Name)
+                and elt.func.value in _MAP_BUILTINS
+                and info.is_builtin(elt.func.value)
+                and len(elt.args) == 1
+                and elt.args[0].keyword is None
+                and not elt.args[0].star
+                and isinstance(elt.args[0].value, cst.Name)
+                and elt.args[0].value.value == var
+                and elt.func.value != var
+            ):
+                return None
+            return ("map", wrapper)
+        if not (isinstance(elt, cst.Name) and elt.value == var):
+            return None
+        if any(isinstance(n, cst.NamedExpr | cst.Yield | cst.Await) for n in walk(node)):
+            return None
+        if not (info.is_builtin("filter") and (wrapper is None or info.is_builtin(wrapper))):
+            return None
+        return ("filter", wrapper)
+
+    def build(self, updated: Any) -> Any:
+        how, wrapper = self.data
+        for_in = updated.for_in
+        iterable = strip_parens(for_in.iter)
+        if how == "map":
+            call = cst.Call(
+                func=cst.Name("map"),
+                args=[cst.Arg(value=updated.elt.func), cst.Arg(value=iterable)],
+            )
+        else:
+            test = strip_parens(for_in.ifs[0].test)
+            predicate = cst.Lambda(
+                params=cst.Parameters(params=[cst.Param(name=for_in.target)]),
+                body=test,
+            )
+            call = cst.Call(
+                func=cst.Name("filter"), args=[cst.Arg(value=predicate), cst.Arg(value=iterable)]
+            )
+        if wrapper is None:
+            return call
+        return cst.Call(func=cst.Name(wrapper), args=[cst.Arg(value=call)])
+
+
 TRANSFORMS: tuple[type[Transform], ...] = (
     StartswithToSlice,
     FindToIn,
@@ -637,4 +736,5 @@ TRANSFORMS: tuple[type[Transform], ...] = (
     ItemsToKeyLookup,
     ListMethodToSlice,
     FromkeysToComprehension,
+    ComprehensionToMapFilter,
 )
