@@ -15,6 +15,7 @@ from transforms import (
     _idioms_loops,
     _idioms_methods,
     _idioms_returns,
+    _idioms_strings,
     _loops,
     _mutants,
     _rename,
@@ -38,5 +39,6 @@ ALL_TRANSFORMS: tuple[type[Transform], ...] = (
     *_idioms_loops.TRANSFORMS,
     *_idioms_methods.TRANSFORMS,
     *_idioms_returns.TRANSFORMS,
+    *_idioms_strings.TRANSFORMS,
     *_mutants.TRANSFORMS,
 )
