@@ -6,6 +6,8 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass
 
+from core_bench.build._authors import AuthorOptions
+
 
 @dataclass(frozen=True, slots=True)
 class BuildOptions:
@@ -23,6 +25,7 @@ class BuildOptions:
         limit: build only the first N problems of the dataset.
         timeout_s: wall-clock limit of one call in the sandbox.
         max_steps: step limit of one traced call.
+        authors: models asked for reimplementations (`--authors`), or None.
     """
 
     dataset: str = "bundled"
@@ -35,6 +38,7 @@ class BuildOptions:
     limit: int | None = None
     timeout_s: float = 5.0
     max_steps: int = 10_000
+    authors: AuthorOptions | None = None
 
     def as_dict(self) -> dict[str, object]:
         """The options as plain JSON values (for the manifest)."""
