@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
-from core_bench.build._authors import CACHE_FILE, AuthorOptions, ask_authors
+from core_bench.build._authors import CACHE_FILE, AuthorOptions, ask_authors, check_authors
 from core_bench.build._options import BuildOptions
 from core_bench.build._parallel import build_guarded, build_in_processes
 from core_bench.build._problem import ProblemBuild, build_problem, variant_id
@@ -40,6 +40,7 @@ __all__ = [
     "BuildOptions",
     "BuildResult",
     "build_benchmark",
+    "check_authors",
     "load_benchmark",
     "variant_id",
 ]

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from core_bench.build import AuthorOptions, BuildOptions, build_benchmark
+from core_bench.build import AuthorOptions, BuildOptions, build_benchmark, check_authors
 from core_bench.commands._args import add_endpoint_flags, number
 from core_bench.errors import UsageError
 from core_bench.schemas import SkippedRow
@@ -91,6 +91,10 @@ def _report(row: SkippedRow) -> None:
 def _authors(args: argparse.Namespace) -> AuthorOptions | None:
     if not args.authors:
         return None
+    try:
+        check_authors(args.authors)
+    except ValueError as exc:
+        raise UsageError(f"--authors: {exc}") from None
     if args.top_p is not None and not 0 < args.top_p <= 1:
         raise UsageError(f"--top-p: expected a number in (0, 1], got {args.top_p}")
     system = args.system_prompt
