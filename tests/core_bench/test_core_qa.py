@@ -13,6 +13,7 @@ import pytest
 from core_bench.build import BuildOptions, build_benchmark, load_benchmark
 from core_bench.datasets import load_dataset
 from core_bench.datasets._core_qa import _without_typing_annotations
+from core_bench.grading import grade_response
 from core_bench.runs import RunConfig, run
 
 CORE_QA = os.environ.get("CORE_BENCH_CORE_QA")
@@ -186,3 +187,22 @@ def test_a_run_asks_and_grades_every_imported_question(
     assert len(imported) == 242
     verdicts = Counter(s.verdict for s in imported)
     assert verdicts == {"correct": 242}, verdicts
+
+
+@pytest.mark.parametrize(
+    "response, expected, verdict",
+    [
+        ("[ANSWER]\n'f'\n[/ANSWER]", "f", "correct"),
+        ("[ANSWER]\nf\n[/ANSWER]", "f", "correct"),
+        ("[ANSWER]\n'g'\n[/ANSWER]", "f", "wrong"),
+        ("[ANSWER]\ni=0, j=1, k=3\n[/ANSWER]", "i=0, j=1, k=3", "correct"),
+        ("[ANSWER]\ni=0, j=2, k=3\n[/ANSWER]", "i=0, j=1, k=3", "wrong"),
+        ("[THOUGHT]\nthe else branch\n[/THOUGHT]\n[ANSWER]\n`else`\n[/ANSWER]", "else", "correct"),
+        ("[ANSWER]\n'3'\n[/ANSWER]", "3", "wrong"),  # a literal expected stays typed
+        ("[ANSWER]\ninf\n[/ANSWER]", "inf", "correct"),
+    ],
+)
+def test_questions_expecting_free_text_are_graded_as_written(
+    response: str, expected: str, verdict: str
+) -> None:
+    assert grade_response(response, task="probe", expected=expected)[1] == verdict
