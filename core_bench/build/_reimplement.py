@@ -228,21 +228,36 @@ def _agree_on_dataset_calls(
     pool: SandboxPool,
 ) -> tuple[str, str] | None:
     """Verify on the current calls; a generated call that differs is dropped and the check
-    repeated; a dataset call that differs rejects the implementation."""
+    repeated; a dataset call that differs rejects the implementation.
+
+    A call on which only the final state of the arguments differs (the same value returned,
+    the arguments consumed another way) does not: no task of the benchmark observes argument
+    state, and independent solutions of one task may well mutate their inputs differently.
+    Such calls are counted (`<source>.argument_state_differs`).
+    """
+    compared = list(checked.calls)
     while True:
         result = verify_equivalent(
             problem.code,
             implementation.code,
-            checked.calls,
+            compared,
             pool=pool,
             timeout_s=options.timeout_s,
             max_steps=options.max_steps,
         )
-        if result.kept:
+        if result.kept or (result.reason == "no comparable calls" and not compared):
             return None
         call = result.differing_call
+        if call is not None and result.reason == "differs: argument state":
+            # The return value was compared first and agreed.
+            compared.remove(call)
+            checked.counts[f"{source_of(implementation)}.argument_state_differs"] += 1
+            if not compared:
+                return None
+            continue
         if call is None or call not in checked.calls[own:]:
             return _not_equivalent(result.reason, call, result.detail)
+        compared.remove(call)
         index = checked.calls.index(call, own)
         del checked.calls[index], checked.outputs[index]
         checked.counts["calls.dropped_by_reimplementations"] += 1

@@ -45,6 +45,7 @@ def row(id_: str, code: str, input_: str, output: str, question: str, answer: st
 LOOP = "def total(xs):\n    s = 0\n    for x in xs:\n        s += x\n    return s\n"
 BUILTIN = "def total(xs):\n    return sum(xs)\n"
 WRONG = "def total(xs):\n    return sum(xs) + (len(xs) > 3)\n"
+CONSUMING = "def total(xs):\n    s = 0\n    while xs:\n        s += xs.pop()\n    return s\n"
 RECURSIVE = "def total(xs):\n    if not xs:\n        return 0\n    return xs[0] + total(xs[1:])\n"
 
 
@@ -99,6 +100,7 @@ def test_implementations_are_verified_and_generated_calls_they_disagree_on_dropp
         row("T/1_2", RECURSIVE, "[4]", "4", "q2", "4"),
         row("T/1_3", WRONG, "[1, 2, 3, 4]", "10", "q3", "10"),
         row("T/1_4", BUILTIN, "[7, 1]", "8", "q4", "8"),
+        row("T/1_5", CONSUMING, "[2, 2]", "4", "q5", "4"),
     ]
     out = tmp_path / "bench"
     options = BuildOptions(dataset=f"core-qa={write(tmp_path / 'qa.json', rows)}", **SMALL)
@@ -106,15 +108,22 @@ def test_implementations_are_verified_and_generated_calls_they_disagree_on_dropp
     bench = load_benchmark(out)
     counts = result.manifest.counts
     # WRONG agrees on the dataset's calls except its own ([1, 2, 3, 4] gives 11): left out.
-    assert counts["reimplementations.core-qa.checked"] == 3
-    assert counts["reimplementations.core-qa.kept"] == 2
+    assert counts["reimplementations.core-qa.checked"] == 4
+    # CONSUMING returns the same values but empties its argument: kept, and counted.
+    assert counts["reimplementations.core-qa.kept"] == 3
+    assert counts["reimplementations.core-qa.argument_state_differs"] >= 4
     assert counts["reimplementations.core-qa.rejected.not_equivalent"] == 1
     [left_out] = [s for s in result.manifest.skipped if s.id == "T/1_3"]
     assert "core-qa/T/1:re2 left out" in left_out.reason
     assert "total([1, 2, 3, 4])" in left_out.reason
-    assert counts["probes.imported"] == 3 and counts["probes.imported.dropped"] == 1
+    assert counts["probes.imported"] == 4 and counts["probes.imported.dropped"] == 1
     variants = {v.id: v for v in bench.variants}
-    for vid, code in (("core-qa/T/1:re1", RECURSIVE), ("core-qa/T/1:re3", BUILTIN)):
+    kept = (
+        ("core-qa/T/1:re1", RECURSIVE),
+        ("core-qa/T/1:re3", BUILTIN),
+        ("core-qa/T/1:re4", CONSUMING),
+    )
+    for vid, code in kept:
         variant = variants[vid]
         assert variant.code == code and variant.kind == "equivalent"
         assert variant.family == "reimplementation" and variant.single
@@ -125,6 +134,7 @@ def test_implementations_are_verified_and_generated_calls_they_disagree_on_dropp
         "q1": "core-qa/T/1:original",
         "q2": "core-qa/T/1:re1",
         "q4": "core-qa/T/1:re3",
+        "q5": "core-qa/T/1:re4",
     }
     assert any(p.variant_id == "core-qa/T/1:re1" and p.kind != "imported" for p in bench.probes)
 
