@@ -147,6 +147,7 @@ def core_bench_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @needs_core_qa
+@pytest.mark.slow
 def test_core_qa_build_groups_implementations_and_keeps_every_question(
     core_bench_dir: Path,
 ) -> None:
@@ -184,6 +185,7 @@ def test_core_qa_build_groups_implementations_and_keeps_every_question(
 
 
 @needs_core_qa
+@pytest.mark.slow
 def test_a_run_asks_and_grades_every_imported_question(
     core_bench_dir: Path, tmp_path: Path
 ) -> None:
