@@ -73,6 +73,8 @@ class Variant(Record):
         renames: old name -> new name applied by the chain (an extension of DESIGN.md's fields,
             used to ask the same question of every variant).
         line_map: original line -> lines of this variant, where the chain could tell.
+        origin: where a "reimplementation" variant's code comes from: "core-qa:<CoRE row
+            id>" or the author model "openai:<name>"; None for the others.
     """
 
     id: str
@@ -88,6 +90,7 @@ class Variant(Record):
     outputs: list[str] = Field(default_factory=list)
     renames: dict[str, str] = Field(default_factory=dict)
     line_map: dict[int, list[int]] = Field(default_factory=dict)
+    origin: str | None = None
 
 
 class Anchor(Record):

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
 from core_bench.build._options import BuildOptions
 from core_bench.build._problem import ProblemBuild, build_problem
+from core_bench.build._reimplement import ProblemExtras
 from core_bench.schemas import Problem
 from tracer import SandboxPool, die_with_parent
 
@@ -28,22 +29,33 @@ def build_guarded(
     problem: Problem,
     options: BuildOptions,
     pool: SandboxPool,
-    build: Callable[[Problem, BuildOptions, SandboxPool], ProblemBuild] = build_problem,
+    build: Callable[..., ProblemBuild] = build_problem,
+    extras: ProblemExtras | None = None,
 ) -> ProblemBuild:
-    """Build one problem; a bug on one problem becomes its failure, not the build's."""
+    """Build one problem; a bug on one problem becomes its failure, not the build's.
+
+    `extras` (other implementations, imported probes) is passed on only when given.
+    """
     try:
-        return build(problem, options, pool)
+        if extras is None:
+            return build(problem, options, pool)
+        return build(problem, options, pool, extras)
     except Exception as exc:
         return ProblemBuild(problem, failure=f"build failed: {type(exc).__name__}: {exc}")
 
 
-def _build_in_process(problem: Problem, options: BuildOptions) -> ProblemBuild:
+def _build_in_process(
+    problem: Problem, options: BuildOptions, extras: ProblemExtras | None = None
+) -> ProblemBuild:
     assert _process_pool is not None, "the build process was started without its initializer"
-    return build_guarded(problem, options, _process_pool)
+    return build_guarded(problem, options, _process_pool, extras=extras)
 
 
 def build_in_processes(
-    items: list[tuple[int, Problem]], options: BuildOptions, processes: int
+    items: list[tuple[int, Problem]],
+    options: BuildOptions,
+    processes: int,
+    extras: Mapping[str, ProblemExtras] | None = None,
 ) -> Iterator[tuple[int, ProblemBuild]]:
     """Yield `(index, build)` as problems finish, over `processes` processes with one sandbox
     worker each. At most two problems per process are queued, so a killed build has little
@@ -60,7 +72,9 @@ def build_in_processes(
                 item = next(todo, None)
                 if item is None:
                     return
-                running[executor.submit(_build_in_process, item[1], options)] = item[0]
+                extra = extras.get(item[1].id) if extras else None
+                future = executor.submit(_build_in_process, item[1], options, extra)
+                running[future] = item[0]
 
         refill()
         while running:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 from core_bench.build._options import BuildOptions
+from core_bench.build._reimplement import ProblemExtras, check_reimplementations
 from core_bench.probes import anchor_probes, mark_anchored, probes_for_call
-from core_bench.schemas import Probe, Problem, Variant
+from core_bench.schemas import Probe, Problem, SkippedRow, Variant
 from tracer import Outcome, SandboxPool, Trace
 from transforms import cyclomatic_complexity, generate_call_outcomes, generate_variants
 
@@ -21,6 +23,11 @@ class ProblemBuild:
     probes: list[Probe] = field(default_factory=list)
     failure: str | None = None
     seconds: dict[str, float] = field(default_factory=dict)
+    counts: Counter[str] = field(default_factory=Counter)
+    """Tallies for the manifest beyond what the records show (reimplementations checked,
+    kept and rejected by reason)."""
+    skipped: list[SkippedRow] = field(default_factory=list)
+    """Parts of the problem's data left out (an implementation that is not equivalent)."""
 
 
 def variant_id(problem_id: str, kind: str, number: int) -> str:
@@ -79,8 +86,17 @@ def _traces(
     return [[outcome.trace for outcome in outcomes] for outcomes in results]
 
 
-def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) -> ProblemBuild:
+def build_problem(
+    problem: Problem,
+    options: BuildOptions,
+    pool: SandboxPool,
+    extras: ProblemExtras | None = None,
+) -> ProblemBuild:
     """Extend the calls, generate and verify variants, trace every (variant, call), pick probes.
+
+    `extras` adds other implementations, verified and kept as "reimplementation" variants
+    (generated calls they disagree on are dropped first), and imported probes (see
+    `core_bench.build._reimplement`).
 
     Probes: on the original, `options.probes` per call; on an equivalent variant, first the
     original's probes asked again where the variant's trace allows (anchored), then its own
@@ -90,6 +106,12 @@ def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) ->
     seconds: dict[str, float] = {}
     mark = time.perf_counter()
     calls, outputs, verification, known = _extend_calls(problem, options, seed, pool)
+    checked = None
+    if extras is not None:
+        checked = check_reimplementations(problem, calls, outputs, extras, options, pool, seed)
+        dropped = set(calls) - set(checked.calls)
+        calls, outputs = checked.calls, checked.outputs
+        verification = [call for call in verification if call not in dropped]
     problem = problem.model_copy(update={"calls": calls, "outputs": outputs})
     seconds["calls"] = time.perf_counter() - mark
     mark = time.perf_counter()
@@ -142,10 +164,21 @@ def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) ->
     mark = time.perf_counter()
     traces = _traces([v.code for v in variants], calls, options, pool)
     seconds["traces"] = time.perf_counter() - mark
+    if checked is not None:  # traced where `check_reimplementations` ran them
+        variants, traces = variants + checked.variants, traces + checked.traces
     mark = time.perf_counter()
     probes = _probes(problem, variants, traces, options, seed)
     seconds["probes"] = time.perf_counter() - mark
-    return ProblemBuild(problem, variants, probes, seconds=seconds)
+    if checked is None:
+        return ProblemBuild(problem, variants, probes, seconds=seconds)
+    return ProblemBuild(
+        problem,
+        variants,
+        probes + checked.probes,
+        seconds=seconds,
+        counts=checked.counts,
+        skipped=checked.skipped,
+    )
 
 
 def _probes(

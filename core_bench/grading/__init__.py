@@ -25,6 +25,7 @@ from core_bench.grading._cruxeval import (
     skipped,
 )
 from core_bench.grading._extract import TASKS, Extracted, extract_answer
+from core_bench.grading._free_text import is_free_text, matches_free_text
 from core_bench.grading._inputs import grade_inputs
 from core_bench.grading._trace import grade_trace, parse_trace
 from core_bench.grading._values import grade_value, parse_literal, same_value, values_equal
@@ -52,7 +53,9 @@ def grade_response(
 
     Returns:
         `(answer, verdict, reason)`: the extracted answer (None when none was found) and the
-        value grader's verdict and reason; a full trace is compared pair by pair.
+        value grader's verdict and reason; a full trace is compared pair by pair. An
+        `expected` that is free text, not a literal (a question imported as written), is also
+        met by an answer tag or answer saying that text (`matches_free_text`).
 
     Raises:
         ValueError: `task` is "input" or unknown, or a full_trace `expected` is not a trace.
@@ -64,6 +67,10 @@ def grade_response(
         verdict, reason = grade_trace(found.answer, expected, float_tolerance=float_tolerance)
     else:
         verdict, reason = grade_value(found.answer, expected, float_tolerance=float_tolerance)
+        # Questions imported as written may expect free text (CoRE's "else", "i=0, j=1").
+        free = verdict != "correct" and is_free_text(expected)
+        if free and matches_free_text(text, found.answer, expected):
+            verdict, reason = "correct", ""
     return found.answer, verdict, reason
 
 

@@ -187,6 +187,15 @@ class OpenAIBackend:
         Raises:
             RequestFailed: the request failed for good.
         """
+        return await self.complete_prompt(request.prompt, request.params)
+
+    async def complete_prompt(self, prompt: Prompt, params: dict[str, Any]) -> Completion:
+        """Ask for one response to a prompt that is no task of a run (a build's requests for
+        reimplementations), with `params` as `params()` gives them; retried per the policy.
+
+        Raises:
+            RequestFailed: the request failed for good.
+        """
         started = time.perf_counter()
         replica_used: list[str] = []
 
@@ -196,7 +205,7 @@ class OpenAIBackend:
             replica_used.append(replica.url)
             try:
                 client = replica.clients[next(replica.turn)]
-                result = await asyncio.wait_for(self._send(client, request), self.timeout_s)
+                result = await asyncio.wait_for(self._send(client, prompt, params), self.timeout_s)
             finally:
                 replica.inflight -= 1
             replica.served += 1
@@ -218,14 +227,14 @@ class OpenAIBackend:
         return Completion(text, finish, meta)
 
     async def _send(
-        self, client: openai.AsyncOpenAI, request: Request
+        self, client: openai.AsyncOpenAI, prompt: Prompt, params: dict[str, Any]
     ) -> tuple[str, str | None, dict[str, Any]]:
-        body: dict[str, Any] = {"model": self.model, **request.params}
+        body: dict[str, Any] = {"model": self.model, **params}
         chat = self.api == "chat"
         if chat:
-            body["messages"] = list(request.prompt.messages)
+            body["messages"] = list(prompt.messages)
         else:
-            body["prompt"] = request.prompt.text
+            body["prompt"] = prompt.text
         if self.stream:
             return await self._send_stream(client, body, chat)
         # A raw POST through the client (auth, base URL, timeouts and errors as usual) skips

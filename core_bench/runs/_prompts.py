@@ -299,3 +299,50 @@ def messages_hash(messages: list[dict[str, str]]) -> str:
     characters that prompts do not contain (cheaper than hashing its JSON, just as exact)."""
     joined = "\x1e".join(f"{m['role']}\x1f{m['content']}" for m in messages)
     return hashlib.sha256(joined.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# -- authoring reimplementations (`core-bench build --authors`) -----------------------------
+
+AUTHOR_INSTRUCTIONS = (
+    "Below is a Python function and some calls of it with the values they return. Write "
+    "another implementation of the same function, as a different programmer would write it "
+    "from scratch: a different algorithm or a different structure, not a renaming, "
+    "reformatting or small edit of this code. It must keep the same name and parameters, "
+    "return equal values and leave its arguments in the same state for every input, and "
+    "raise the same kind of exception where this one raises. Do not print, read files or "
+    "use the network; use only the standard library, and keep any helper functions in the "
+    "same code. Answer with the complete code in one ```python fenced block and nothing "
+    "after it."
+)
+"""What an author model is asked (the function and its calls follow)."""
+
+AUTHOR_PRIMER = "```python\n"
+"""What a completions-API authoring prompt ends with: the opening of the code block."""
+
+AUTHOR_MAX_CALLS = 8
+"""Calls shown with their results in an authoring prompt, at most."""
+
+
+def render_author(
+    code: str, calls: list[tuple[str, str]], *, system_prompt: str | None = None
+) -> Prompt:
+    """The prompt asking a model for an independent implementation of `code`.
+
+    Args:
+        code: the function's source.
+        calls: (call expression, repr of the returned value) pairs; the first
+            `AUTHOR_MAX_CALLS` are shown as assertions.
+        system_prompt: a system message before the prompt, or None.
+    """
+    shown = "\n".join(f"assert {call} == {output}" for call, output in calls[:AUTHOR_MAX_CALLS])
+    user = (
+        f"{AUTHOR_INSTRUCTIONS}\n\n```python\n{code.rstrip()}\n```\n\n"
+        f"Calls and their results:\n```python\n{shown}\n```"
+    )
+    messages: list[dict[str, str]] = []
+    if system_prompt:
+        messages.append({"role": "system", "content": system_prompt})
+    messages.append({"role": "user", "content": user})
+    head = f"{system_prompt}\n\n" if system_prompt else ""
+    text = f"{head}{user}\n\n{AUTHOR_PRIMER}"
+    return Prompt(tuple(messages), text, AUTHOR_PRIMER, messages_hash(messages))
