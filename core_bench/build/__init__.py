@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
+from core_bench.build._hash_stable import ALT_HASH_SEED
 from core_bench.build._options import BuildOptions
 from core_bench.build._parallel import build_guarded, build_in_processes
 from core_bench.build._problem import ProblemBuild, build_problem, variant_id
@@ -78,7 +79,7 @@ class _Done:
 
 
 def _done(result: ProblemBuild) -> _Done:
-    tally: Counter[str] = Counter()
+    tally: Counter[str] = Counter(result.dropped)
     if result.failure is None:
         tally["problems"] = 1
         tally["calls"] = len(result.problem.calls)
@@ -201,9 +202,12 @@ def _build_all(
         else:
             # Sandbox runs overlap with LibCST work when two problems are in flight per worker.
             executor = stack.enter_context(ThreadPoolExecutor(max_workers=max(2, 2 * pool.workers)))
+            hash_pool = stack.enter_context(
+                SandboxPool(workers=pool.workers, hash_seed=ALT_HASH_SEED)
+            )
 
             def one(index: int) -> ProblemBuild:
-                return build_guarded(problems[index], options, pool, build_problem)
+                return build_guarded(problems[index], options, pool, build_problem, hash_pool)
 
             finished = zip(todo, executor.map(one, todo), strict=True)
         for index, result in finished:

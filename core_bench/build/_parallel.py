@@ -7,6 +7,7 @@ import multiprocessing
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
+from core_bench.build._hash_stable import ALT_HASH_SEED
 from core_bench.build._options import BuildOptions
 from core_bench.build._problem import ProblemBuild, build_problem
 from core_bench.schemas import Problem
@@ -15,21 +16,27 @@ from tracer import SandboxPool
 # The sandbox pool of a build process, made by its initializer: a process pool's tasks cannot
 # carry a pool of live worker processes with them.
 _process_pool: SandboxPool | None = None
+_hash_pool: SandboxPool | None = None
 
 
 def _start(workers: int) -> None:
-    global _process_pool
+    global _process_pool, _hash_pool
     _process_pool = SandboxPool(workers=workers)
+    _hash_pool = SandboxPool(workers=workers, hash_seed=ALT_HASH_SEED)
 
 
 def build_guarded(
     problem: Problem,
     options: BuildOptions,
     pool: SandboxPool,
-    build: Callable[[Problem, BuildOptions, SandboxPool], ProblemBuild] = build_problem,
+    build: Callable[..., ProblemBuild] = build_problem,
+    hash_pool: SandboxPool | None = None,
 ) -> ProblemBuild:
-    """Build one problem; a bug on one problem becomes its failure, not the build's."""
+    """Build one problem; a bug on one problem becomes its failure, not the build's.
+    `hash_pool` (workers under another hash seed) is passed on to `build` when given."""
     try:
+        if hash_pool is not None:
+            return build(problem, options, pool, hash_pool)
         return build(problem, options, pool)
     except Exception as exc:
         return ProblemBuild(problem, failure=f"build failed: {type(exc).__name__}: {exc}")
@@ -37,7 +44,7 @@ def build_guarded(
 
 def _build_in_process(problem: Problem, options: BuildOptions) -> ProblemBuild:
     assert _process_pool is not None, "the build process was started without its initializer"
-    return build_guarded(problem, options, _process_pool)
+    return build_guarded(problem, options, _process_pool, build_problem, _hash_pool)
 
 
 def build_in_processes(

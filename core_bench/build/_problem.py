@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from core_bench.build._hash_stable import HASH_UNSTABLE, stable_calls, stable_probes
 from core_bench.build._options import BuildOptions
 from core_bench.probes import anchor_probes, mark_anchored, probes_for_call
 from core_bench.schemas import Probe, Problem, Variant
@@ -21,6 +22,7 @@ class ProblemBuild:
     probes: list[Probe] = field(default_factory=list)
     failure: str | None = None
     seconds: dict[str, float] = field(default_factory=dict)
+    dropped: dict[str, int] = field(default_factory=dict)
 
 
 def variant_id(problem_id: str, kind: str, number: int) -> str:
@@ -71,17 +73,31 @@ def _traces(
     return [[outcome.trace for outcome in outcomes] for outcomes in results]
 
 
-def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) -> ProblemBuild:
+def build_problem(
+    problem: Problem,
+    options: BuildOptions,
+    pool: SandboxPool,
+    hash_pool: SandboxPool | None = None,
+) -> ProblemBuild:
     """Extend the calls, generate and verify variants, trace every (variant, call), pick probes.
 
     Probes: on the original, `options.probes` per call; on an equivalent variant, first the
     original's probes asked again where the variant's trace allows (anchored), then its own
-    probes up to the same count; on a mutant, its own probes only.
+    probes up to the same count; on a mutant, its own probes only. With `hash_pool` (workers
+    under another hash seed), calls and probes whose answers change with the seed are dropped
+    (`_hash_stable`) and counted in `dropped`.
     """
     seed = options.problem_seed(problem.id)
     seconds: dict[str, float] = {}
     mark = time.perf_counter()
     calls, outputs = _extend_calls(problem, options, seed, pool)
+    dropped: dict[str, int] = {}
+    if hash_pool is not None:
+        calls, outputs, dropped["calls.hash_unstable"] = stable_calls(
+            problem, calls, outputs, hash_pool, options.timeout_s
+        )
+        if not calls:
+            return ProblemBuild(problem, failure=HASH_UNSTABLE, dropped=dropped)
     problem = problem.model_copy(update={"calls": calls, "outputs": outputs})
     seconds["calls"] = time.perf_counter() - mark
     mark = time.perf_counter()
@@ -129,8 +145,11 @@ def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) ->
     seconds["traces"] = time.perf_counter() - mark
     mark = time.perf_counter()
     probes = _probes(problem, variants, traces, options, seed)
+    if hash_pool is not None:
+        alt_traces = _traces([v.code for v in variants], calls, options, hash_pool)
+        probes, dropped["probes.hash_unstable"] = stable_probes(probes, variants, alt_traces)
     seconds["probes"] = time.perf_counter() - mark
-    return ProblemBuild(problem, variants, probes, seconds=seconds)
+    return ProblemBuild(problem, variants, probes, seconds=seconds, dropped=dropped)
 
 
 def _probes(

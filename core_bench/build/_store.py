@@ -48,6 +48,7 @@ class WorkStore:
             variants=[Variant.model_validate(v) for v in data["variants"]],
             probes=[Probe.model_validate(p) for p in data["probes"]],
             failure=data["failure"],
+            dropped=data.get("dropped", {}),
         )
 
     def save(self, index: int, built: ProblemBuild) -> None:
@@ -57,6 +58,7 @@ class WorkStore:
             "variants": [v.model_dump(mode="json") for v in built.variants],
             "probes": [p.model_dump(mode="json") for p in built.probes],
             "failure": built.failure,
+            "dropped": built.dropped,
         }
         write_atomic(self._path(index), json.dumps(data))
 

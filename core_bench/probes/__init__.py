@@ -5,8 +5,11 @@
 `probes_for_call` chooses a few probes for one (variant, call) from its trace: stratified over
 the kinds of DESIGN.md's table (all but `input` and `output`, which are tasks), weighted toward
 error-prone steps, deterministic from the seed. `anchor_probes` asks the original's probes of
-another variant, where that variant's trace shows the same value history. What each kind's
-answer is, exactly, is documented in `core_bench.probes._kinds`.
+another variant, where that variant's trace shows the same value history. Each kind is one row
+of `KINDS` (`core_bench.probes._registry`): its dimensions, answer type, REval stage, reader,
+question, anchoring and static answerability rule. A probe whose answer the code text alone
+gives (`answerable`, documented in `core_bench.probes._answerable`) is never asked; the build
+also drops probes that do not hold under a second hash seed (`probe_holds`).
 """
 
 from __future__ import annotations
@@ -16,9 +19,20 @@ from collections.abc import Sequence
 from core_bench.probes._anchoring import anchor_group, anchor_probes, mark_anchored, same_value
 from core_bench.probes._build import build_probe, probe_id
 from core_bench.probes._context import CallContext
-from core_bench.probes._kinds import KINDS, MAX_TRACE_LINES, RETURN_MARK, Reading, answer_type
+from core_bench.probes._kinds import MAX_TRACE_LINES, RETURN_MARK
 from core_bench.probes._questions import ordinal
+from core_bench.probes._reading import Reading
+from core_bench.probes._registry import (
+    KINDS,
+    ROWS,
+    STAGE_OF_KIND,
+    KindSpec,
+    answer_type,
+    answerable,
+    static_answer,
+)
 from core_bench.probes._select import rng_for, select
+from core_bench.probes._stability import probe_holds
 from core_bench.schemas import Probe
 from tracer import Trace
 
@@ -41,7 +55,7 @@ def _kinds(kinds: Sequence[str] | None) -> list[str]:
 def _readings(ctx: CallContext, kinds: list[str]) -> dict[str, list[Reading]]:
     if ctx.trace.truncated:
         return {}  # counts and "never runs" cannot be told from a cut trace
-    return {kind: list(KINDS[kind].each(ctx)) for kind in kinds}
+    return {kind: [r for r in KINDS[kind].each(ctx) if not answerable(ctx, r)] for kind in kinds}
 
 
 def probes_for_call(
@@ -126,16 +140,24 @@ def candidate_probes(
 
 __all__ = [
     "DEFAULT_COUNT",
+    "KINDS",
     "MAX_TRACE_LINES",
     "PROBE_KINDS",
     "RETURN_MARK",
+    "ROWS",
+    "STAGE_OF_KIND",
+    "KindSpec",
+    "Reading",
     "anchor_group",
     "anchor_probes",
     "answer_type",
+    "answerable",
     "candidate_probes",
     "mark_anchored",
     "ordinal",
+    "probe_holds",
     "probe_id",
     "probes_for_call",
     "same_value",
+    "static_answer",
 ]

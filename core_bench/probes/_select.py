@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from core_bench.probes._kinds import Reading
+from core_bench.probes._reading import Reading
 
 T = TypeVar("T")
 
