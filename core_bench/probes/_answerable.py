@@ -24,7 +24,11 @@ The rules, per kind (each kind's registry row in `_registry` names its rule):
   a header that runs in one entry per call (a loop at the top level of its function), the
   run that ends the loop leaving the last element.
 - loop_iterations: the length of a literal iterable of a `for` loop whose body cannot leave it
-  early (no `break`, `return` or `raise`).
+  early (no `break`, `continue`, `return` or `raise`), or of an argument of the call that the
+  function never changes (`for c in text`, `range(len(xs))`, `range(n)`, `d.items()`, ...):
+  reading the call is not executing it. The same known passes also give the coverage of the
+  lines directly in such a loop's body, the next line after its header's runs, its target's
+  values and their run counts, as for a literal.
 - loop_exit_state: the last element of a literal iterable, for the loop's own target, same loop.
 - branch: the outcome of a test made of literals only (`if 'a' in 'abc':`).
 - run_count: a line that always runs, outside any loop, in a function called once: 1; a line
@@ -39,7 +43,7 @@ from __future__ import annotations
 
 import ast
 import operator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from core_bench.probes._context import literal
@@ -93,6 +97,13 @@ class StaticFacts:
         returns_literal: `def` line -> repr, for functions whose first statement returns a
             literal.
         first_return: `def` line -> repr of the line of a `return` that always runs.
+        loop_counts: `for` header -> how many passes each start of the loop makes, where the
+            syntax (and the call's arguments, see `for_call`) tell.
+        clean_for: `for` header -> (its function's `def` line, iterable), for loops whose body
+            cannot leave them early.
+        loop_first: `for` header -> its first body line; loop_follow: -> what runs after it.
+        params: `def` line -> (function name, parameter names).
+        modified: `def` line -> names the function rebinds or may change in place.
     """
 
     always: set[int] = field(default_factory=set)
@@ -107,6 +118,12 @@ class StaticFacts:
     tests: dict[int, str] = field(default_factory=dict)
     returns_literal: dict[int, str] = field(default_factory=dict)
     first_return: dict[int, str] = field(default_factory=dict)
+    loop_counts: dict[int, int] = field(default_factory=dict)
+    clean_for: dict[int, tuple[int, ast.expr]] = field(default_factory=dict)
+    loop_first: dict[int, str] = field(default_factory=dict)
+    loop_follow: dict[int, str] = field(default_factory=dict)
+    params: dict[int, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    modified: dict[int, frozenset[str]] = field(default_factory=dict)
 
 
 def _walk_own(node: ast.AST) -> list[ast.AST]:
@@ -201,8 +218,16 @@ def _leaves_loop_early(loop: ast.For | ast.While) -> bool:
 class _Walker:
     def __init__(self, facts: StaticFacts) -> None:
         self.facts = facts
+        self.def_line = 0
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.def_line = node.lineno
+        args = node.args
+        self.facts.params[node.lineno] = (
+            node.name,
+            tuple(a.arg for a in [*args.posonlyargs, *args.args]),
+        )
+        self.facts.modified[node.lineno] = _modified(node)
         first = node.body[0]
         if isinstance(first, ast.Return) and first.value is not None:
             value = _literal(first.value)
@@ -262,7 +287,9 @@ class _Walker:
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             if nxt is not None:
                 facts.successor[line] = nxt
+            outer = self.def_line
             self.function(stmt)
+            self.def_line = outer
             return
         if isinstance(stmt, ast.ClassDef):
             return
@@ -283,12 +310,17 @@ class _Walker:
                 facts.top_level_loops.add(line)
             if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name):
                 facts.loop_target[line] = stmt.target.id
+            follow = repr(stmt.orelse[0].lineno) if stmt.orelse else nxt
             if isinstance(stmt, ast.For) and not _leaves_loop_early(stmt):
+                facts.clean_for[line] = (self.def_line, stmt.iter)
+                facts.loop_body[line] = {s.lineno for s in stmt.body}
+                facts.loop_first[line] = repr(stmt.body[0].lineno)
+                if follow is not None:
+                    facts.loop_follow[line] = follow
                 elements = _elements(stmt.iter)
                 if elements is not None:
                     facts.literal_loops[line] = elements
-                    facts.loop_body[line] = {s.lineno for s in stmt.body}
-            follow = repr(stmt.orelse[0].lineno) if stmt.orelse else nxt
+                    facts.loop_counts[line] = len(elements)
             inner = [*loops, (repr(line), follow)]
             self.block(stmt.body, repr(line), loops=inner, loop_depth=loop_depth + 1)
             self.block(stmt.orelse, nxt, loops=loops, loop_depth=loop_depth)
@@ -330,6 +362,41 @@ class _Walker:
             found.update(_assigned(stmt.target, stmt.value))
         if found:
             self.facts.constants[stmt.lineno] = found
+
+
+_MUTATORS = frozenset(
+    {
+        "append", "extend", "insert", "pop", "remove", "clear", "update", "sort", "reverse",
+        "add", "discard", "setdefault", "popitem", "difference_update", "intersection_update",
+        "symmetric_difference_update", "__setitem__", "__delitem__", "__iadd__",
+    }
+)  # fmt: skip
+
+
+def _modified(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """Names a function rebinds, deletes, assigns into or calls a mutating method of."""
+    names: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store | ast.Del):
+            names.add(sub.id)
+        elif isinstance(sub, ast.Subscript | ast.Attribute) and isinstance(
+            sub.ctx, ast.Store | ast.Del
+        ):
+            base = sub.value
+            while isinstance(base, ast.Subscript | ast.Attribute):
+                base = base.value
+            if isinstance(base, ast.Name):
+                names.add(base.id)
+        elif (
+            isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Attribute)
+            and sub.func.attr in _MUTATORS
+            and isinstance(sub.func.value, ast.Name)
+        ):
+            names.add(sub.func.value.id)
+        elif isinstance(sub, ast.Global | ast.Nonlocal):
+            names.update(sub.names)
+    return frozenset(names)
 
 
 def _assigned(target: ast.expr, value: ast.expr) -> dict[str, str]:
@@ -375,17 +442,29 @@ def static_facts(code: str) -> StaticFacts:
 def coverage_rule(
     facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
 ) -> str | None:
-    """Coverage of a statement that always runs, or of dead code."""
+    """Coverage of a statement that always runs, of dead code, or of a statement directly in
+    the body of a loop that always starts and whose passes are known."""
     if line in facts.dead:
         return "False"
-    return "True" if line in facts.always and calls >= 1 else None
+    if line in facts.always and calls >= 1:
+        return "True"
+    for header, count in facts.loop_counts.items():
+        if header in facts.always and calls >= 1 and line in facts.loop_body[header]:
+            return repr(count > 0)
+    return None
 
 
 def next_line_rule(
     facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
 ) -> str | None:
-    """The static successor of a simple statement."""
-    return facts.successor.get(line)
+    """The static successor of a simple statement; after the k-th run of the header of a
+    top-level loop with known passes, in a function run once, its body or what follows it."""
+    if line in facts.successor:
+        return facts.successor[line]
+    count = facts.loop_counts.get(line)
+    if count is None or line not in facts.top_level_loops or calls != 1:
+        return None
+    return facts.loop_first[line] if occurrence <= count else facts.loop_follow.get(line)
 
 
 def _loop_value(facts: StaticFacts, line: int, occurrence: int, variable: str | None) -> str | None:
@@ -412,9 +491,10 @@ def state_after_rule(
 def loop_iterations_rule(
     facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
 ) -> str | None:
-    """The length of a literal iterable that the body cannot leave early."""
-    elements = facts.literal_loops.get(line)
-    return None if elements is None else repr(len(elements))
+    """The length of a literal iterable (or an unchanged argument) that the body cannot leave
+    early."""
+    count = facts.loop_counts.get(line)
+    return None if count is None else repr(count)
 
 
 def loop_exit_state_rule(
@@ -441,13 +521,13 @@ def run_count_rule(
     loop for its header (+1) and the lines directly in its body."""
     if line in facts.always and line not in facts.in_loop and calls == 1:
         return "1"
-    for header, elements in facts.literal_loops.items():
+    for header, count in facts.loop_counts.items():
         if header not in facts.top_level_loops or calls != 1:
             continue
         if line == header:
-            return repr(len(elements) + 1)
+            return repr(count + 1)
         if line in facts.loop_body[header]:
-            return repr(len(elements))
+            return repr(count)
     return None
 
 
@@ -463,3 +543,121 @@ def call_return_rule(
 ) -> str | None:
     """A function whose first statement returns a literal."""
     return facts.returns_literal.get(line)
+
+
+def _evaluate_int(node: ast.expr, values: dict[str, object]) -> int | None:
+    """An int from a constant, an unchanged int parameter, or `len` of a parameter."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.Name) and type(values.get(node.id)) is int:
+        return values[node.id]  # type: ignore[return-value]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _evaluate_int(node.operand, values)
+        return None if inner is None else -inner
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Name)
+        and node.args[0].id in values
+    ):
+        try:
+            return len(values[node.args[0].id])  # type: ignore[arg-type]
+        except TypeError:
+            return None
+    return None
+
+
+def _iterate(
+    node: ast.expr, values: dict[str, object]
+) -> tuple[int, tuple[str, ...] | None] | None:
+    """(passes, element reprs or None) of a `for` over an unchanged argument, where cheap."""
+    if isinstance(node, ast.Name) and node.id in values:
+        value = values[node.id]
+        if isinstance(value, str | list | tuple | bytes):
+            return len(value), tuple(repr(v) for v in value)
+        if isinstance(value, dict):
+            return len(value), tuple(repr(k) for k in value)
+        if isinstance(value, set | frozenset):
+            return len(value), None
+        return None
+    if not isinstance(node, ast.Call) or node.keywords:
+        return None
+    func = node.func
+    if isinstance(func, ast.Name) and func.id == "range" and 1 <= len(node.args) <= 3:
+        bounds = [_evaluate_int(a, values) for a in node.args]
+        if any(b is None for b in bounds) or (len(bounds) == 3 and bounds[2] == 0):
+            return None
+        numbers = range(*[b for b in bounds if b is not None])
+        if len(numbers) > 10_000:
+            return None
+        return len(numbers), tuple(repr(n) for n in numbers)
+    if isinstance(func, ast.Name) and func.id in ("enumerate", "reversed") and len(node.args) == 1:
+        inner = _iterate(node.args[0], values)
+        if inner is None:
+            return None
+        count, elements = inner
+        if func.id == "reversed" and elements is not None:
+            return count, tuple(reversed(elements))
+        return count, None
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr in ("items", "keys", "values")
+        and not node.args
+        and isinstance(func.value, ast.Name)
+        and isinstance(values.get(func.value.id), dict)
+    ):
+        value = values[func.value.id]
+        assert isinstance(value, dict)
+        return len(value), tuple(repr(k) for k in value) if func.attr == "keys" else None
+    return None
+
+
+@lru_cache(maxsize=1024)
+def for_call(code: str, call: str) -> StaticFacts:
+    """The static facts of `code` together with what the call's arguments tell: how many passes
+    a `for` loop of the called function makes over an argument it never changes (its elements
+    too, where they iterate in a fixed order), like a literal loop.
+
+    Raises:
+        SyntaxError: the code does not parse.
+    """
+    facts = static_facts(code)
+    try:
+        node = ast.parse(call, mode="eval").body
+    except SyntaxError:
+        return facts
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+        return facts
+    entries = [line for line, (name, _) in facts.params.items() if name == node.func.id]
+    if len(entries) != 1:
+        return facts
+    def_line = entries[0]
+    params = facts.params[def_line][1]
+    given: dict[str, ast.expr] = {}
+    for i, arg in enumerate(node.args):
+        if isinstance(arg, ast.Starred):
+            return facts
+        if i < len(params):
+            given[params[i]] = arg
+    given.update((k.arg, k.value) for k in node.keywords if k.arg)
+    values: dict[str, object] = {}
+    for name, arg in given.items():
+        if name in facts.modified[def_line]:
+            continue
+        try:
+            values[name] = ast.literal_eval(arg)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+    counts = dict(facts.loop_counts)
+    literals = dict(facts.literal_loops)
+    for header, (owner, iterable) in facts.clean_for.items():
+        if owner != def_line or header in counts:
+            continue
+        known = _iterate(iterable, values)
+        if known is not None:
+            counts[header] = known[0]
+            if known[1] is not None:
+                literals[header] = known[1]
+    return replace(facts, loop_counts=counts, literal_loops=literals)

@@ -18,7 +18,7 @@ from core_bench.probes import _answerable as rules
 from core_bench.probes import _kinds as trace_kinds
 from core_bench.probes import _kinds_flow as flow
 from core_bench.probes import _questions as ask
-from core_bench.probes._answerable import StaticFacts, same_value, static_facts
+from core_bench.probes._answerable import StaticFacts, for_call, same_value
 from core_bench.probes._context import CallContext, literal
 from core_bench.probes._reading import Reading
 from core_bench.schemas import Dimension, ProbeKind
@@ -214,7 +214,7 @@ def static_answer(ctx: CallContext, reading: Reading) -> str | None:
     if rule is None:
         return None
     try:
-        facts = static_facts(ctx.code)
+        facts = for_call(ctx.code, ctx.trace.call)
     except SyntaxError:
         return None
     calls = _calls(ctx, reading.line)

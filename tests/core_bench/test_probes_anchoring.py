@@ -111,7 +111,7 @@ def test_a_different_value_history_gets_no_counterpart() -> None:
     assert not in_loop & {"state_after", "loop_exit_state", "branch"}
     # before the loop the histories agree; the loop still runs 80 times; every line still runs
     assert "p:original:c0:state_after:2:1:count" not in found  # `count = 0`: not asked
-    assert {"loop_iterations", "run_count"} <= {p.kind for p in probes if p.id in found}
+    assert {"run_count"} <= {p.kind for p in probes if p.id in found}
 
 
 def test_swapped_branches_keep_states_but_not_outcomes() -> None:

@@ -98,3 +98,27 @@ def _reading(probe):  # type: ignore[no-untyped-def]
     return KINDS[probe.kind].read(
         _ctx(), probe.anchor.line, probe.anchor.occurrence, probe.anchor.variable
     )
+
+
+def test_loops_over_arguments_the_function_never_changes_are_read_from_the_call() -> None:
+    code = (
+        "def f(text, n):\n"  # 1
+        "    out = ''\n"  # 2
+        "    for c in text:\n"  # 3
+        "        out += c * 2\n"  # 4
+        "    for i in range(n):\n"  # 5
+        "        if i % 2:\n"  # 6
+        "            break\n"  # 7
+        "    return out\n"  # 8
+    )
+    probes = candidate_probes("p", "p:original", code, 0, trace(code, "f('abc', 5)"))
+    asked = {(p.kind, p.anchor.line) for p in probes}
+    assert ("loop_iterations", 3) not in asked and ("run_count", 4) not in asked
+    assert ("run_count", 3) not in asked and ("coverage", 4) not in asked
+    assert not [p for p in probes if p.kind == "state_after" and p.anchor.variable == "c"]
+    assert not [p for p in probes if p.kind == "next_line" and p.anchor.line == 3]
+    assert ("loop_iterations", 5) in asked  # `break`: the passes are not in the call
+    assert [p for p in probes if p.kind == "state_after" and p.anchor.line == 4]
+    changed = "def f(xs):\n    xs.append(1)\n    for x in xs:\n        pass\n    return xs\n"
+    kept = candidate_probes("p", "p:original", changed, 0, trace(changed, "f([1])"))
+    assert ("loop_iterations", 3) in {(p.kind, p.anchor.line) for p in kept}  # xs changed
