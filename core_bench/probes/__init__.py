@@ -72,7 +72,10 @@ def probes_for_call(
     """Choose up to `count` probes for one call of one variant.
 
     Selection is round-robin over the kinds that have candidates, in the fixed kind order
-    shuffled by a random source seeded with `f"{seed}:{variant_id}:{call_index}"`; within a
+    shuffled by a random source seeded with `f"{seed}:{variant_id}:{call_index}"`, each
+    kind's place drawn by its registry weight (kinds a constant guess answers half the time
+    weigh less), at most the kind's `per_call` probes of a kind, and True/False kinds drawn
+    with either answer by a coin where the call offers both; within a
     kind, candidates are drawn by weight (late iterations, compound conditions, loop exits,
     lines with many operators weigh more), preferring lines the kind has not used yet. A
     truncated trace gives no probes.
@@ -105,7 +108,10 @@ def probes_for_call(
             ctx, reading, problem_id=problem_id, variant_id=variant_id, call_index=call_index
         )
 
-    probes = select(readings, chosen_kinds, count, rng, accept)
+    weights = {kind: KINDS[kind].weight for kind in chosen_kinds}
+    caps = {kind: KINDS[kind].per_call or count for kind in chosen_kinds}
+    balanced = frozenset(k for k in chosen_kinds if KINDS[k].answer == "bool")
+    probes = select(readings, chosen_kinds, count, rng, accept, weights, caps, balanced)
     order = {kind: i for i, kind in enumerate(PROBE_KINDS)}
     return sorted(probes, key=lambda p: (p.features.step_index, order[p.kind], p.id))
 

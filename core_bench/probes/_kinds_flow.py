@@ -4,7 +4,8 @@ Readers and enumerators, as in `_kinds`:
 
 - run_count: how many times `line` runs during the call (its line events in non-comprehension
   frames, over every frame). Asked for clean, coverable lines that run at least once and lie in
-  a loop or in a function that ran more than once; not in generators. `occurrence` is 1.
+  a loop or in a function that ran more than once; not in generators, not for `return`,
+  `raise` or `break` (which run at most once: coverage asks that). `occurrence` is 1.
 - change_count: `line` is the entry function's `def` line, `variable` a name of its frame; the
   answer is how many times the name's value (its repr) differs from its value at the previous
   step of the entry frame, from its first value on (so the first value, an argument or a first
@@ -14,7 +15,8 @@ Readers and enumerators, as in `_kinds`:
   not a loop header) whose innermost enclosing loop is entered once in the call, in the same
   frame; the answer is the iteration of that loop (1 for the first: the number of runs of the
   loop header from the entry up to the step) at which the condition holds for the first time.
-  Asked only when it holds at some run. `occurrence` is 1.
+  Asked only when it holds at some run, and not at the first pass (that is a branch
+  question). `occurrence` is 1.
 - return_line: `line` is the entry function's `def` line, which holds two or more clean
   `return` statements; the answer is the line of the `return` that ends the call (the last line
   run by the entry frame before it returns), as an int repr.
@@ -27,6 +29,9 @@ from collections.abc import Iterator
 from core_bench.probes._context import CallContext
 from core_bench.probes._reading import Reading
 
+_AT_MOST_ONCE = frozenset({"Return", "Raise", "Break"})
+"""Statements that run at most once per call (or loop start): their count is their coverage."""
+
 
 def read_run_count(
     ctx: CallContext, line: int, occurrence: int = 1, variable: str | None = None
@@ -35,7 +40,7 @@ def read_run_count(
     facts = ctx.line(line)
     if facts is None or not facts.coverable or occurrence != 1 or variable is not None:
         return None
-    if ctx.in_generator(line):
+    if ctx.in_generator(line) or facts.statement in _AT_MOST_ONCE:
         return None
     runs = ctx.runs.get(line)
     if not runs or (ctx.nesting(line) == 0 and ctx.run_frames.get(line, 0) <= 1):
@@ -134,6 +139,8 @@ def read_first_true(
     if first is None or any(ctx.steps[i].branch is None for i in runs if i < first):
         return None
     iteration = sum(1 for i in ctx.runs[header] if entry.step <= i < first)
+    if iteration == 1:
+        return None  # holding on the first pass is a branch question
     weight = 1.0 + 0.4 * min(iteration - 1, 8)
     return Reading("first_true", line, 1, None, repr(iteration), first, weight)
 

@@ -57,6 +57,12 @@ class KindSpec:
         static: the static answerability rule; None: none applies.
         on_def_line: the anchor line is a `def` line (no operators, no nesting).
         summary: what is asked, in one line.
+        weight: how strongly selection favours the kind (see `_select.select`): kinds with
+            open answers (values, traces) weigh more than counts, and counts more than
+            True/False and line answers, which a constant guess gets about half the time; a
+            kind weighing less than 1 takes part in a call's selection only with that
+            probability.
+        per_call: at most this many probes of the kind per (variant, call); None: no limit.
     """
 
     kind: ProbeKind
@@ -70,6 +76,8 @@ class KindSpec:
     static: Rule | None
     on_def_line: bool
     summary: str
+    weight: float
+    per_call: int | None
 
 
 ROWS: tuple[KindSpec, ...] = (
@@ -77,73 +85,73 @@ ROWS: tuple[KindSpec, ...] = (
         "state_after", ("State",), "value", "state",
         trace_kinds.read_state_after, trace_kinds.each_state_after, ask.ask_state_after,
         "value", rules.state_after_rule, False,
-        "the value of a variable right after the k-th run of a line",
+        "the value of a variable right after the k-th run of a line", 3.0, None,
     ),
     KindSpec(
         "branch", ("Logic",), "bool", "path",
         trace_kinds.read_branch, trace_kinds.each_branch, ask.ask_branch,
         "branch", rules.branch_rule, False,
-        "whether a condition holds at the k-th run of its line",
+        "whether a condition holds at the k-th run of its line", 0.4, 1,
     ),
     KindSpec(
         "loop_iterations", ("Boundary",), "int", None,
         trace_kinds.read_loop_iterations, trace_kinds.each_loop_iterations,
         ask.ask_loop_iterations, "loop", rules.loop_iterations_rule, False,
-        "how many times a loop's body runs in one start of the loop",
+        "how many times a loop's body runs in one start of the loop", 1.2, 1,
     ),
     KindSpec(
         "loop_exit_state", ("Boundary", "State"), "value", "state",
         trace_kinds.read_loop_exit_state, trace_kinds.each_loop_exit_state,
         ask.ask_loop_exit_state, "value", rules.loop_exit_state_rule, False,
-        "the value of a variable right after a loop ends",
+        "the value of a variable right after a loop ends", 3.0, None,
     ),
     KindSpec(
         "coverage", ("Logic",), "bool", "coverage",
         trace_kinds.read_coverage, trace_kinds.each_coverage, ask.ask_coverage,
         "coverage", rules.coverage_rule, False,
-        "whether a line runs at all",
+        "whether a line runs at all", 0.4, 1,
     ),
     KindSpec(
         "next_line", ("Logic",), "line", "path",
         trace_kinds.read_next_line, trace_kinds.each_next_line, ask.ask_next_line,
         "line", rules.next_line_rule, False,
-        "which line of the same frame runs after the k-th run of a line",
+        "which line of the same frame runs after the k-th run of a line", 0.4, 1,
     ),
     KindSpec(
         "call_return", ("State",), "value", "state",
         trace_kinds.read_call_return, trace_kinds.each_call_return, ask.ask_call_return,
         "call", rules.call_return_rule, True,
-        "the value the k-th call of a function returns",
+        "the value the k-th call of a function returns", 3.0, None,
     ),
     KindSpec(
         "full_trace", ("Arithmetic", "Logic", "State", "Boundary"), "trace", None,
         trace_kinds.read_full_trace, trace_kinds.each_full_trace, ask.ask_full_trace,
         None, None, True,
-        "every line the entry call runs, with the values each run changes",
+        "every line the entry call runs, with the values each run changes", 2.0, None,
     ),
     KindSpec(
         "run_count", ("Boundary", "Logic"), "int", None,
         flow.read_run_count, flow.each_run_count, ask.ask_run_count,
         "count", rules.run_count_rule, False,
-        "how many times a line runs",
+        "how many times a line runs", 1.2, 1,
     ),
     KindSpec(
         "change_count", ("State",), "int", "state",
         flow.read_change_count, flow.each_change_count, ask.ask_change_count,
         "def_line", None, True,
-        "how many times a variable of the entry call changes value",
+        "how many times a variable of the entry call changes value", 1.5, 2,
     ),
     KindSpec(
         "first_true", ("Logic", "Boundary"), "int", "path",
         flow.read_first_true, flow.each_first_true, ask.ask_first_true,
         "count", None, False,
-        "the pass of a loop in which a condition first holds",
+        "the pass of a loop in which a condition first holds", 0.7, 1,
     ),
     KindSpec(
         "return_line", ("Logic",), "line", "path",
         flow.read_return_line, flow.each_return_line, ask.ask_return_line,
         "def_line", rules.return_line_rule, True,
-        "which return statement ends the entry call",
+        "which return statement ends the entry call", 0.5, 1,
     ),
 )  # fmt: skip
 
