@@ -204,9 +204,34 @@ def _len_iterable(seen: Seen) -> str:
     return repr(n if n is not None else 0)
 
 
+def _element_of(seen: Seen, name: str | None) -> str | None:
+    """repr of the first element of the argument a `for` over `name` iterates, if any."""
+    source = _source(seen.code)
+    if source is None or name is None:
+        return None
+    args = dict(_arguments(seen.code, seen.entry, seen.call))
+    for sub in ast.walk(source.tree):
+        if (
+            isinstance(sub, ast.For)
+            and isinstance(sub.target, ast.Name)
+            and sub.target.id == name
+            and isinstance(sub.iter, ast.Name)
+            and sub.iter.id in args
+        ):
+            ok, value = _value(args[sub.iter.id])
+            if ok and isinstance(value, str | list | tuple) and value:
+                return repr(value[0])
+    return None
+
+
 def _state_default(seen: Seen) -> str:
     _, _, name = _anchor(seen)
-    return _default_of(_first_literal(seen, name)) or _default_of(_argument_of(seen, name)) or "0"
+    return (
+        _default_of(_first_literal(seen, name))
+        or _default_of(_argument_of(seen, name))
+        or _default_of(_element_of(seen, name))
+        or "0"
+    )
 
 
 def _state_first_literal(seen: Seen) -> str:
