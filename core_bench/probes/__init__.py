@@ -152,6 +152,7 @@ __all__ = [
     "RETURN_MARK",
     "ROWS",
     "STAGE_OF_KIND",
+    "CallContext",
     "KindSpec",
     "Reading",
     "anchor_group",
@@ -164,6 +165,8 @@ __all__ = [
     "probe_holds",
     "probe_id",
     "probes_for_call",
+    "rng_for",
     "same_value",
+    "select",
     "static_answer",
 ]
