@@ -25,6 +25,10 @@ ProbeKind = Literal[
     "next_line",
     "call_return",
     "full_trace",
+    "run_count",
+    "change_count",
+    "first_true",
+    "return_line",
     "imported",
 ]
 """Probe kinds of DESIGN.md's table (`input` and `output` are tasks on every problem, not

@@ -22,6 +22,7 @@ from importlib import metadata
 from pathlib import Path
 
 from core_bench.build._authors import CACHE_FILE, AuthorOptions, ask_authors, check_authors
+from core_bench.build._hash_stable import ALT_HASH_SEED
 from core_bench.build._options import BuildOptions
 from core_bench.build._parallel import build_guarded, build_in_processes
 from core_bench.build._problem import ProblemBuild, build_problem, variant_id
@@ -84,7 +85,7 @@ class _Done:
 
 
 def _done(result: ProblemBuild) -> _Done:
-    tally: Counter[str] = Counter()
+    tally: Counter[str] = Counter(result.dropped)
     if result.failure is None:
         tally.update(result.counts)
         tally["problems"] = 1
@@ -238,10 +239,20 @@ def _build_all(
         else:
             # Sandbox runs overlap with LibCST work when two problems are in flight per worker.
             executor = stack.enter_context(ThreadPoolExecutor(max_workers=max(2, 2 * pool.workers)))
+            hash_pool = stack.enter_context(
+                SandboxPool(workers=pool.workers, hash_seed=ALT_HASH_SEED)
+            )
 
             def one(index: int) -> ProblemBuild:
                 extra = extras.get(problems[index].id) if extras else None
-                return build_guarded(problems[index], options, pool, build_problem, extra)
+                return build_guarded(
+                    problems[index],
+                    options,
+                    pool,
+                    build_problem,
+                    extras=extra,
+                    hash_pool=hash_pool,
+                )
 
             finished = zip(todo, executor.map(one, todo), strict=True)
         for index, result in finished:

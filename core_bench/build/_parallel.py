@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
+from core_bench.build._hash_stable import ALT_HASH_SEED
 from core_bench.build._options import BuildOptions
 from core_bench.build._problem import ProblemBuild, build_problem
 from core_bench.build._reimplement import ProblemExtras
@@ -17,12 +18,14 @@ from tracer import SandboxPool, die_with_parent
 # The sandbox pool of a build process, made by its initializer: a process pool's tasks cannot
 # carry a pool of live worker processes with them.
 _process_pool: SandboxPool | None = None
+_hash_pool: SandboxPool | None = None
 
 
 def _start(workers: int, parent: int | None = None) -> None:
-    global _process_pool
+    global _process_pool, _hash_pool
     die_with_parent(parent)  # a build killed with SIGKILL takes its processes with it
     _process_pool = SandboxPool(workers=workers)
+    _hash_pool = SandboxPool(workers=workers, hash_seed=ALT_HASH_SEED)
 
 
 def build_guarded(
@@ -31,15 +34,20 @@ def build_guarded(
     pool: SandboxPool,
     build: Callable[..., ProblemBuild] = build_problem,
     extras: ProblemExtras | None = None,
+    hash_pool: SandboxPool | None = None,
 ) -> ProblemBuild:
     """Build one problem; a bug on one problem becomes its failure, not the build's.
 
-    `extras` (other implementations, imported probes) is passed on only when given.
+    `extras` (other implementations, imported probes) and `hash_pool` (workers under another
+    hash seed) are passed on to `build` only when given.
     """
+    given: dict[str, object] = {}
+    if extras is not None:
+        given["extras"] = extras
+    if hash_pool is not None:
+        given["hash_pool"] = hash_pool
     try:
-        if extras is None:
-            return build(problem, options, pool)
-        return build(problem, options, pool, extras)
+        return build(problem, options, pool, **given)
     except Exception as exc:
         return ProblemBuild(problem, failure=f"build failed: {type(exc).__name__}: {exc}")
 
@@ -48,7 +56,9 @@ def _build_in_process(
     problem: Problem, options: BuildOptions, extras: ProblemExtras | None = None
 ) -> ProblemBuild:
     assert _process_pool is not None, "the build process was started without its initializer"
-    return build_guarded(problem, options, _process_pool, extras=extras)
+    return build_guarded(
+        problem, options, _process_pool, build_problem, extras=extras, hash_pool=_hash_pool
+    )
 
 
 def build_in_processes(

@@ -6,6 +6,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+from core_bench.build._hash_stable import HASH_UNSTABLE, stable_calls, stable_probes
 from core_bench.build._options import BuildOptions
 from core_bench.build._reimplement import ProblemExtras, check_reimplementations
 from core_bench.probes import anchor_probes, mark_anchored, probes_for_call
@@ -28,6 +29,8 @@ class ProblemBuild:
     kept and rejected by reason)."""
     skipped: list[SkippedRow] = field(default_factory=list)
     """Parts of the problem's data left out (an implementation that is not equivalent)."""
+    dropped: dict[str, int] = field(default_factory=dict)
+    """Calls and probes left out because their answers change with the hash seed."""
 
 
 def variant_id(problem_id: str, kind: str, number: int) -> str:
@@ -91,6 +94,7 @@ def build_problem(
     options: BuildOptions,
     pool: SandboxPool,
     extras: ProblemExtras | None = None,
+    hash_pool: SandboxPool | None = None,
 ) -> ProblemBuild:
     """Extend the calls, generate and verify variants, trace every (variant, call), pick probes.
 
@@ -100,18 +104,27 @@ def build_problem(
 
     Probes: on the original, `options.probes` per call; on an equivalent variant, first the
     original's probes asked again where the variant's trace allows (anchored), then its own
-    probes up to the same count; on a mutant, its own probes only.
+    probes up to the same count; on a mutant, its own probes only. With `hash_pool` (workers
+    under another hash seed), calls and probes whose answers change with the seed are dropped
+    (`_hash_stable`) and counted in `dropped`.
     """
     seed = options.problem_seed(problem.id)
     seconds: dict[str, float] = {}
     mark = time.perf_counter()
     calls, outputs, verification, known = _extend_calls(problem, options, seed, pool)
+    dropped: dict[str, int] = {}
+    if hash_pool is not None:
+        calls, outputs, dropped["calls.hash_unstable"] = stable_calls(
+            problem, calls, outputs, hash_pool, options.timeout_s
+        )
+        if not calls:
+            return ProblemBuild(problem, failure=HASH_UNSTABLE, dropped=dropped)
     checked = None
     if extras is not None:
         checked = check_reimplementations(problem, calls, outputs, extras, options, pool, seed)
-        dropped = set(calls) - set(checked.calls)
+        disagreed = set(calls) - set(checked.calls)
         calls, outputs = checked.calls, checked.outputs
-        verification = [call for call in verification if call not in dropped]
+        verification = [call for call in verification if call not in disagreed]
     problem = problem.model_copy(update={"calls": calls, "outputs": outputs})
     seconds["calls"] = time.perf_counter() - mark
     mark = time.perf_counter()
@@ -168,9 +181,12 @@ def build_problem(
         variants, traces = variants + checked.variants, traces + checked.traces
     mark = time.perf_counter()
     probes = _probes(problem, variants, traces, options, seed)
+    if hash_pool is not None:
+        alt_traces = _traces([v.code for v in variants], calls, options, hash_pool)
+        probes, dropped["probes.hash_unstable"] = stable_probes(probes, variants, alt_traces)
     seconds["probes"] = time.perf_counter() - mark
     if checked is None:
-        return ProblemBuild(problem, variants, probes, seconds=seconds)
+        return ProblemBuild(problem, variants, probes, seconds=seconds, dropped=dropped)
     return ProblemBuild(
         problem,
         variants,
@@ -178,6 +194,7 @@ def build_problem(
         seconds=seconds,
         counts=checked.counts,
         skipped=checked.skipped,
+        dropped=dropped,
     )
 
 

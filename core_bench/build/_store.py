@@ -51,6 +51,7 @@ class WorkStore:
             failure=data["failure"],
             counts=Counter(data.get("counts", {})),
             skipped=[SkippedRow.model_validate(s) for s in data.get("skipped", [])],
+            dropped=data.get("dropped", {}),
         )
 
     def save(self, index: int, built: ProblemBuild) -> None:
@@ -62,6 +63,7 @@ class WorkStore:
             "failure": built.failure,
             "counts": dict(built.counts),
             "skipped": [s.model_dump(mode="json") for s in built.skipped],
+            "dropped": built.dropped,
         }
         write_atomic(self._path(index), json.dumps(data))
 

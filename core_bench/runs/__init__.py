@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from core_bench.runs import _prompts as prompts
 from core_bench.runs._agents import AGENTS, ReferenceAgent, perturb
+from core_bench.runs._blind import BEST, CANDIDATES, Seen, blind_answer
 from core_bench.runs._bundled import bundled_benchmark_dir, ensure_bundled_benchmark
 from core_bench.runs._cache import ResponseCache, request_key
 from core_bench.runs._client import Completion, OpenAIBackend, Request, Sampling
@@ -36,6 +37,8 @@ from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, make_tasks
 
 __all__ = [
     "AGENTS",
+    "BEST",
+    "CANDIDATES",
     "STRATEGIES",
     "TASK_KINDS",
     "Backend",
@@ -51,7 +54,9 @@ __all__ = [
     "RunManifest",
     "RunResult",
     "Sampling",
+    "Seen",
     "Task",
+    "blind_answer",
     "bundled_benchmark_dir",
     "classify",
     "default_out",
