@@ -217,7 +217,7 @@ class MetricRow(Record):
     """One figure of a run's summary.json, in tidy long form.
 
     Attributes:
-        metric: e.g. "pass@1", "I", "Is", "W", "Ws", "RCS", "Cons", "IC", "robustness_gap".
+        metric: e.g. "pass@1", "core_I", "core_Ws", "core_RCS", "IC", "robustness_gap".
         group: what the figure is about: a transform, probe kind or dimension, or "all".
         ci_low, ci_high: the 95% confidence interval where one is computed, else None.
         n: how many units (samples, problems) the figure is over.

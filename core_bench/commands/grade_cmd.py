@@ -88,6 +88,7 @@ def regrade(
     bench: Path | None = None,
     float_tolerance: float | None = None,
     pool: SandboxPool | None = None,
+    plots: bool = True,
 ) -> GradeResult:
     """Grade a run directory again from its cached responses and rewrite its results.
 
@@ -96,6 +97,7 @@ def regrade(
         bench: the benchmark directory, when it moved since the run (default: the manifest's).
         float_tolerance: a new float tolerance (default: the run's).
         pool: the sandbox pool for input predictions (else one is made and closed).
+        plots: draw the report's plots.
 
     Raises:
         UsageError: not a run directory, or the benchmark differs from the run's.
@@ -124,7 +126,7 @@ def regrade(
     try:  # as after a run: the report only views the results, so failing to draw it is no error
         from core_bench.report import write_report
 
-        write_report([out], out)
+        write_report([out], out, plots=plots)
     except Exception as exc:
         print(f"core-bench grade: warning: report not written ({exc})", file=sys.stderr)
     return result
@@ -244,12 +246,17 @@ def register(subparsers: Any) -> None:
         type=number(float, 0.0, "a number >= 0"),
         help="tolerance of float comparisons (default: the run's)",
     )
+    parser.add_argument(
+        "--no-plots", action="store_true", help="write the report's tables only, no plots"
+    )
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
     """Regrade the run and print what changed."""
-    result = regrade(args.run, bench=args.bench, float_tolerance=args.float_tolerance)
+    result = regrade(
+        args.run, bench=args.bench, float_tolerance=args.float_tolerance, plots=not args.no_plots
+    )
     print(
         f"{args.run}: {result.regraded} samples graded again ({result.changed} changed), "
         f"{result.kept} kept; {len(result.metrics)} metric rows -> {args.run / 'summary.json'}"

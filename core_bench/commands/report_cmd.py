@@ -28,6 +28,9 @@ def register(subparsers: Any) -> None:
         help="where to write the report (default: the run directory for one run, ./report "
         "for several)",
     )
+    parser.add_argument(
+        "--no-plots", action="store_true", help="write the tables only, no plots/*.png"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -38,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     runs: list[Path] = args.runs
     out: Path = args.out or (runs[0] if len(runs) == 1 else Path("report"))
     try:
-        report = write_report(runs, out)
+        report = write_report(runs, out, plots=not args.no_plots)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     print(report)

@@ -168,6 +168,9 @@ def register(subparsers: Any) -> None:
         help="tolerance of float comparisons in grading (default 0: exact)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--no-plots", action="store_true", help="write the run's report without plots"
+    )
     parser.set_defaults(handler=handle)
 
     def one_line_error(message: str) -> NoReturn:
@@ -240,7 +243,7 @@ def handle(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         config = replace(config, out=_out(args.out, config, benchmark, several=len(models) > 1))
-        result = run(config, benchmark=benchmark, progress=not args.quiet)
+        result = run(config, benchmark=benchmark, progress=not args.quiet, plots=not args.no_plots)
         _report(result)
         if result.counts["failed"]:
             status = 1

@@ -4,10 +4,10 @@
 
     rows = summarize(samples, benchmark, model="openai:gpt-4o-mini")
 
-Every figure but mcnemar_p (a p-value in 0..1, no interval) is a percentage (x100, as CoRE
-reports), with a 95% percentile-bootstrap interval resampled by problem (`_stats.Bootstrap`,
-seeded by the benchmark's seed, 1000 resamples). Failed requests and unparseable answers count
-as not correct everywhere.
+Every figure but mcnemar_p (a p-value in 0..1, no interval) and core_budget (mean item counts)
+is a percentage (x100, as CoRE reports), with a 95% percentile-bootstrap interval resampled by
+problem (`_stats.Bootstrap`, seeded by the benchmark's seed, 1000 resamples). Failed requests
+and unparseable answers count as not correct everywhere.
 Rows (metric: task, group; exact definitions in each function's docstring):
 
 - accuracy: per task, group "all" / variant kind (`_accuracy.accuracy_rows`).
@@ -15,7 +15,9 @@ Rows (metric: task, group; exact definitions in each function's docstring):
   (`_passk.pass_rows`).
 - robustness_gap, mcnemar_p: output and input, group "all" / transform
   (`_robustness.robustness_rows`).
-- I, Is (task output), W, Ws (task probe), RCS, Cons (task core) (`_core.core_rows`).
+- core_I, core_Is, I_call (task output), core_W, core_Ws, W_call (task probe), core_RCS,
+  core_Cons, core_budget (task core): CoRE's eqs. 6-9 on a CoRE-sized budget drawn by a
+  seeded rule (`_core.core_rows`; formulas and budget in `_core`'s docstring).
 - IC: REval's incremental consistency (task core) (`_incremental.incremental_rows`).
 - superficial_rate (groups any_probe_wrong, majority_probes_wrong) and coherence (four cells)
   (`_consistency.consistency_rows`).
@@ -36,7 +38,7 @@ from collections.abc import Iterable
 from core_bench.build import Benchmark
 from core_bench.metrics._accuracy import accuracy_rows
 from core_bench.metrics._consistency import consistency_rows
-from core_bench.metrics._core import core_rows
+from core_bench.metrics._core import Budget, core_rows, draw_budget, expected_strict
 from core_bench.metrics._data import Context
 from core_bench.metrics._faithfulness import Traces, faithfulness_rows, parse_steps
 from core_bench.metrics._incremental import incremental_rows
@@ -49,8 +51,11 @@ from core_bench.schemas import MetricRow, Sample
 
 __all__ = [
     "Bootstrap",
+    "Budget",
     "MutantOutputs",
     "Traces",
+    "draw_budget",
+    "expected_strict",
     "mcnemar",
     "parse_steps",
     "percentile",

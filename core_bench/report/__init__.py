@@ -26,16 +26,21 @@ __all__ = ["CSV_COLUMNS", "Plot", "RunData", "Table", "load_runs", "write_report
 TITLE = "core-bench report"
 
 
-def write_report(run_dirs: list[Path], out: Path) -> Path:
+def write_report(run_dirs: list[Path], out: Path, *, plots: bool = True) -> Path:
     """Write the report of these runs into `out` and return the path of report.md.
+
+    Args:
+        run_dirs: the run directories, side by side in that order.
+        out: the report's directory.
+        plots: draw the plots (False: tables only; drawing is most of a small report's time).
 
     Raises:
         ValueError: a path is not a run directory, or its summary.json is not valid.
     """
     runs = load_runs(run_dirs)
     out.mkdir(parents=True, exist_ok=True)
-    plots = draw_all(runs, out / "plots")
-    blocks = _blocks(runs, plots, out)
+    drawn = draw_all(runs, out / "plots") if plots else None
+    blocks = _blocks(runs, drawn, out)
     write_atomic(out / "summary.csv", summary_csv(runs), sync=False)
     write_atomic(out / "report.html", render(blocks, out, TITLE), sync=False)
     report = out / "report.md"
@@ -43,13 +48,15 @@ def write_report(run_dirs: list[Path], out: Path) -> Path:
     return report
 
 
-def _blocks(runs: list[RunData], plots: list[Plot], out: Path) -> list[Block]:
+def _blocks(runs: list[RunData], plots: list[Plot] | None, out: Path) -> list[Block]:
     blocks: list[Block] = [Heading(TITLE, 1), runs_table(runs)]
     notes = [note for data in runs for note in data.notes]
     if notes:
         blocks.append(Paragraph("Data not available: " + "; ".join(notes) + "."))
     blocks.append(Heading("Plots"))
-    for plot in plots:
+    if plots is None:
+        blocks.append(Paragraph("Plots not drawn (asked for tables only)."))
+    for plot in plots or []:
         blocks.append(Heading(plot.title, 3))
         blocks.append(Paragraph(plot.description))
         if plot.path is not None:

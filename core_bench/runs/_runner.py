@@ -356,6 +356,7 @@ def run(
     benchmark: Benchmark | None = None,
     pool: SandboxPool | None = None,
     progress: bool = True,
+    plots: bool = True,
 ) -> RunResult:
     """Run one model over a benchmark and write its run directory.
 
@@ -367,12 +368,13 @@ def run(
         benchmark: the benchmark, when already loaded (else read from `config.bench`).
         pool: the sandbox pool for grading input predictions (else one is made and closed).
         progress: show a progress bar (on a terminal).
+        plots: draw the report's plots (False: tables only, much faster on small runs).
 
     Raises:
         ValueError: a bad model spec, or no API key for OpenAI.
     """
     with _fewer_collections():
-        return asyncio.run(_run(config, benchmark, pool, progress))
+        return asyncio.run(_run(config, benchmark, pool, progress, plots))
 
 
 @contextlib.contextmanager
@@ -393,6 +395,7 @@ async def _run(
     benchmark: Benchmark | None,
     given_pool: SandboxPool | None,
     progress: bool,
+    plots: bool = True,
 ) -> RunResult:
     started = time.perf_counter()
     started_at = datetime.now(UTC).isoformat(timespec="seconds")
@@ -464,7 +467,7 @@ async def _run(
     try:  # the report only views the run: failing to draw it must not fail the run
         from core_bench.report import write_report
 
-        write_report([out], out)
+        write_report([out], out, plots=plots)
     except Exception as exc:
         print(f"core-bench run: warning: report not written ({exc})", file=sys.stderr)
     return RunResult(out, manifest, samples, rows, counts, time.perf_counter() - started)

@@ -54,6 +54,7 @@ def results(
             benchmark=bench,
             pool=pool,
             progress=False,
+            plots=False,
         )
         for agent in AGENTS
     }
@@ -75,12 +76,14 @@ def test_oracle_scores_100_everywhere(rows: dict[str, Rows]) -> None:
     for key in (
         ("output", "pass@1", "original"),
         ("input", "pass@1", "original"),
-        ("output", "I", "all"),
-        ("output", "Is", "all"),
-        ("probe", "W", "all"),
-        ("probe", "Ws", "all"),
-        ("core", "RCS", "all"),
-        ("core", "Cons", "all"),
+        ("output", "core_I", "all"),
+        ("output", "core_Is", "all"),
+        ("output", "I_call", "all"),
+        ("probe", "core_W", "all"),
+        ("probe", "core_Ws", "all"),
+        ("probe", "W_call", "all"),
+        ("core", "core_RCS", "all"),
+        ("core", "core_Cons", "all"),
         ("output", "coherence", "output_right/probes_right"),
         ("core", "IC", "all"),
     ):
@@ -93,9 +96,9 @@ def test_oracle_scores_100_everywhere(rows: dict[str, Rows]) -> None:
 
 def test_superficial_is_invariant_but_its_states_are_wrong(rows: dict[str, Rows]) -> None:
     superficial = rows["superficial"]
-    assert superficial[("output", "I", "all")].value == 100
-    assert superficial[("probe", "Ws", "all")].value < 30
-    assert superficial[("core", "RCS", "all")].value < 30
+    assert superficial[("output", "core_I", "all")].value == 100
+    assert superficial[("probe", "core_Ws", "all")].value < 30
+    assert superficial[("core", "core_RCS", "all")].value < 30
     assert superficial[("output", "superficial_rate", "any_probe_wrong")].value == 100
     assert superficial[("output", "coherence", "output_right/probes_wrong")].value == 100
     assert superficial[("core", "IC", "all")].value == 0
@@ -109,21 +112,29 @@ def test_style_biased_has_a_significant_robustness_gap(rows: dict[str, Rows]) ->
         assert 0 < gap.ci_low <= gap.value <= gap.ci_high
         assert biased[(task, "mcnemar_p", "all")].value < 0.01
         assert biased[(task, "pass@1", "original")].value == 100
-    assert biased[("output", "I", "all")].value < 50
+    assert biased[("output", "core_I", "all")].value < 50
 
 
 def test_echo_scores_near_zero_on_output_prediction(rows: dict[str, Rows]) -> None:
     echo = rows["echo"]
     assert echo[("output", "pass@1", "original")].value < 35
-    assert echo[("output", "I", "all")].value == 0
-    assert echo[("probe", "Ws", "all")].value < 10
+    assert echo[("output", "core_I", "all")].value == 0
+    assert echo[("probe", "core_Ws", "all")].value < 10
 
 
 def test_run_summary_comes_from_the_metrics_layer(results: dict[str, RunResult]) -> None:
     result = results["oracle"]
     summary = json.loads((result.out / "summary.json").read_text())
     metrics = {row["metric"] for row in summary["metrics"]}
-    assert {"pass@1", "robustness_gap", "mcnemar_p", "I", "Ws", "RCS", "IC"} <= metrics
+    assert {
+        "pass@1",
+        "robustness_gap",
+        "mcnemar_p",
+        "core_I",
+        "core_Ws",
+        "core_RCS",
+        "IC",
+    } <= metrics
 
 
 def test_grade_regrades_a_run_without_the_model(
@@ -133,7 +144,7 @@ def test_grade_regrades_a_run_without_the_model(
     for agent in ("oracle", "style-biased", "superficial"):
         copies[agent] = tmp_path / agent
         shutil.copytree(results[agent].out, copies[agent])
-        assert main(["grade", str(copies[agent])]) == 0
+        assert main(["grade", str(copies[agent]), "--no-plots"]) == 0
         assert read_samples(copies[agent] / "samples.jsonl") == results[agent].samples
     assert "graded again (0 changed)" in capsys.readouterr().out
 
@@ -166,7 +177,7 @@ def test_grade_with_a_new_tolerance_and_on_a_bad_directory(
 ) -> None:
     copy = tmp_path / "echo"
     shutil.copytree(results["echo"].out, copy)
-    assert main(["grade", str(copy), "--float-tolerance", "0.5"]) == 0
+    assert main(["grade", str(copy), "--float-tolerance", "0.5", "--no-plots"]) == 0
     manifest = json.loads((copy / "manifest.json").read_text())
     assert manifest["config"]["float_tolerance"] == 0.5
     assert main(["grade", str(tmp_path / "missing")]) == 2

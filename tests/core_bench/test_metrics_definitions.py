@@ -137,18 +137,6 @@ def core_samples() -> list[Sample]:
     return samples
 
 
-def test_core_metrics_per_problem_then_averaged() -> None:
-    rows = rows_of(core_samples())
-    # p1: I=1, Is=1, Ws=.5, W=0 ; p2: I=0, Is=5/6, Ws=1, W=1.
-    assert rows[("output", "I", "all")].value == pytest.approx(50)
-    assert rows[("output", "Is", "all")].value == pytest.approx(100 * (1 + 5 / 6) / 2)
-    assert rows[("probe", "Ws", "all")].value == pytest.approx(75)
-    assert rows[("probe", "W", "all")].value == pytest.approx(50)
-    assert rows[("core", "RCS", "all")].value == pytest.approx(25)  # (1 * .5 + 0 * 1) / 2
-    assert rows[("core", "Cons", "all")].value == pytest.approx(100 * (0.75 + 0) / 2)
-    assert rows[("output", "I", "all")].n == 2
-
-
 def test_robustness_gap_per_transform_and_mcnemar() -> None:
     rows = rows_of(core_samples())
     # p2's pairs: eq1 c0 is the one discordant pair (original right, variant wrong).

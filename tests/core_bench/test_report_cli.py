@@ -37,6 +37,7 @@ def results(bench: Benchmark, tmp_path_factory: pytest.TempPathFactory) -> dict[
                 benchmark=bench,
                 pool=pool,
                 progress=False,
+                plots=False,
             )
             for agent in AGENTS
         }
@@ -229,7 +230,7 @@ def test_a_failing_report_does_not_fail_the_run(
 ) -> None:
     import core_bench.report
 
-    def broken(run_dirs: list[Path], out: Path) -> Path:
+    def broken(run_dirs: list[Path], out: Path, **options: object) -> Path:
         raise RuntimeError("no plots today")
 
     monkeypatch.setattr(core_bench.report, "write_report", broken)
@@ -239,3 +240,13 @@ def test_a_failing_report_does_not_fail_the_run(
     assert (tmp_path / "r" / "summary.json").is_file()
     assert not (tmp_path / "r" / "report.md").exists()
     assert "warning: report not written (no plots today)" in capsys.readouterr().err
+
+
+def test_no_plots_writes_the_tables_only(results: dict[str, RunResult], tmp_path: Path) -> None:
+    out = tmp_path / "tables"
+    assert main(["report", str(results["oracle"].out), "--out", str(out), "--no-plots"]) == 0
+    assert not list(out.glob("plots/*.png"))
+    text = (out / "report.md").read_text()
+    assert "Plots not drawn" in text and "**pass@1**" in text
+    # The runs of this module were made with plots=False: no PNG in their directories.
+    assert not list(results["oracle"].out.glob("plots/*.png"))
