@@ -23,7 +23,13 @@ from pathlib import Path
 
 from core_bench.build._options import BuildOptions
 from core_bench.build._parallel import build_guarded, build_in_processes
-from core_bench.build._problem import ProblemBuild, build_problem, variant_id
+from core_bench.build._problem import (
+    ProblemBuild,
+    build_problem,
+    literal_output,
+    traced_output,
+    variant_id,
+)
 from core_bench.build._store import FILES, WorkStore, read_jsonl, write_benchmark
 from core_bench.datasets import load_dataset, validate_problems
 from core_bench.progress import Progress
@@ -36,7 +42,9 @@ __all__ = [
     "BuildOptions",
     "BuildResult",
     "build_benchmark",
+    "literal_output",
     "load_benchmark",
+    "traced_output",
     "variant_id",
 ]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import time
 from dataclasses import dataclass, field
 
@@ -71,6 +72,31 @@ def _traces(
     return [[outcome.trace for outcome in outcomes] for outcomes in results]
 
 
+def traced_output(trace: Trace | None) -> str:
+    """What `Variant.outputs` holds for one call: the repr of the result, "!ExceptionType" when
+    the call raised, "!Truncated" when the step limit cut it, "!NoTrace" when it could not be
+    traced (timeout, crash)."""
+    if trace is None:
+        return "!NoTrace"
+    if trace.truncated:
+        return "!Truncated"
+    if trace.exception is not None:
+        return "!" + trace.exception.partition(":")[0].strip()
+    return trace.result if trace.result is not None else "!NoTrace"
+
+
+def literal_output(stored: str) -> str | None:
+    """A stored output (`Variant.outputs`) as an answer a model can give, or None when the
+    call raised, was cut, or returned a value with no literal repr."""
+    if stored.startswith("!"):
+        return None
+    try:
+        ast.literal_eval(stored)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return stored
+
+
 def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) -> ProblemBuild:
     """Extend the calls, generate and verify variants, trace every (variant, call), pick probes.
 
@@ -126,6 +152,10 @@ def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) ->
     seconds["variants"] = time.perf_counter() - mark
     mark = time.perf_counter()
     traces = _traces([v.code for v in variants], calls, options, pool)
+    variants = [
+        v.model_copy(update={"outputs": [traced_output(t) for t in ts]})
+        for v, ts in zip(variants, traces, strict=True)
+    ]
     seconds["traces"] = time.perf_counter() - mark
     mark = time.perf_counter()
     probes = _probes(problem, variants, traces, options, seed)

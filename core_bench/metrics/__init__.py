@@ -23,9 +23,8 @@ Rows (metric: task, group; exact definitions in each function's docstring):
   (`_consistency.consistency_rows`).
 - accuracy_by_kind, accuracy_by_dimension, accuracy_by_position (task probe)
   (`_probes.probe_rows`).
-- mutant_sensitivity, mutant_stale (task output), only when the mutants' outputs are given
-  (`_mutants.mutant_rows`): the benchmark files do not hold them; `core-bench grade` reads
-  them from the run's cache.
+- mutant_sensitivity, mutant_stale (task output) (`_mutants.mutant_rows`), from the mutants'
+  outputs the benchmark stores (`Variant.outputs`) or those given.
 - trace_precision, trace_recall, trace_faithful, trace_first_divergence (task trace, strategy
   trace), only when the real traces are given (`_faithfulness.faithfulness_rows`);
   `core-bench grade` traces the calls in the sandbox.
@@ -42,7 +41,7 @@ from core_bench.metrics._core import Budget, core_rows, draw_budget, expected_st
 from core_bench.metrics._data import Context
 from core_bench.metrics._faithfulness import Traces, faithfulness_rows, parse_steps
 from core_bench.metrics._incremental import incremental_rows
-from core_bench.metrics._mutants import MutantOutputs, mutant_rows
+from core_bench.metrics._mutants import MutantOutputs, mutant_rows, stored_mutant_outputs
 from core_bench.metrics._passk import pass_rows
 from core_bench.metrics._probes import position_bucket, probe_rows
 from core_bench.metrics._robustness import robustness_rows
@@ -79,8 +78,8 @@ def summarize(
         samples: the run's graded samples (one model).
         benchmark: the benchmark the run used.
         model: the model spec written into every row.
-        mutant_outputs: (variant id, call index) -> repr of the mutant's output; without it
-            there are no mutant rows.
+        mutant_outputs: (variant id, call index) -> repr of the mutant's output (default: the
+            benchmark's `Variant.outputs` of its mutants).
         traces: (variant id, call index) -> the real trace rendered "core"; without it there
             are no trace-faithfulness rows.
         seed: seed of the bootstrap (default: the benchmark's seed).
@@ -90,6 +89,8 @@ def summarize(
     """
     bootstrap = Bootstrap(seed=benchmark.manifest.seed if seed is None else seed)
     originals = {p.id: p.outputs for p in benchmark.problems}
+    if mutant_outputs is None:
+        mutant_outputs = stored_mutant_outputs(benchmark)
     rows: list[MetricRow] = []
     for ctx in Context.split(samples, benchmark, model, bootstrap):
         rows.extend(accuracy_rows(ctx))
@@ -99,8 +100,7 @@ def summarize(
         rows.extend(incremental_rows(ctx))
         rows.extend(consistency_rows(ctx))
         rows.extend(probe_rows(ctx))
-        if mutant_outputs is not None:
-            rows.extend(mutant_rows(ctx, mutant_outputs, originals))
+        rows.extend(mutant_rows(ctx, mutant_outputs, originals))
         if traces is not None:
             rows.extend(faithfulness_rows(ctx, traces))
     return rows

@@ -43,11 +43,11 @@ from core_bench.runs._rundir import (
     SampleLog,
     benchmark_ref,
     git_commit,
-    metrics,
     package_versions,
     write_manifest,
     write_summary,
 )
+from core_bench.runs._summary import real_traces, summary_rows
 from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, code_call_key, make_tasks
 from core_bench.schemas import MetricRow, Sample, Strategy, TaskKind, Verdict
 from tracer import SandboxPool
@@ -441,12 +441,13 @@ async def _run(
         write_manifest(out, manifest)
         loop = _Loop(config, backend, cache, grader, get_pool, exec_timeout)
         samples = await loop.run(requests, found, out, progress)
+        traces = await asyncio.to_thread(real_traces, tasks, get_pool, exec_timeout)
     finally:
         await backend.aclose()
         cache.close()
         for made_pool in made:
             made_pool.close()
-    rows = metrics(samples, bench, config.model)
+    rows = summary_rows(samples, bench, config.model, tasks, traces)
     counts = {
         "tasks": len(tasks),
         "samples": len(samples),

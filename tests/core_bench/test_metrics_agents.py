@@ -13,12 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from core_bench.build import Benchmark, BuildOptions, build_benchmark, load_benchmark
+from core_bench.build import (
+    Benchmark,
+    BuildOptions,
+    build_benchmark,
+    literal_output,
+    load_benchmark,
+    traced_output,
+)
 from core_bench.cli import main
 from core_bench.metrics import summarize
 from core_bench.runs import RunConfig, RunResult, read_samples, run
 from core_bench.schemas import MetricRow
-from tracer import SandboxPool
+from tracer import SandboxPool, trace
 
 AGENTS = ("oracle", "superficial", "style-biased", "echo")
 Rows = dict[tuple[str, str, str], MetricRow]
@@ -146,6 +153,9 @@ def test_grade_regrades_a_run_without_the_model(
         shutil.copytree(results[agent].out, copies[agent])
         assert main(["grade", str(copies[agent]), "--no-plots"]) == 0
         assert read_samples(copies[agent] / "samples.jsonl") == results[agent].samples
+        # run and grade write the same summary.json from the same responses, byte for byte.
+        ran = (results[agent].out / "summary.json").read_bytes()
+        assert (copies[agent] / "summary.json").read_bytes() == ran, agent
     assert "graded again (0 changed)" in capsys.readouterr().out
 
     def summary(agent: str) -> Rows:
