@@ -133,15 +133,32 @@ def test_run_summary_comes_from_the_metrics_layer(results: dict[str, RunResult])
     result = results["oracle"]
     summary = json.loads((result.out / "summary.json").read_text())
     metrics = {row["metric"] for row in summary["metrics"]}
-    assert {
-        "pass@1",
-        "robustness_gap",
-        "mcnemar_p",
-        "core_I",
-        "core_Ws",
-        "core_RCS",
-        "IC",
-    } <= metrics
+    assert {"pass@1", "robustness_gap", "mcnemar_p", "core_I", "core_Ws", "IC"} <= metrics
+    # Mutant and trace rows come from the run itself, not only from `grade`.
+    assert {"mutant_sensitivity", "mutant_stale", "trace_precision", "trace_faithful"} <= metrics
+
+
+def test_build_stores_every_variants_output_per_call(bench: Benchmark) -> None:
+    problems = {p.id: p for p in bench.problems}
+    differs = 0
+    for variant in bench.variants:
+        problem = problems[variant.problem_id]
+        assert len(variant.outputs) == len(problem.calls), variant.id
+        if variant.kind != "mutant":
+            assert variant.outputs == problem.outputs, variant.id
+        else:
+            differs += variant.outputs != problem.outputs
+            assert all(o.startswith("!") or literal_output(o) == o for o in variant.outputs)
+    assert differs > 0
+
+
+def test_traced_output_names_the_exception() -> None:
+    code = "def f(x):\n    if x:\n        raise ValueError('no')\n    return [x]\n"
+    assert traced_output(trace(code, "f(0)")) == "[0]"
+    assert traced_output(trace(code, "f(1)")) == "!ValueError"
+    assert traced_output(trace(code, "f(0)", max_steps=1)) == "!Truncated"
+    assert traced_output(None) == "!NoTrace"
+    assert literal_output("!ValueError") is None and literal_output("<object at 0x1>") is None
 
 
 def test_grade_regrades_a_run_without_the_model(
