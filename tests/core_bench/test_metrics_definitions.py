@@ -24,6 +24,9 @@ from core_bench.schemas import (
 
 CHAINS = {"orig": [], "eq1": ["rename_short", "for_to_while"], "eq2": ["rename_short"], "mut": []}
 KINDS = {"orig": "original", "eq1": "equivalent", "eq2": "equivalent", "mut": "mutant"}
+FAMILIES = {"orig": None, "eq1": "rewrite", "eq2": "rename", "mut": "mutant"}
+SINGLE = {"orig": False, "eq1": False, "eq2": True, "mut": False}
+"""eq1 is composed (renamed, then for -> while); eq2 is a single renaming."""
 
 
 def probe(
@@ -57,6 +60,8 @@ def benchmark() -> Benchmark:
             kind=KINDS[v],  # type: ignore[arg-type]
             code="",
             chain=CHAINS[v],
+            family=FAMILIES[v],  # type: ignore[arg-type]
+            single=SINGLE[v],
             jaccard=1.0,
             cc=1,
             verified_calls=2,
@@ -137,14 +142,33 @@ def core_samples() -> list[Sample]:
     return samples
 
 
-def test_robustness_gap_per_transform_and_mcnemar() -> None:
+def test_robustness_gap_overall_per_single_transform_and_per_family() -> None:
     rows = rows_of(core_samples())
     # p2's pairs: eq1 c0 is the one discordant pair (original right, variant wrong).
-    assert rows[("output", "robustness_gap", "all")].value == pytest.approx(100 / 8)
-    assert rows[("output", "robustness_gap", "for_to_while")].value == pytest.approx(100 / 4)
-    assert rows[("output", "robustness_gap", "rename_short")].value == pytest.approx(100 / 8)
+    # "all" holds composed variants only (eq1: 4 pairs).
+    assert rows[("output", "robustness_gap", "all")].value == pytest.approx(100 / 4)
     assert rows[("output", "mcnemar_p", "all")].value == 1.0
-    assert rows[("output", "mcnemar_p", "all")].n == 8
+    assert rows[("output", "mcnemar_p", "all")].n == 4
+    # A transform's row holds its single-transform variants only: renaming's own row is 0,
+    # and for_to_while, seen only composed with renaming, has no row (it would be confounded).
+    assert rows[("output", "robustness_gap", "rename_short")].value == 0
+    assert rows[("output", "mcnemar_p", "rename_short")].n == 4
+    assert ("output", "robustness_gap", "for_to_while") not in rows
+    # Families are axes of their own.
+    assert rows[("output", "robustness_gap", "family:rewrite")].value == pytest.approx(100 / 4)
+    assert rows[("output", "robustness_gap", "family:rename")].value == 0
+
+
+def test_distractors_stay_out_of_the_overall_gap() -> None:
+    bench = benchmark()
+    bench.variants[:] = [
+        v.model_copy(update={"family": "distractor"}) if v.id == "p2:eq1" else v
+        for v in bench.variants
+    ]
+    found = {(r.task, r.metric, r.group): r for r in summarize(core_samples(), bench, "m")}
+    assert found[("output", "robustness_gap", "all")].value == 0  # p1's eq1 only
+    assert found[("output", "robustness_gap", "all")].n == 1
+    assert found[("output", "robustness_gap", "family:distractor")].value == pytest.approx(50)
 
 
 def test_coherence_table_and_superficial_rate() -> None:
