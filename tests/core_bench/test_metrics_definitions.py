@@ -247,12 +247,37 @@ def test_mutant_sensitivity_and_stale_answers() -> None:
     assert not any(m.startswith("mutant") for _, m, _ in rows_of(samples))
 
 
-def test_incremental_consistency() -> None:
-    rows = rows_of(core_samples())
-    # p1's units: state right, path wrong, output right (inconsistent); p2's: state and path
-    # right, the output right or wrong (consistent either way).
-    assert rows[("core", "IC", "all")].value == pytest.approx(50)
-    assert rows[("core", "IC", "all")].n == 8
+def test_incremental_consistency_needs_every_stage() -> None:
+    # Output, state and path only: IC would be vacuous, so there is no row.
+    assert ("core", "IC", "all") not in rows_of(core_samples())
+    bench = benchmark()
+    bench.probes.extend(
+        probe("c", f"{p}:{v}", call, "coverage", ["Logic"], 1)
+        for p in ("p1", "p2")
+        for v in ("orig", "eq1")
+        for call in (0, 1)
+    )
+    coverage = [
+        sample("probe", f"{p}:{v}", c, True, probe_id=f"{p}:{v}:c")
+        for p in ("p1", "p2")
+        for v in ("orig", "eq1")
+        for c in (0, 1)
+    ]
+    found = {(r.task, r.metric, r.group): r for r in summarize(core_samples() + coverage, bench)}
+    # p1's units: coverage and state right, path wrong, output right (inconsistent); p2's:
+    # coverage, state and path right, the output right or wrong (consistent either way).
+    assert found[("core", "IC", "all")].value == pytest.approx(50)
+    assert found[("core", "IC", "all")].n == 8
+
+
+def test_a_model_wrong_everywhere_gets_no_vacuous_ic() -> None:
+    # Issue 14: one probe per unit and every answer wrong gave IC = 100 [100, 100].
+    wrong = [
+        s.model_copy(update={"verdict": "wrong"})
+        for s in core_samples()
+        if s.task == "output" or (s.probe_id or "").endswith(":a")
+    ]
+    assert ("core", "IC", "all") not in rows_of(wrong)
 
 
 REAL = """[Step 1] Line 2: kept = [] | locals: {words: ['a, b', 'c'], kept: []}
