@@ -94,6 +94,7 @@ def regrade(
     float_tolerance: float | None = None,
     pool: SandboxPool | None = None,
     plots: bool = True,
+    baselines: bool = True,
 ) -> GradeResult:
     """Grade a run directory again from its cached responses and rewrite its results.
 
@@ -103,6 +104,7 @@ def regrade(
         float_tolerance: a new float tolerance (default: the run's).
         pool: the sandbox pool for input predictions (else one is made and closed).
         plots: draw the report's plots.
+        baselines: run the report's reference agents (floor and ceiling).
 
     Raises:
         UsageError: not a run directory, or the benchmark differs from the run's.
@@ -131,7 +133,7 @@ def regrade(
     try:  # as after a run: the report only views the results, so failing to draw it is no error
         from core_bench.report import write_report
 
-        write_report([out], out, plots=plots)
+        write_report([out], out, plots=plots, baselines=baselines)
     except Exception as exc:
         print(f"core-bench grade: warning: report not written ({exc})", file=sys.stderr)
     return result
@@ -214,13 +216,22 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--no-plots", action="store_true", help="write the report's tables only, no plots"
     )
+    parser.add_argument(
+        "--no-baselines",
+        action="store_true",
+        help="do not run the reference agents (floor, ceiling) for the report",
+    )
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
     """Regrade the run and print what changed."""
     result = regrade(
-        args.run, bench=args.bench, float_tolerance=args.float_tolerance, plots=not args.no_plots
+        args.run,
+        bench=args.bench,
+        float_tolerance=args.float_tolerance,
+        plots=not args.no_plots,
+        baselines=not args.no_baselines,
     )
     print(
         f"{args.run}: {result.regraded} samples graded again ({result.changed} changed), "

@@ -357,6 +357,7 @@ def run(
     pool: SandboxPool | None = None,
     progress: bool = True,
     plots: bool = True,
+    baselines: bool = True,
 ) -> RunResult:
     """Run one model over a benchmark and write its run directory.
 
@@ -369,12 +370,20 @@ def run(
         pool: the sandbox pool for grading input predictions (else one is made and closed).
         progress: show a progress bar (on a terminal).
         plots: draw the report's plots (False: tables only, much faster on small runs).
+        baselines: run the report's reference agents (floor and ceiling) on the same tasks.
 
     Raises:
         ValueError: a bad model spec, or no API key for OpenAI.
     """
     with _fewer_collections():
-        return asyncio.run(_run(config, benchmark, pool, progress, plots))
+        result = asyncio.run(_run(config, benchmark, pool, progress))
+    try:  # the report only views the run: failing to draw it must not fail the run
+        from core_bench.report import write_report
+
+        write_report([result.out], result.out, plots=plots, baselines=baselines)
+    except Exception as exc:
+        print(f"core-bench run: warning: report not written ({exc})", file=sys.stderr)
+    return result
 
 
 @contextlib.contextmanager
@@ -395,7 +404,6 @@ async def _run(
     benchmark: Benchmark | None,
     given_pool: SandboxPool | None,
     progress: bool,
-    plots: bool = True,
 ) -> RunResult:
     started = time.perf_counter()
     started_at = datetime.now(UTC).isoformat(timespec="seconds")
@@ -465,12 +473,6 @@ async def _run(
     )
     write_manifest(out, manifest)
     write_summary(out, manifest, rows)
-    try:  # the report only views the run: failing to draw it must not fail the run
-        from core_bench.report import write_report
-
-        write_report([out], out, plots=plots)
-    except Exception as exc:
-        print(f"core-bench run: warning: report not written ({exc})", file=sys.stderr)
     return RunResult(out, manifest, samples, rows, counts, time.perf_counter() - started)
 
 
