@@ -252,7 +252,7 @@ def core_rows(ctx: Context) -> list[MetricRow]:
     return rows
 
 
-def expected_strict(p: float, budgets: Sequence[tuple[int, int, int]]) -> dict[str, float]:
+def expected_strict(p: float, budgets: Sequence[tuple[int, int, float]]) -> dict[str, float]:
     """Expected core metrics (x100) of a model right on each item with probability `p`,
     errors independent, over problems with the given budget sizes.
 
