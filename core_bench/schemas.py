@@ -73,7 +73,8 @@ class Variant(Record):
         single: True when the variant is one transform applied alone (one factor, no
             renaming), so a transform's robustness gap is its own; False when composed.
         outputs: the repr of the variant's result on each call of its problem, in order, as
-            the build traced it (an exception as "!ExceptionType").
+            the build traced it (an exception as "!ExceptionType"; "!Truncated" or "!NoTrace"
+            when the trace was cut at its step limit or could not be taken).
         renames: old name -> new name applied by the chain (an extension of DESIGN.md's fields,
             used to ask the same question of every variant).
         line_map: original line -> lines of this variant, where the chain could tell.
@@ -224,7 +225,7 @@ class MetricRow(Record):
     """One figure of a run's summary.json, in tidy long form.
 
     Attributes:
-        metric: e.g. "pass@1", "I", "Is", "W", "Ws", "RCS", "Cons", "IC", "robustness_gap".
+        metric: e.g. "pass@1", "core_I", "core_Ws", "core_RCS", "IC", "robustness_gap".
         group: what the figure is about: a transform, probe kind or dimension, or "all".
         ci_low, ci_high: the 95% confidence interval where one is computed, else None.
         n: how many units (samples, problems) the figure is over.

@@ -25,7 +25,13 @@ from core_bench.build._authors import CACHE_FILE, AuthorOptions, ask_authors, ch
 from core_bench.build._hash_stable import ALT_HASH_SEED
 from core_bench.build._options import BuildOptions
 from core_bench.build._parallel import build_guarded, build_in_processes
-from core_bench.build._problem import ProblemBuild, build_problem, variant_id
+from core_bench.build._problem import (
+    ProblemBuild,
+    build_problem,
+    literal_output,
+    traced_output,
+    variant_id,
+)
 from core_bench.build._reimplement import ProblemExtras, extras_of, with_authored
 from core_bench.build._store import FILES, WorkStore, read_jsonl, write_benchmark
 from core_bench.datasets import load_dataset, validate_problems
@@ -42,7 +48,9 @@ __all__ = [
     "BuildResult",
     "build_benchmark",
     "check_authors",
+    "literal_output",
     "load_benchmark",
+    "traced_output",
     "variant_id",
 ]
 

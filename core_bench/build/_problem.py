@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -87,6 +88,31 @@ def _traces(
         max_steps=options.max_steps,
     )
     return [[outcome.trace for outcome in outcomes] for outcomes in results]
+
+
+def traced_output(trace: Trace | None) -> str:
+    """What `Variant.outputs` holds for one call: the repr of the result, "!ExceptionType" when
+    the call raised, "!Truncated" when the step limit cut it, "!NoTrace" when it could not be
+    traced (timeout, crash)."""
+    if trace is None:
+        return "!NoTrace"
+    if trace.truncated:
+        return "!Truncated"
+    if trace.exception is not None:
+        return "!" + trace.exception.partition(":")[0].strip()
+    return trace.result if trace.result is not None else "!NoTrace"
+
+
+def literal_output(stored: str) -> str | None:
+    """A stored output (`Variant.outputs`) as an answer a model can give, or None when the
+    call raised, was cut, or returned a value with no literal repr."""
+    if stored.startswith("!"):
+        return None
+    try:
+        ast.literal_eval(stored)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return stored
 
 
 def build_problem(
@@ -179,6 +205,10 @@ def build_problem(
     seconds["traces"] = time.perf_counter() - mark
     if checked is not None:  # traced where `check_reimplementations` ran them
         variants, traces = variants + checked.variants, traces + checked.traces
+    variants = [
+        v.model_copy(update={"outputs": [traced_output(t) for t in ts]})
+        for v, ts in zip(variants, traces, strict=True)
+    ]
     mark = time.perf_counter()
     probes = _probes(problem, variants, traces, options, seed)
     if hash_pool is not None:

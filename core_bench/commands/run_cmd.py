@@ -170,6 +170,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_isolation_flag(parser)
+    parser.add_argument(
+        "--no-plots", action="store_true", help="write the run's report without plots"
+    )
+    parser.add_argument(
+        "--no-baselines",
+        action="store_true",
+        help="do not run the reference agents (floor, ceiling) for the run's report",
+    )
     parser.set_defaults(handler=handle)
 
     def one_line_error(message: str) -> NoReturn:
@@ -243,7 +251,13 @@ def handle(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         config = replace(config, out=_out(args.out, config, benchmark, several=len(models) > 1))
-        result = run(config, benchmark=benchmark, progress=not args.quiet)
+        result = run(
+            config,
+            benchmark=benchmark,
+            progress=not args.quiet,
+            plots=not args.no_plots,
+            baselines=not args.no_baselines,
+        )
         _report(result)
         if result.counts["failed"]:
             status = 1

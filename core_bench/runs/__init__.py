@@ -33,6 +33,7 @@ from core_bench.runs._runner import (
     resolve_endpoint,
     run,
 )
+from core_bench.runs._summary import real_traces, summary_rows
 from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, make_tasks
 
 __all__ = [
@@ -67,9 +68,11 @@ __all__ = [
     "perturb",
     "prompts",
     "read_samples",
+    "real_traces",
     "render",
     "request_key",
     "resolve_endpoint",
     "retry_after",
     "run",
+    "summary_rows",
 ]

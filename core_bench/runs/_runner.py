@@ -43,11 +43,11 @@ from core_bench.runs._rundir import (
     SampleLog,
     benchmark_ref,
     git_commit,
-    metrics,
     package_versions,
     write_manifest,
     write_summary,
 )
+from core_bench.runs._summary import real_traces, summary_rows
 from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, code_call_key, make_tasks
 from core_bench.schemas import MetricRow, Sample, Strategy, TaskKind, Verdict
 from tracer import SandboxPool, default_isolation
@@ -356,6 +356,8 @@ def run(
     benchmark: Benchmark | None = None,
     pool: SandboxPool | None = None,
     progress: bool = True,
+    plots: bool = True,
+    baselines: bool = True,
 ) -> RunResult:
     """Run one model over a benchmark and write its run directory.
 
@@ -367,12 +369,21 @@ def run(
         benchmark: the benchmark, when already loaded (else read from `config.bench`).
         pool: the sandbox pool for grading input predictions (else one is made and closed).
         progress: show a progress bar (on a terminal).
+        plots: draw the report's plots (False: tables only, much faster on small runs).
+        baselines: run the report's reference agents (floor and ceiling) on the same tasks.
 
     Raises:
         ValueError: a bad model spec, or no API key for OpenAI.
     """
     with _fewer_collections():
-        return asyncio.run(_run(config, benchmark, pool, progress))
+        result = asyncio.run(_run(config, benchmark, pool, progress))
+    try:  # the report only views the run: failing to draw it must not fail the run
+        from core_bench.report import write_report
+
+        write_report([result.out], result.out, plots=plots, baselines=baselines)
+    except Exception as exc:
+        print(f"core-bench run: warning: report not written ({exc})", file=sys.stderr)
+    return result
 
 
 @contextlib.contextmanager
@@ -439,12 +450,13 @@ async def _run(
         write_manifest(out, manifest)
         loop = _Loop(config, backend, cache, grader, get_pool, exec_timeout)
         samples = await loop.run(requests, found, out, progress)
+        traces = await asyncio.to_thread(real_traces, tasks, get_pool, exec_timeout)
     finally:
         await backend.aclose()
         cache.close()
         for made_pool in made:
             made_pool.close()
-    rows = metrics(samples, bench, config.model)
+    rows = summary_rows(samples, bench, config.model, tasks, traces)
     counts = {
         "tasks": len(tasks),
         "samples": len(samples),
@@ -462,12 +474,6 @@ async def _run(
     )
     write_manifest(out, manifest)
     write_summary(out, manifest, rows)
-    try:  # the report only views the run: failing to draw it must not fail the run
-        from core_bench.report import write_report
-
-        write_report([out], out)
-    except Exception as exc:
-        print(f"core-bench run: warning: report not written ({exc})", file=sys.stderr)
     return RunResult(out, manifest, samples, rows, counts, time.perf_counter() - started)
 
 
