@@ -91,6 +91,8 @@ class Cached:
     answer: str | None = None
     verdict: str | None = None
     reason: str = ""
+    usage: dict[str, int] | None = None
+    """The server's token counts (prompt_tokens, completion_tokens), when it sent them."""
 
 
 class ResponseCache:
@@ -139,13 +141,14 @@ class ResponseCache:
         for chunk in _chunks(list(keys), _CHUNK):
             marks = ",".join("?" * len(chunk))
             rows = self._db.execute(
-                "SELECT r.key, r.text, r.finish_reason, g.answer, g.verdict, g.reason "
+                "SELECT r.key, r.text, r.finish_reason, g.answer, g.verdict, g.reason, r.meta "
                 "FROM responses r LEFT JOIN grades g ON g.key = r.key AND g.grader = ? "
                 f"WHERE r.key IN ({marks})",
                 (grader, *chunk),
             )
-            for key, text, finish, answer, verdict, reason in rows:
-                found[key] = Cached(text, finish, answer, verdict, reason or "")
+            for key, text, finish, answer, verdict, reason, meta in rows:
+                usage = _usage(meta)
+                found[key] = Cached(text, finish, answer, verdict, reason or "", usage)
         return found
 
     def put(
@@ -204,6 +207,18 @@ class ResponseCache:
         self._begin()
         self._db.executemany("INSERT OR REPLACE INTO outputs VALUES (?, ?)", results.items())
         self.commit()
+
+
+def _usage(meta: str) -> dict[str, int] | None:
+    """The token counts in a response's stored metadata, if any."""
+    try:
+        usage = json.loads(meta).get("usage")
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(usage, dict):
+        return None
+    counts = {k: v for k, v in usage.items() if isinstance(v, int) and not isinstance(v, bool)}
+    return counts or None
 
 
 def _chunks(items: list[str], size: int) -> Iterator[list[str]]:

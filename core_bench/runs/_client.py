@@ -3,6 +3,11 @@
 One `openai.AsyncOpenAI` per replica (base URL), `max_retries=0` (the run's own policy in
 `_retry` retries), a per-request timeout, and the least-loaded replica for each attempt.
 Chat completions by default; the completions API (`api="completions"`) for base models.
+
+Stop sequences (`[/ANSWER]`, and per strategy the tags that end an answer, see
+`_prompts.stop_sequences`) are sent with both APIs, as CRUXEval's own script sends them; a
+server that rejects them (an HTTP 400 naming `stop`) is asked again without them, and the
+backend stops sending them (`stop_supported` turns False, `meta["stop_sent"]` records it).
 """
 
 from __future__ import annotations
@@ -102,6 +107,7 @@ class OpenAIBackend:
         policy: the retry policy.
         concurrency: requests in flight at most (sizes the connection pools).
         stream: ask for streamed responses.
+        stop: send stop sequences (False: never, for servers that mishandle them).
     """
 
     durable = True
@@ -119,6 +125,7 @@ class OpenAIBackend:
         policy: RetryPolicy | None = None,
         concurrency: int = 16,
         stream: bool = False,
+        stop: bool = True,
     ) -> None:
         if not base_urls:
             raise ValueError("at least one base URL is needed")
@@ -130,6 +137,9 @@ class OpenAIBackend:
         self.timeout_s = timeout_s
         self.policy = policy or RetryPolicy()
         self.stream = stream
+        self.stop = stop
+        self.stop_supported = True
+        """False once the server rejected stop sequences: they are not sent any more."""
         self.retries = 0
         """Attempts retried so far (all requests)."""
         per_replica = max(1, -(-concurrency // len(self.base_urls)))
@@ -165,8 +175,8 @@ class OpenAIBackend:
         }
         if s.top_p is not None:
             params["top_p"] = s.top_p
-        if self.api == "completions":
-            params["stop"] = [STOP]
+        if self.stop:
+            params["stop"] = [STOP]  # the runner widens it per strategy
         return params
 
     def task_key(self, task: Task) -> str | None:
@@ -215,17 +225,33 @@ class OpenAIBackend:
         }
         if usage:
             meta["usage"] = usage
+        if "stop" in request.params and not self.stop_supported:
+            meta["stop_sent"] = False
         return Completion(text, finish, meta)
 
     async def _send(
         self, client: openai.AsyncOpenAI, request: Request
     ) -> tuple[str, str | None, dict[str, Any]]:
         body: dict[str, Any] = {"model": self.model, **request.params}
-        chat = self.api == "chat"
-        if chat:
+        if self.api == "chat":
             body["messages"] = list(request.prompt.messages)
         else:
             body["prompt"] = request.prompt.text
+        if not self.stop_supported:
+            body.pop("stop", None)
+        try:
+            return await self._post(client, body)
+        except openai.BadRequestError as exc:
+            if "stop" not in body or "stop" not in str(exc).lower():
+                raise
+            self.stop_supported = False  # a server without stop sequences: ask without
+            body.pop("stop")
+            return await self._post(client, body)
+
+    async def _post(
+        self, client: openai.AsyncOpenAI, body: dict[str, Any]
+    ) -> tuple[str, str | None, dict[str, Any]]:
+        chat = self.api == "chat"
         if self.stream:
             return await self._send_stream(client, body, chat)
         # A raw POST through the client (auth, base URL, timeouts and errors as usual) skips

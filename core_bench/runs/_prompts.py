@@ -28,7 +28,19 @@ from core_bench.runs._tasks import Task
 from core_bench.schemas import Strategy, TaskKind
 
 STOP = "[/ANSWER]"
-"""Where a base model's completion is stopped (the completions API)."""
+"""Where a response is stopped (CRUXEval's stop sequence), with both APIs."""
+
+_DIRECT_STOPS = ("[PYTHON]", "[/PYTHON]", "[THOUGHT]")
+"""More places a direct answer has surely ended: a new example, or reasoning after it."""
+
+
+def stop_sequences(strategy: Strategy) -> list[str]:
+    """The stop sequences sent with a request of `strategy`: `[/ANSWER]`, and for `direct`
+    (nothing but the answer is asked) the tags that start more few-shot text or reasoning.
+    Reasoning strategies get `[/ANSWER]` alone: their reasoning may quote code in any tags.
+    """
+    return [STOP, *_DIRECT_STOPS] if strategy == "direct" else [STOP]
+
 
 PRIMERS: dict[Strategy, str] = {"direct": "[ANSWER]\n", "cot": "[THOUGHT]\n", "trace": "[TRACE]\n"}
 """What a completions-API prompt ends with, per strategy: the start of the expected answer."""

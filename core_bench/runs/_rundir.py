@@ -50,6 +50,7 @@ class RunManifest(BaseModel):
         status: "running" while the run goes on, "complete" when every task has a sample
             that did not fail, "incomplete" when some requests failed (rerun to retry them).
         counts: tasks, samples, cached, requested, failed, retries.
+        usage: token counts, truncation, wall time and requests/s (see `_usage`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -68,6 +69,7 @@ class RunManifest(BaseModel):
     finished_at: str | None = None
     status: Literal["running", "complete", "incomplete"] = "running"
     counts: dict[str, int] = {}
+    usage: dict[str, Any] = {}
 
 
 def benchmark_ref(benchmark: Benchmark) -> BenchmarkRef:
@@ -208,6 +210,7 @@ def write_summary(out: Path, manifest: RunManifest, rows: Sequence[MetricRow]) -
         "benchmark_sha256": manifest.benchmark.sha256,
         "status": manifest.status,
         "counts": manifest.counts,
+        "usage": manifest.usage,
         "started_at": manifest.started_at,
         "finished_at": manifest.finished_at,
     }

@@ -113,7 +113,7 @@ def test_completions_api_for_base_models(
     assert {s.verdict for s in result.samples} == {"correct"}
     assert fake.paths == {"/v1/completions": fake.total}
     body = fake.bodies[0]
-    assert body["stop"] == ["[/ANSWER]"] and body["prompt"].endswith("[ANSWER]\n")
+    assert body["stop"][0] == "[/ANSWER]" and body["prompt"].endswith("[ANSWER]\n")
     assert all(s.response.startswith("[ANSWER]\n") for s in result.samples)
 
 
