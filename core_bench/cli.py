@@ -11,6 +11,7 @@ from core_bench.commands import (
     build_cmd,
     cruxeval_cmd,
     grade_cmd,
+    prompt_cmd,
     report_cmd,
     run_cmd,
     schema_cmd,
@@ -28,6 +29,7 @@ _COMMANDS = (
     schema_cmd,
     cruxeval_cmd,
     report_cmd,
+    prompt_cmd,
 )
 
 

@@ -10,6 +10,10 @@ Tables:
   not grade (or execute) an answer twice; a new grader version grades afresh.
 - `outputs`: (code, call) key -> what running the call returned, for mutant variants, whose
   outputs the benchmark files do not hold.
+- `prompts`: prompt hash (the samples' `prompt_hash`) -> the rendered chat messages sent to a
+  model (zlib-compressed JSON), stored with the first response of each prompt from a server
+  (`put(..., messages=...)`); `prompt(hash)` reads them back. Reference agents' prompts are
+  not stored: `core-bench prompt` renders any task's prompt again, identically.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import hashlib
 import json
 import sqlite3
 import time
+import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +50,10 @@ CREATE TABLE IF NOT EXISTS grades (
 CREATE TABLE IF NOT EXISTS outputs (
     key TEXT PRIMARY KEY,
     result TEXT
+);
+CREATE TABLE IF NOT EXISTS prompts (
+    hash TEXT PRIMARY KEY,
+    messages BLOB NOT NULL
 );
 """
 
@@ -162,9 +171,16 @@ class ResponseCache:
         finish_reason: str | None,
         meta: Mapping[str, Any],
         commit: bool = True,
+        messages: Sequence[Mapping[str, str]] | None = None,
     ) -> None:
-        """Store one response; with `commit` (the default) it is durable on return."""
+        """Store one response (and the messages of its prompt, when given, once per prompt);
+        with `commit` (the default) it is durable on return."""
         self._begin()
+        if messages is not None:
+            packed = zlib.compress(json.dumps([dict(m) for m in messages]).encode("utf-8"))
+            self._db.execute(
+                "INSERT OR IGNORE INTO prompts VALUES (?, ?)", (prompt_hash, sqlite3.Binary(packed))
+            )
         self._db.execute(
             "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -180,6 +196,16 @@ class ResponseCache:
         )
         if commit:
             self.commit()
+
+    def prompt(self, prompt_hash: str) -> list[dict[str, str]] | None:
+        """The chat messages stored for a prompt hash, or None when none were stored."""
+        row = self._db.execute(
+            "SELECT messages FROM prompts WHERE hash = ?", (prompt_hash,)
+        ).fetchone()
+        if row is None:
+            return None
+        messages: list[dict[str, str]] = json.loads(zlib.decompress(row[0]).decode("utf-8"))
+        return messages
 
     def put_grade(
         self, key: str, grader: str, answer: str | None, verdict: str, reason: str

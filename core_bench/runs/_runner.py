@@ -710,6 +710,7 @@ class _Loop:
                         finish_reason=completion.finish_reason,
                         meta=completion.meta,
                         commit=durable,
+                        messages=request.prompt.messages if durable else None,
                     )
                     finish = completion.finish_reason
                     text = full_text(request.prompt, completion.text, finish, api)

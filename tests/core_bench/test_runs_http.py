@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections import defaultdict
@@ -14,7 +15,8 @@ import pytest
 from fake_openai import RETRYABLE_FAULTS, FakeOpenAI, Fault, answers_for, small_benchmark, tasks_of
 
 from core_bench.build import Benchmark, load_benchmark
-from core_bench.runs import RunConfig, RunResult, Sampling, Task, render, run
+from core_bench.cli import main
+from core_bench.runs import ResponseCache, RunConfig, RunResult, Sampling, Task, render, run
 from tracer import SandboxPool
 
 MODEL = "openai:fake-model"
@@ -287,3 +289,44 @@ def test_failed_request_samples_are_not_cached(
     with sqlite3.connect(tmp_path / "cache.sqlite") as db:
         rows = db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
     assert rows == server.total - 1
+
+
+def test_cache_holds_the_messages_sent_and_the_prompt_command_prints_them(
+    bench: Benchmark,
+    pool: SandboxPool,
+    server: FakeOpenAI,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    result = go(config(bench, tmp_path, server.url, system_prompt="Be exact."), bench, pool)
+    sent = {json.dumps(body["messages"]) for body in server.bodies}
+    with ResponseCache(tmp_path / "cache.sqlite") as cache:
+        stored = {json.dumps(cache.prompt(s.prompt_hash)) for s in result.samples}
+    assert stored == sent
+    chosen = [next(s for s in result.samples if s.task == kind) for kind in ("output", "probe")]
+    for sample in chosen:
+        assert (
+            main(
+                [
+                    "prompt",
+                    str(bench.root),
+                    sample.task_id,
+                    "--system-prompt",
+                    "Be exact.",
+                    "--json",
+                ]
+            )
+            == 0
+        )
+        printed = json.loads(capsys.readouterr().out)["messages"]
+        with ResponseCache(tmp_path / "cache.sqlite") as cache:
+            assert printed == cache.prompt(sample.prompt_hash)
+    output = chosen[0]
+    assert main(["prompt", str(bench.root), output.task_id]) == 0
+    user = capsys.readouterr().out
+    assert user.endswith("[/PYTHON]\n[ANSWER]\n") and "Be exact." not in user
+    bare = output.task_id.split("/", 1)[1]
+    assert main(["prompt", str(bench.root), bare, "--strategy", "direct"]) == 0
+    assert capsys.readouterr().out == user
+    assert main(["prompt", str(bench.root), "cot/" + bare, "--strategy", "direct"]) == 2
+    assert main(["prompt", str(bench.root), "direct/output/no-such:c0"]) == 2
