@@ -321,10 +321,18 @@ def _sample(
         verdict=verdict,  # type: ignore[arg-type]
         reason=reason,
         finish_reason=finish_reason,
-        truncated=finish_reason == "length",
+        truncated=_truncated(finish_reason, tokens[1], request.params.get("max_tokens")),
         prompt_tokens=tokens[0],
         completion_tokens=tokens[1],
     )
+
+
+def _truncated(finish_reason: str | None, completion_tokens: int | None, limit: Any) -> bool:
+    """Whether a response hit the token limit: the server says so ("length"), or, where it
+    gave no reason (some streams), its completion is as long as the limit."""
+    if finish_reason is not None:
+        return finish_reason == "length"
+    return isinstance(limit, int) and completion_tokens is not None and completion_tokens >= limit
 
 
 def _tokens(usage: Mapping[str, Any] | None) -> tuple[int | None, int | None]:

@@ -122,3 +122,11 @@ def test_usage_is_recorded_per_sample_and_summed_per_strategy(
     assert summary["run"]["usage"] == usage
     report = (tmp_path / "report.md").read_text()
     assert "| run | strategy | samples | prompt tokens |" in report
+
+
+def test_truncation_is_the_servers_length_reason_or_a_completion_as_long_as_the_limit() -> None:
+    from core_bench.runs._runner import _truncated
+
+    assert _truncated("length", 3, 400) and not _truncated("stop", 400, 400)
+    assert _truncated(None, 400, 400) and not _truncated(None, 399, 400)
+    assert not _truncated(None, None, 400) and not _truncated(None, 5, None)
