@@ -48,6 +48,7 @@ tasks it is the text of the list of `[line, {name: value}]` pairs.
 from __future__ import annotations
 
 import ast
+import json
 import re
 import textwrap
 from collections.abc import Callable
@@ -140,6 +141,9 @@ def extract_answer(
             answer = _tidy(tagged) or None
         if answer is not None:
             return _finish(answer, "answer_tag", ctx)
+    in_json = _json_answer(body)
+    if in_json is not None:
+        return _finish(in_json, "answer_tag", ctx)
     before = _before_thought(body)
     if before is not None:  # an answer given first, then reasoning about it
         found = _from_prose_found(before, ctx)
@@ -154,6 +158,32 @@ def extract_answer(
     if found is not None:
         return _finish(found.answer, found.how, ctx)
     return Extracted(None, "none")
+
+
+def _json_answer(text: str) -> str | None:
+    """The value of a response that is a JSON object with an "answer" key: {"answer": 7}."""
+    stripped = text.strip()
+    if not (stripped.startswith("{") and stripped.endswith("}")) or len(stripped) > 100_000:
+        return None
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    for key, value in data.items():
+        if isinstance(key, str) and key.lower() in ("answer", "output", "final_answer"):
+            return value if isinstance(value, str) and _looks_like_code(value) else repr(value)
+    return None
+
+
+def _looks_like_code(value: str) -> bool:
+    """Whether a JSON string value is itself source text ("f(3)", "[1, 2]"), not a str."""
+    try:
+        ast.parse(value.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return not value.strip().isidentifier()
 
 
 def _finish(answer: str | None, how: str, ctx: _Context) -> Extracted:
@@ -278,6 +308,10 @@ _CODE_LINE = re.compile(
 _DEF = re.compile(r"^\s*(?:\d+\s*\|\s*)?(?:async\s+)?def\s+\w+\s*\(", re.M)
 
 
+_INLINE_CODE = re.compile(r"`([^`\n]+)`")
+_STATEMENT = re.compile(r"(?:^|[:;]\s*)(?:return|yield|raise)\b|\b(?:if|for|while)\b[^`]*:")
+
+
 def _is_code_line(line: str) -> bool:
     """Whether a line is code, not a statement of an answer: a numbered listing line or a
     line that starts with a statement keyword (`def`, `return`, `for ...:`, ...)."""
@@ -307,6 +341,10 @@ def _mask_code(text: str) -> str:
         start, end = match.span("body")
         for index in range(start, end):
             if chars[index] != "\n":
+                chars[index] = " "
+    for match in _INLINE_CODE.finditer(text):
+        if _is_code_line(match.group(1)) or _STATEMENT.search(match.group(1)):
+            for index in range(match.start(), match.end()):
                 chars[index] = " "
     masked = "".join(chars)
     lines = masked.split("\n")
@@ -632,6 +670,9 @@ def _patterns(words: str) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]
         re.compile(r"(?:^|[.!?]\s+)[\W_]*answer[\s*_]*[:：]\s*(?P<v>.*)", re.I),
         re.compile(r"\bthe\s+answer\s+is\s*[:：]?\s*(?P<v>.*)", re.I),
         re.compile(rf"^[\W_]*(?:final\s+)?(?:{words})[\s*_]*[:：]\s*(?P<v>.*)", re.I),
+        re.compile(
+            rf"\b(?:{words})\b(?:\s+of\s+.+?)?\s+(?:is|will\s+be)\s+therefore\s*(?P<v>.*)", re.I
+        ),
     ]
     weak = [
         re.compile(
@@ -651,7 +692,8 @@ def _patterns(words: str) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]
         weak.append(
             re.compile(
                 r"(?:`[A-Za-z_][\w.\[\]'\"]*`|\b[A-Za-z_]\w*)\s+(?:is\s+now|is|will\s+be|"
-                r"would\s+be|holds|becomes|has\s+the\s+value)\s*[:：]?\s*(?P<v>.*)",
+                r"would\s+be|holds|becomes|ends\s+up\s+as|ends\s+up\s+being|has\s+the\s+value)"
+                r"\s*[:：]?\s*(?P<v>.*)",
                 re.I,
             )
         )
