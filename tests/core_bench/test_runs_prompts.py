@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
+import os
 import re
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -244,3 +247,37 @@ def test_prompt_module_holds_the_templates() -> None:
     source = Path(prompts.__file__).read_text(encoding="utf-8")
     for marker in ("[PYTHON]", "[ANSWER]", "[THOUGHT]", "[TRACE]", "?? "):
         assert marker in source
+
+
+@pytest.mark.slow
+def test_every_cruxeval_question_is_asked_as_cruxeval_asks_it() -> None:
+    # Every CRUXEval problem, as core-bench loads it, gives the question block CRUXEval's own
+    # prompt ends with: the dataset's code and input (or output) text unchanged.
+    path = os.environ.get("CORE_BENCH_CRUXEVAL")
+    if not path:
+        pytest.skip("CORE_BENCH_CRUXEVAL is not set")
+    from core_bench.datasets import load_dataset
+
+    rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    loaded = load_dataset(path).rows
+    assert len(loaded) == len(rows) == 800
+    for sourced, row in zip(loaded, rows, strict=True):
+        problem = sourced.problem
+        for kind, strategy in CRUXEVAL_SHA256:
+            task = replace(
+                identity_task(kind, strategy),
+                code=problem.code,
+                entry=problem.entry,
+                call=problem.calls[0],
+                output=problem.outputs[0],
+            )
+            user = render(task).messages[-1]["content"]
+            assertion = (
+                f"assert f({row['input']}) == ??"
+                if kind == "output"
+                else f"assert f(??) == {row['output']}"
+            )
+            primer = "[ANSWER]\n" if strategy == "direct" else "[THOUGHT]\n"
+            assert user.endswith(
+                f"\n\n[PYTHON]\n{row['code']}\n{assertion}\n[/PYTHON]\n{primer}"
+            ), row["id"]
