@@ -244,9 +244,10 @@ class OpenAIBackend:
         except openai.BadRequestError as exc:
             if "stop" not in body or "stop" not in str(exc).lower():
                 raise
-            self.stop_supported = False  # a server without stop sequences: ask without
             body.pop("stop")
-            return await self._post(client, body)
+            result = await self._post(client, body)  # a 400 again: not about stop, raised
+            self.stop_supported = False  # a server without stop sequences: ask without
+            return result
 
     async def _post(
         self, client: openai.AsyncOpenAI, body: dict[str, Any]
