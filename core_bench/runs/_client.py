@@ -8,6 +8,8 @@ Stop sequences (`[/ANSWER]`, and per strategy the tags that end an answer, see
 `_prompts.stop_sequences`) are sent with both APIs, as CRUXEval's own script sends them; a
 server that rejects them (an HTTP 400 naming `stop`) is asked again without them, and the
 backend stops sending them (`stop_supported` turns False, `meta["stop_sent"]` records it).
+Streamed requests ask for the token counts in the last chunk (`stream_options`), likewise
+dropped for a server that rejects them.
 """
 
 from __future__ import annotations
@@ -139,6 +141,7 @@ class OpenAIBackend:
         self.stream = stream
         self.stop = stop
         self.stop_supported = True
+        self._stream_usage = True
         """False once the server rejected stop sequences: they are not sent any more."""
         self.retries = 0
         """Attempts retried so far (all requests)."""
@@ -239,14 +242,21 @@ class OpenAIBackend:
             body["prompt"] = request.prompt.text
         if not self.stop_supported:
             body.pop("stop", None)
+        if self.stream and self._stream_usage:
+            body["stream_options"] = {"include_usage": True}
         try:
             return await self._post(client, body)
         except openai.BadRequestError as exc:
-            if "stop" not in body or "stop" not in str(exc).lower():
+            message = str(exc).lower()
+            optional = [k for k in ("stream_options", "stop") if k in body and k in message]
+            if not optional:
                 raise
-            body.pop("stop")
-            result = await self._post(client, body)  # a 400 again: not about stop, raised
-            self.stop_supported = False  # a server without stop sequences: ask without
+            body.pop(optional[0])
+            result = await self._post(client, body)  # a 400 again: not about it, raised
+            if optional[0] == "stop":
+                self.stop_supported = False  # a server without stop sequences: ask without
+            else:
+                self._stream_usage = False
             return result
 
     async def _post(
@@ -266,6 +276,7 @@ class OpenAIBackend:
     ) -> tuple[str, str | None, dict[str, Any]]:
         parts: list[str] = []
         finish: str | None = None
+        usage: dict[str, Any] = {}
         if chat:
             chat_stream = await client.chat.completions.create(**body, stream=True)
             async for chunk in chat_stream:
@@ -273,13 +284,17 @@ class OpenAIBackend:
                     if choice.delta is not None and choice.delta.content:
                         parts.append(choice.delta.content)
                     finish = choice.finish_reason or finish
+                if chunk.usage is not None:
+                    usage = chunk.usage.model_dump(exclude_none=True)
         else:
             text_stream = await client.completions.create(**body, stream=True)
             async for piece in text_stream:
                 for option in piece.choices[:1]:
                     parts.append(option.text or "")
                     finish = option.finish_reason or finish
-        return "".join(parts), finish, {}
+                if piece.usage is not None:
+                    usage = piece.usage.model_dump(exclude_none=True)
+        return "".join(parts), finish, usage
 
     async def aclose(self) -> None:
         """Close every HTTP connection."""

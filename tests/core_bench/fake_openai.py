@@ -75,6 +75,8 @@ class FakeOpenAI:
             answer alone, whatever its length).
         reject_stop: answer HTTP 400 to any request that sends stop sequences (as some
             reasoning-model APIs do).
+        reject_params: more request parameters answered with HTTP 400 naming them (e.g.
+            "stream_options", which older servers do not know).
     """
 
     def __init__(
@@ -91,6 +93,7 @@ class FakeOpenAI:
         honour_stop: bool = False,
         ramble: str | None = None,
         reject_stop: bool = False,
+        reject_params: Iterable[str] = (),
     ) -> None:
         self.answers = answers if answers is not None else {}
         self.default = default
@@ -102,6 +105,7 @@ class FakeOpenAI:
         self.honour_stop = honour_stop
         self.ramble = ramble
         self.reject_stop = reject_stop
+        self.reject_params = tuple(reject_params) + (("stop",) if reject_stop else ())
         self.counts: Counter[str] = Counter()
         """Requests per prompt (faulty ones included)."""
         self.statuses: Counter[str] = Counter()
@@ -273,9 +277,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         fake = self.fake
         fault = fake._decide(prompt, body, path, self.headers.get("Authorization", ""))
-        if fake.reject_stop and body.get("stop"):
+        rejected = [name for name in fake.reject_params if body.get(name)]
+        if rejected:
             fake._note(prompt, "400")
-            message = "Unsupported parameter: 'stop' is not supported with this model."
+            message = f"Unsupported parameter: '{rejected[0]}' is not supported with this model."
             self._json(400, _error(message, "invalid_request_error"))
             return
         if fake.latency_s:
@@ -309,7 +314,9 @@ class _Handler(BaseHTTPRequestHandler):
             fake._note(prompt, "stream" if body.get("stream") else "200")
         model = str(body.get("model", "fake"))
         if body.get("stream"):
-            self._stream(chat, model, text, finish)
+            options = body.get("stream_options") or {}
+            usage = _usage(prompt, text) if options.get("include_usage") else None
+            self._stream(chat, model, text, finish, usage)
         elif chat:
             self._json(200, _chat_body(model, text, finish, prompt))
         else:
@@ -330,7 +337,14 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:  # the client gave up (a "slow" answer past its timeout)
             self.close_connection = True
 
-    def _stream(self, chat: bool, model: str, text: str, finish: str = "stop") -> None:
+    def _stream(
+        self,
+        chat: bool,
+        model: str,
+        text: str,
+        finish: str = "stop",
+        usage: dict[str, int] | None = None,
+    ) -> None:
         pieces = [text[i : i + 7] for i in range(0, len(text), 7)] or [""]
         events: list[dict[str, Any]] = []
         for piece in pieces:
@@ -344,6 +358,8 @@ class _Handler(BaseHTTPRequestHandler):
         last.update({"delta": {}} if chat else {"text": "", "logprobs": None})
         kind = "chat.completion.chunk" if chat else "text_completion"
         events.append(_envelope(kind, model, [last]))
+        if usage is not None:  # as OpenAI sends it: a last chunk with no choices
+            events.append({**_envelope(kind, model, []), "usage": usage})
         try:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")

@@ -125,6 +125,9 @@ def test_streamed_answers(
     result = go(config(bench, tmp_path, server.url, stream=True), bench, pool)
     assert {s.verdict for s in result.samples} == {"correct"}
     assert server.statuses == {"stream": server.total}
+    assert {s.finish_reason for s in result.samples} == {"stop"}
+    assert all(s.prompt_tokens and s.completion_tokens for s in result.samples)  # last chunk
+    assert all(b["stream_options"] == {"include_usage": True} for b in server.bodies)
 
 
 def test_streamed_completions(
@@ -134,6 +137,7 @@ def test_streamed_completions(
         cfg = config(bench, tmp_path, fake.url, api="completions", stream=True)
         result = go(cfg, bench, pool)
     assert {s.verdict for s in result.samples} == {"correct"}
+    assert all(s.prompt_tokens and s.completion_tokens for s in result.samples)
 
 
 def test_each_transient_fault_is_retried(

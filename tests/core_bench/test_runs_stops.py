@@ -130,3 +130,15 @@ def test_truncation_is_the_servers_length_reason_or_a_completion_as_long_as_the_
     assert _truncated("length", 3, 400) and not _truncated("stop", 400, 400)
     assert _truncated(None, 400, 400) and not _truncated(None, 399, 400)
     assert not _truncated(None, None, 400) and not _truncated(None, 5, None)
+
+
+def test_a_server_rejecting_stream_options_streams_without_usage(
+    bench: Benchmark, pool: SandboxPool, tasks: list[Task], tmp_path: Path
+) -> None:
+    with FakeOpenAI(answers_for(tasks), reject_params=("stream_options",)) as fake:
+        cfg = config(bench, tmp_path, fake.url, concurrency=1, stream=True)
+        result = go(cfg, bench, pool)
+    assert fake.statuses["400"] == 1
+    assert {s.verdict for s in result.samples} == {"correct"}
+    assert all(s.prompt_tokens is None for s in result.samples)
+    assert all("stop" in body for body in fake.bodies)  # stop sequences kept
