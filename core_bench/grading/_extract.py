@@ -132,7 +132,12 @@ def extract_answer(
         raise ValueError(f"task must be one of {', '.join(TASKS)}, got {task!r}")
     ctx = _Context(task, _entry_name(call), _parse_call(call))
     body = _strip_reasoning(text.replace("\r\n", "\n").replace("\r", "\n"))
-    tagged = _answer_region(body)
+    # An answer tag mentioned inside finished reasoning ("I will put it in [ANSWER] tags")
+    # is not the answer: look for the tag outside closed [THOUGHT] blocks first.
+    outside_thoughts = _CLOSED_THOUGHT.sub(lambda m: " " * len(m.group(0)), body)
+    tagged = _answer_region(outside_thoughts)
+    if tagged is None:
+        tagged = _answer_region(body)
     if tagged is not None and not _is_code(tagged):
         answer = _read_block(tagged, ctx, tagged=True)
         if answer is None:
@@ -257,6 +262,7 @@ def _answer_region(text: str) -> str | None:
 
 
 _THOUGHT_OPEN = re.compile(r"\[(THOUGHT|TRACE)\]", re.I)
+_CLOSED_THOUGHT = re.compile(r"\[(THOUGHT|TRACE)\].*?\[/\1\]", re.S | re.I)
 _THOUGHT_BLOCK = re.compile(r"\[(THOUGHT|TRACE)\](.*?)(?:\[/\1\]|\Z)", re.S | re.I)
 _THOUGHT_CLOSE = re.compile(r"\[/(?:THOUGHT|TRACE)\]", re.I)
 
