@@ -281,3 +281,14 @@ def test_every_cruxeval_question_is_asked_as_cruxeval_asks_it() -> None:
             assert user.endswith(
                 f"\n\n[PYTHON]\n{row['code']}\n{assertion}\n[/PYTHON]\n{primer}"
             ), row["id"]
+
+
+def test_prompt_command_prints_the_completion_prompt(
+    bench: Benchmark, tasks: list[Task], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from core_bench.cli import main
+
+    task = next(t for t in tasks if t.kind == "probe" and t.strategy == "cot")
+    assert main(["prompt", str(bench.root), task.id, "--api", "completions"]) == 0
+    assert capsys.readouterr().out == render(task).text
+    assert render(task).text.endswith("\n[THOUGHT]\n")
