@@ -200,6 +200,15 @@ class OpenAIBackend:
         Raises:
             RequestFailed: the request failed for good.
         """
+        return await self.complete_prompt(request.prompt, request.params)
+
+    async def complete_prompt(self, prompt: Prompt, params: dict[str, Any]) -> Completion:
+        """Ask for one response to a prompt that is no task of a run (a build's requests for
+        reimplementations), with `params` as `params()` gives them; retried per the policy.
+
+        Raises:
+            RequestFailed: the request failed for good.
+        """
         started = time.perf_counter()
         replica_used: list[str] = []
 
@@ -209,7 +218,7 @@ class OpenAIBackend:
             replica_used.append(replica.url)
             try:
                 client = replica.clients[next(replica.turn)]
-                result = await asyncio.wait_for(self._send(client, request), self.timeout_s)
+                result = await asyncio.wait_for(self._send(client, prompt, params), self.timeout_s)
             finally:
                 replica.inflight -= 1
             replica.served += 1
@@ -228,18 +237,19 @@ class OpenAIBackend:
         }
         if usage:
             meta["usage"] = usage
-        if "stop" in request.params and not self.stop_supported:
+        if "stop" in params and not self.stop_supported:
             meta["stop_sent"] = False
         return Completion(text, finish, meta)
 
     async def _send(
-        self, client: openai.AsyncOpenAI, request: Request
+        self, client: openai.AsyncOpenAI, prompt: Prompt, params: dict[str, Any]
     ) -> tuple[str, str | None, dict[str, Any]]:
-        body: dict[str, Any] = {"model": self.model, **request.params}
-        if self.api == "chat":
-            body["messages"] = list(request.prompt.messages)
+        body: dict[str, Any] = {"model": self.model, **params}
+        chat = self.api == "chat"
+        if chat:
+            body["messages"] = list(prompt.messages)
         else:
-            body["prompt"] = request.prompt.text
+            body["prompt"] = prompt.text
         if not self.stop_supported:
             body.pop("stop", None)
         if self.stream and self._stream_usage:
