@@ -19,7 +19,6 @@ from core_bench.report._html import render
 from core_bench.report._load import RunData, load_runs
 from core_bench.report._plots import Plot, draw_all
 from core_bench.report._tables import CSV_COLUMNS, Table, metric_tables, runs_table, summary_csv
-from core_bench.report._usage import usage_table
 from core_bench.runs._rundir import write_atomic
 
 __all__ = ["CSV_COLUMNS", "Plot", "RunData", "Table", "load_runs", "write_report"]
@@ -46,9 +45,6 @@ def write_report(run_dirs: list[Path], out: Path) -> Path:
 
 def _blocks(runs: list[RunData], plots: list[Plot], out: Path) -> list[Block]:
     blocks: list[Block] = [Heading(TITLE, 1), runs_table(runs)]
-    usage = usage_table(runs)
-    if usage is not None:
-        blocks.append(usage)
     notes = [note for data in runs for note in data.notes]
     if notes:
         blocks.append(Paragraph("Data not available: " + "; ".join(notes) + "."))
@@ -65,4 +61,9 @@ def _blocks(runs: list[RunData], plots: list[Plot], out: Path) -> list[Block]:
     if not tables:
         blocks.append(Paragraph("No metric rows in any summary.json."))
     blocks.extend(tables)
+    from core_bench.report._usage import usage_table  # here: a small addition to the report
+
+    usage = usage_table(runs)
+    if usage is not None:
+        blocks.extend([Heading("Usage"), usage])
     return blocks

@@ -480,7 +480,7 @@ async def _run(
         cache.close()
         for made_pool in made:
             made_pool.close()
-    rows = [*metrics(samples, bench, config.model), *truncation_rows(samples, config.model)]
+    rows = metrics(samples, bench, config.model)
     counts = {
         "tasks": len(tasks),
         "samples": len(samples),
@@ -500,6 +500,7 @@ async def _run(
         }
     )
     write_manifest(out, manifest)
+    rows = [*rows, *truncation_rows(samples, config.model)]
     write_summary(out, manifest, rows)
     try:  # the report only views the run: failing to draw it must not fail the run
         from core_bench.report import write_report
