@@ -65,5 +65,5 @@ def _blocks(runs: list[RunData], plots: list[Plot], out: Path) -> list[Block]:
 
     usage = usage_table(runs)
     if usage is not None:
-        blocks.extend([Heading("Usage"), usage])
+        blocks.append(usage)
     return blocks

@@ -45,4 +45,5 @@ def usage_table(runs: list[RunData]) -> Table | None:
         "run wall s",
         "run requests/s",
     ]
-    return Table("Usage", headers, rows)
+    title = "Usage (tokens as the server counted them; truncated: cut at --max-tokens)"
+    return Table(title, headers, rows)
