@@ -23,13 +23,13 @@ from core_bench.errors import UsageError
 _COMMANDS = (
     build_cmd,
     run_cmd,
+    prompt_cmd,
     grade_cmd,
     trace_cmd,
     variants_cmd,
     schema_cmd,
     cruxeval_cmd,
     report_cmd,
-    prompt_cmd,
 )
 
 

@@ -47,10 +47,10 @@ class RunManifest(BaseModel):
         model: the model spec, e.g. "openai:gpt-4o-mini" or "ref:oracle".
         base_urls: the replicas requests went to (empty for reference agents).
         sampling: temperature, max_tokens, top_p, samples, seed.
+        usage: token counts, truncation, wall time and requests/s (see `_usage`).
         status: "running" while the run goes on, "complete" when every task has a sample
             that did not fail, "incomplete" when some requests failed (rerun to retry them).
         counts: tasks, samples, cached, requested, failed, retries.
-        usage: token counts, truncation, wall time and requests/s (see `_usage`).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -66,10 +66,10 @@ class RunManifest(BaseModel):
     package_versions: dict[str, str]
     git_commit: str | None
     started_at: str
+    usage: dict[str, Any] = {}
     finished_at: str | None = None
     status: Literal["running", "complete", "incomplete"] = "running"
     counts: dict[str, int] = {}
-    usage: dict[str, Any] = {}
 
 
 def benchmark_ref(benchmark: Benchmark) -> BenchmarkRef:
