@@ -11,6 +11,7 @@ from core_bench.commands import (
     build_cmd,
     cruxeval_cmd,
     grade_cmd,
+    prompt_cmd,
     report_cmd,
     run_cmd,
     schema_cmd,
@@ -22,6 +23,7 @@ from core_bench.errors import UsageError
 _COMMANDS = (
     build_cmd,
     run_cmd,
+    prompt_cmd,
     grade_cmd,
     trace_cmd,
     variants_cmd,

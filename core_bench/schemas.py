@@ -204,6 +204,11 @@ class Sample(Record):
         response: the raw text the model returned ("" when the request failed).
         answer: the answer read from the response, or None when none could be read.
         reason: why the verdict is what it is, for people (e.g. the failed request's error).
+        finish_reason: why the model stopped, as the server said ("stop", "length", ...);
+            None for reference agents, failed requests and servers that do not say.
+        truncated: the response was cut at `--max-tokens` (finish_reason "length").
+        prompt_tokens, completion_tokens: the tokens the server counted (its `usage`), when
+            it returned them.
     """
 
     task_id: str
@@ -219,6 +224,10 @@ class Sample(Record):
     answer: str | None = None
     verdict: Verdict
     reason: str = ""
+    finish_reason: str | None = None
+    truncated: bool = False
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
 
 
 class MetricRow(Record):

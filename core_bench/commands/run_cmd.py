@@ -162,6 +162,13 @@ def register(subparsers: Any) -> None:
         help="first retry's backoff in seconds, doubled per retry, jittered (default 1)",
     )
     endpoint.add_argument("--stream", action="store_true", help="ask for streamed responses")
+    endpoint.add_argument(
+        "--no-stop",
+        dest="stop",
+        action="store_false",
+        help="send no stop sequences (by default [/ANSWER], and for direct the tags that "
+        "start more few-shot text; a server that rejects them is asked again without)",
+    )
     parser.add_argument(
         "--float-tolerance",
         type=number(float, 0.0, "a number >= 0"),
@@ -244,6 +251,7 @@ def handle(args: argparse.Namespace) -> int:
             retries=args.retries,
             backoff_s=args.backoff,
             stream=args.stream,
+            stop=args.stop,
             float_tolerance=args.float_tolerance,
         )
         try:

@@ -39,6 +39,7 @@ def grade_response(
     expected: str,
     call: str | None = None,
     float_tolerance: float = 0.0,
+    truncated: bool = False,
 ) -> tuple[str | None, Verdict, str]:
     """Extract the answer from a response and grade it against the expected repr.
 
@@ -50,6 +51,7 @@ def grade_response(
             `[line, {name: value}]` pairs.
         call: the call the task asks about (see `extract_answer`).
         float_tolerance: relative and absolute tolerance for floats (default 0: exact).
+        truncated: the response was cut at the token limit (see `extract_answer`).
 
     Returns:
         `(answer, verdict, reason)`: the extracted answer (None when none was found) and the
@@ -62,7 +64,7 @@ def grade_response(
     """
     if task == "input":
         raise ValueError("input predictions are graded by running them: use grade_inputs")
-    found = extract_answer(text, task=task, call=call)
+    found = extract_answer(text, task=task, call=call, truncated=truncated)
     if task == "full_trace":
         verdict, reason = grade_trace(found.answer, expected, float_tolerance=float_tolerance)
     else:

@@ -47,6 +47,7 @@ class RunManifest(BaseModel):
         model: the model spec, e.g. "openai:gpt-4o-mini" or "ref:oracle".
         base_urls: the replicas requests went to (empty for reference agents).
         sampling: temperature, max_tokens, top_p, samples, seed.
+        usage: token counts, truncation, wall time and requests/s (see `_usage`).
         status: "running" while the run goes on, "complete" when every task has a sample
             that did not fail, "incomplete" when some requests failed (rerun to retry them).
         counts: tasks, samples, cached, requested, failed, retries.
@@ -67,6 +68,7 @@ class RunManifest(BaseModel):
     package_versions: dict[str, str]
     git_commit: str | None
     started_at: str
+    usage: dict[str, Any] = {}
     finished_at: str | None = None
     status: Literal["running", "complete", "incomplete"] = "running"
     counts: dict[str, int] = {}
@@ -211,6 +213,7 @@ def write_summary(out: Path, manifest: RunManifest, rows: Sequence[MetricRow]) -
         "benchmark_sha256": manifest.benchmark.sha256,
         "status": manifest.status,
         "counts": manifest.counts,
+        "usage": manifest.usage,
         "started_at": manifest.started_at,
         "finished_at": manifest.finished_at,
     }
