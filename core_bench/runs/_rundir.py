@@ -66,7 +66,7 @@ class RunManifest(BaseModel):
     git_commit: str | None
     started_at: str
     finished_at: str | None = None
-    status: Literal["running", "complete", "incomplete"] = "running"
+    status: Literal["running", "complete", "incomplete", "interrupted"] = "running"
     counts: dict[str, int] = {}
 
 
