@@ -3,9 +3,9 @@
 Prompt tokens are estimated by a documented rule, not a tokenizer (none ships with the project,
 and tokenizers that download their vocabularies cannot run offline): a message costs
 `ceil(characters / 4) + 4` tokens (OpenAI's rule of thumb for English and code, plus the chat
-format's few tokens per message); a completions-API prompt costs `ceil(characters / 4)`. On
-code-heavy prompts this rule is within about 15% of real BPE tokenizers, which is enough to
-tell a 10-dollar run from a 1,000-dollar one. Completion tokens are bounded by `--max-tokens`
+format's few tokens per message); a completions-API prompt costs `ceil(characters / 4)`. It
+is rough, but enough to tell a 10-dollar run from a 1,000-dollar one. Completion tokens are
+bounded by `--max-tokens`
 for every request (the model may stop earlier; it cannot run longer).
 """
 
