@@ -16,6 +16,7 @@ from core_bench.commands import (
     schema_cmd,
     trace_cmd,
     variants_cmd,
+    view_cmd,
 )
 from core_bench.errors import UsageError
 
@@ -28,6 +29,7 @@ _COMMANDS = (
     schema_cmd,
     cruxeval_cmd,
     report_cmd,
+    view_cmd,
 )
 
 

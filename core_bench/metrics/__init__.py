@@ -38,7 +38,12 @@ from core_bench.metrics._accuracy import accuracy_rows
 from core_bench.metrics._consistency import consistency_rows
 from core_bench.metrics._core import core_rows
 from core_bench.metrics._data import Context
-from core_bench.metrics._faithfulness import Traces, faithfulness_rows, parse_steps
+from core_bench.metrics._faithfulness import (
+    Traces,
+    claimed_trace,
+    faithfulness_rows,
+    parse_steps,
+)
 from core_bench.metrics._incremental import incremental_rows
 from core_bench.metrics._mutants import MutantOutputs, mutant_rows
 from core_bench.metrics._passk import pass_rows
@@ -51,6 +56,7 @@ __all__ = [
     "Bootstrap",
     "MutantOutputs",
     "Traces",
+    "claimed_trace",
     "mcnemar",
     "parse_steps",
     "percentile",
