@@ -10,6 +10,7 @@ from core_bench import __version__
 from core_bench.commands import (
     build_cmd,
     cruxeval_cmd,
+    export_cmd,
     grade_cmd,
     report_cmd,
     run_cmd,
@@ -30,6 +31,7 @@ _COMMANDS = (
     cruxeval_cmd,
     report_cmd,
     view_cmd,
+    export_cmd,
 )
 
 
