@@ -63,3 +63,31 @@ def test_a_real_model_defaults_to_standard_unless_limited(
     assert "suite standard" in capsys.readouterr().out
     assert main([*argv, "--bench", str(bench), "--dry-run", "--limit", "2"]) == 0
     assert "suite full" in capsys.readouterr().out
+
+
+def test_ctrl_c_leaves_an_interrupted_manifest_with_counts(bench: Path, tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from fake_openai import FakeOpenAI
+
+    out = tmp_path / "run"
+    with FakeOpenAI(latency_s=0.3) as server:
+        command = [sys.executable, "-m", "core_bench.cli", "run", "--model", "openai:m"]
+        command += ["--base-url", server.url, "--bench", str(bench), "--out", str(out)]
+        command += ["--suite", "full", "--concurrency", "2", "--quiet"]
+        env = {**os.environ, "OPENAI_API_KEY": "sk-test"}
+        child = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while sum(server.counts.values()) < 4 and time.monotonic() < deadline:
+            assert child.poll() is None, child.stderr.read() if child.stderr else ""
+            time.sleep(0.1)
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=120)
+    assert child.returncode == 130, err
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted"
+    assert manifest["counts"]["requested"] >= 1 and manifest["finished_at"]
