@@ -143,6 +143,7 @@ def robustness_heatmap(runs: list[RunData]) -> Drawn:
     axes.set_xticks(range(len(columns)), [_wrap(names[c]) for c in columns], fontsize=8)
     axes.set_yticks(range(len(transforms)), transforms, fontsize=8)
     for (y, x), n in counts.items():
+        dark = abs(grid[y, x]) > 0.6 * limit  # white text on the darkest cells stays legible
         axes.text(
             x,
             y,
@@ -151,6 +152,7 @@ def robustness_heatmap(runs: list[RunData]) -> Drawn:
             va="center",
             fontsize=6.5,
             linespacing=1.0,
+            color="white" if dark else "black",
         )
     figure.colorbar(image, ax=axes, label="gap (points)")
     axes.set_title(title)
