@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
@@ -12,6 +13,7 @@ from core_bench.build import Benchmark, load_benchmark
 from core_bench.commands._args import number
 from core_bench.commands._isolation import add_isolation_flag, check_isolation
 from core_bench.errors import UsageError
+from core_bench.report import HEADLINE
 from core_bench.runs import (
     AGENTS,
     STRATEGIES,
@@ -343,15 +345,32 @@ def _out(given: Path | None, config: RunConfig, benchmark: Benchmark, *, several
 
 
 def _report(result: RunResult) -> None:
+    """The run's closing lines: counts, verdicts, the headline metrics with their intervals,
+    and where the report is."""
     counts = result.counts
     print(
         f"{result.manifest.model}: {counts['samples']} samples "
         f"({counts['cached']} from the cache, {counts['requested']} requested, "
         f"{counts['failed']} failed) in {result.seconds:.1f}s -> {result.out}"
     )
-    for row in result.metrics:
-        if row.group == "all" and row.metric in ("accuracy",):
-            print(f"  {row.task:<11} {row.strategy:<7} {row.metric:<9} {row.value:7.3f}  n={row.n}")
+    verdicts = Counter(sample.verdict for sample in result.samples)
+    print("  verdicts: " + ", ".join(f"{v} {n:,}" for v, n in verdicts.most_common()))
+    rows = {(r.task, r.metric, r.group, r.strategy): r for r in result.metrics}
+    strategies = sorted({r.strategy for r in result.metrics})
+    for label, task, metric, group, _ in HEADLINE:
+        for strategy in strategies:
+            row = rows.get((task, metric, group, strategy))
+            if row is None:
+                continue
+            interval = (
+                f" [{row.ci_low:.1f}, {row.ci_high:.1f}]"
+                if row.ci_low is not None and row.ci_high is not None
+                else ""
+            )
+            print(f"  {label:<24} {strategy:<7} {row.value:6.1f}{interval}  n={row.n}")
+    report = result.out / "report.md"
+    if report.is_file():
+        print(f"  report: {report} (report.html beside it)")
     if counts["failed"]:
         print(
             f"  {counts['failed']} requests failed; run the same command again to retry them",

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from core_bench.report._baselines import BASELINES, baseline_label, missing_roles, run_baselines
 from core_bench.report._doc import Block, Heading, Image, Paragraph, markdown
-from core_bench.report._glossary import FEW_ITEMS, MEANING
+from core_bench.report._glossary import FEW_ITEMS, HEADLINE, MEANING
 from core_bench.report._html import render
 from core_bench.report._load import RunData, load_runs
 from core_bench.report._plots import Plot, draw_all
@@ -34,6 +34,7 @@ from core_bench.runs._rundir import write_atomic
 __all__ = [
     "BASELINES",
     "CSV_COLUMNS",
+    "HEADLINE",
     "MEANING",
     "Plot",
     "RunData",

@@ -47,6 +47,10 @@ def test_a_suite_is_recorded_and_quick_is_smaller(
 ) -> None:
     argv = ["run", "--model", "ref:oracle", "--bench", str(bench), "--quiet"]
     assert main([*argv, "--suite", "quick", "--out", str(tmp_path / "quick")]) == 0
+    closing = capsys.readouterr().out
+    assert "  verdicts: correct " in closing  # the closing lines: verdicts, headline, report
+    assert re.search(r"output pass@1 +direct +100\.0 \[100\.0, 100\.0\]  n=\d+", closing)
+    assert f"report: {tmp_path / 'quick' / 'report.md'}" in closing
     assert main([*argv, "--out", str(tmp_path / "full")]) == 0
     quick = json.loads((tmp_path / "quick" / "manifest.json").read_text())
     full = json.loads((tmp_path / "full" / "manifest.json").read_text())
