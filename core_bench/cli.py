@@ -10,6 +10,7 @@ from core_bench import __version__
 from core_bench.commands import (
     build_cmd,
     cruxeval_cmd,
+    export_cmd,
     grade_cmd,
     prompt_cmd,
     report_cmd,
@@ -17,6 +18,7 @@ from core_bench.commands import (
     schema_cmd,
     trace_cmd,
     variants_cmd,
+    view_cmd,
 )
 from core_bench.errors import UsageError
 
@@ -30,6 +32,8 @@ _COMMANDS = (
     schema_cmd,
     cruxeval_cmd,
     report_cmd,
+    view_cmd,
+    export_cmd,
 )
 
 

@@ -46,6 +46,7 @@ from core_bench.runs._runner import (
 )
 from core_bench.runs._tasks import make_tasks
 from core_bench.schemas import MetricRow, Sample
+from core_bench.suites import select_suite
 from tracer import SandboxPool
 
 
@@ -124,6 +125,7 @@ def regrade(
         raise UsageError(f"{exc} (pass --bench where the run's benchmark now is)") from None
     if benchmark_ref(benchmark).sha256 != manifest.benchmark.sha256:
         raise UsageError(f"{config.bench}: not the benchmark the run used (sha256 differs)")
+    benchmark = select_suite(benchmark, config.suite, seed=config.suite_seed).benchmark
     old = read_samples(out / "samples.jsonl") if (out / "samples.jsonl").is_file() else []
     result = asyncio.run(_regrade(config, manifest, benchmark, old, pool))
     if float_tolerance is not None:

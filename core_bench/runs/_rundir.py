@@ -70,7 +70,7 @@ class RunManifest(BaseModel):
     started_at: str
     usage: dict[str, Any] = {}
     finished_at: str | None = None
-    status: Literal["running", "complete", "incomplete"] = "running"
+    status: Literal["running", "complete", "incomplete", "interrupted"] = "running"
     counts: dict[str, int] = {}
     isolation: str | None = None
 

@@ -51,6 +51,7 @@ from core_bench.runs._summary import real_traces, summary_rows
 from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, code_call_key, make_tasks
 from core_bench.runs._usage import truncation_rows, usage_summary
 from core_bench.schemas import MetricRow, Sample, Strategy, TaskKind, Verdict
+from core_bench.suites import Suite, select_suite
 from tracer import SandboxPool, default_isolation
 
 AGENT_WORKERS = 128
@@ -82,6 +83,9 @@ class RunConfig:
         stop: send stop sequences (see `_prompts.stop_sequences`).
         float_tolerance: tolerance of float comparisons in grading.
         cache: the cache file (default: `out/cache.sqlite`).
+        suite: "quick", "standard" or "full" (`core_bench.suites`): the seeded subset of the
+            benchmark to ask.
+        suite_seed: the seed of the suite's selection.
     """
 
     model: str
@@ -104,6 +108,8 @@ class RunConfig:
     stop: bool = True
     float_tolerance: float = 0.0
     cache: Path | None = None
+    suite: Suite = "full"
+    suite_seed: int = 0
 
     def public(self) -> dict[str, Any]:
         """The config as JSON values, without the API key (for manifest.json)."""
@@ -446,6 +452,7 @@ async def _run(
     started_at = datetime.now(UTC).isoformat(timespec="seconds")
     config = resolve_endpoint(config)
     bench = benchmark if benchmark is not None else load_benchmark(config.bench)
+    bench = select_suite(bench, config.suite, seed=config.suite_seed).benchmark
     out = config.out
     out.mkdir(parents=True, exist_ok=True)
     cache = ResponseCache(config.cache or out / "cache.sqlite")
@@ -486,7 +493,11 @@ async def _run(
         )
         write_manifest(out, manifest)
         loop = _Loop(config, backend, cache, grader, get_pool, exec_timeout)
-        samples = await loop.run(requests, found, out, progress)
+        try:
+            samples = await loop.run(requests, found, out, progress)
+        except BaseException:  # Ctrl-C, a cancelled task, a bug: never leave "running"
+            write_manifest(out, _stopped(manifest, loop, len(tasks)))
+            raise
         traces = await asyncio.to_thread(real_traces, tasks, get_pool, exec_timeout)
     finally:
         await backend.aclose()
@@ -516,6 +527,23 @@ async def _run(
     rows = [*rows, *truncation_rows(samples, config.model)]
     write_summary(out, manifest, rows)
     return RunResult(out, manifest, samples, rows, counts, time.perf_counter() - started)
+
+
+def _stopped(manifest: RunManifest, loop: _Loop, tasks: int) -> RunManifest:
+    """The manifest of a run stopped before its end: what was done, and that it stopped."""
+    counts = {
+        "tasks": tasks,
+        "cached": loop.cached,
+        "requested": loop.requested,
+        "failed": loop.failed,
+    }
+    return manifest.model_copy(
+        update={
+            "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "status": "interrupted",
+            "counts": counts,
+        }
+    )
 
 
 def _requests(tasks: Sequence[Task], backend: Backend, config: RunConfig) -> list[Request]:
