@@ -20,6 +20,7 @@ from core_bench.runs._blind import BEST, CANDIDATES, Seen, blind_answer
 from core_bench.runs._bundled import bundled_benchmark_dir, ensure_bundled_benchmark
 from core_bench.runs._cache import ResponseCache, request_key
 from core_bench.runs._client import Completion, OpenAIBackend, Request, Sampling
+from core_bench.runs._plan import PlanRow, estimate_tokens, format_plan, plan
 from core_bench.runs._prompts import Prompt, render
 from core_bench.runs._retry import RequestFailed, RetryPolicy, classify, retry_after
 from core_bench.runs._rundir import RunManifest, read_samples
@@ -33,6 +34,7 @@ from core_bench.runs._runner import (
     resolve_endpoint,
     run,
 )
+from core_bench.runs._summary import real_traces, summary_rows
 from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, make_tasks
 
 __all__ = [
@@ -44,6 +46,7 @@ __all__ = [
     "Backend",
     "Completion",
     "OpenAIBackend",
+    "PlanRow",
     "Prompt",
     "ReferenceAgent",
     "Request",
@@ -61,15 +64,20 @@ __all__ = [
     "classify",
     "default_out",
     "ensure_bundled_benchmark",
+    "estimate_tokens",
+    "format_plan",
     "make_backend",
     "make_tasks",
     "parse_model",
     "perturb",
+    "plan",
     "prompts",
     "read_samples",
+    "real_traces",
     "render",
     "request_key",
     "resolve_endpoint",
     "retry_after",
     "run",
+    "summary_rows",
 ]
