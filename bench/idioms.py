@@ -16,6 +16,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+# The repository root first: bench/tracer.py would shadow the tracer package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from transforms import all_transforms
 from transforms._generate import Problem, generate_variants_many
 
