@@ -175,7 +175,7 @@ class _LoopToFold(Transform):
     """Base of `idiom_loop_sum` and `idiom_loop_join`."""
 
     kind = "equivalent"
-    family: ClassVar[str] = "idiom"
+    family = "idiom"
     fold: ClassVar[str]  # "sum" | "join"
 
     site: _Fold
@@ -373,7 +373,7 @@ class AccumulatorToLoop(Transform):
 
     name = "idiom_accumulator_loop"
     kind = "equivalent"
-    family: ClassVar[str] = "idiom"
+    family = "idiom"
     description = "replace sum() or ''.join() over a generator with an accumulating loop"
 
     site: _Unfold
@@ -503,7 +503,7 @@ class JoinToLoop(Transform):
 
     name = "idiom_join_loop"
     kind = "equivalent"
-    family: ClassVar[str] = "idiom"
+    family = "idiom"
     description = "build a joined string with a loop instead of str.join()"
 
     site: _JoinSite
@@ -685,7 +685,7 @@ class LoopToAnyAll(Transform):
 
     name = "idiom_loop_any_all"
     kind = "equivalent"
-    family: ClassVar[str] = "idiom"
+    family = "idiom"
     description = "replace a searching loop with an early return by any() or all()"
 
     site: _Search
@@ -732,7 +732,7 @@ class AnyAllToLoop(Transform):
 
     name = "idiom_any_all_loop"
     kind = "equivalent"
-    family: ClassVar[str] = "idiom"
+    family = "idiom"
     description = "replace return any()/all() over a generator with a loop that returns early"
 
     site: tuple[cst.SimpleStatementLine, bool, cst.GeneratorExp]
@@ -794,7 +794,7 @@ class EarlyReturnToFlag(Transform):
 
     name = "idiom_return_flag"
     kind = "equivalent"
-    family: ClassVar[str] = "idiom"
+    family = "idiom"
     description = "replace an early return from a searching loop with a flag and break"
 
     site: _Search
@@ -941,7 +941,7 @@ class IndexLoopToEnumerate(Transform):
 
     name = "idiom_index_enumerate"
     kind = "equivalent"
-    family: ClassVar[str] = "idiom"
+    family = "idiom"
     description = "iterate over a sequence directly (or with enumerate) instead of by index"
 
     site: _IndexLoop
@@ -1052,7 +1052,7 @@ class SortedToSort(Transform):
 
     name = "idiom_sorted_sort"
     kind = "equivalent"
-    family: ClassVar[str] = "idiom"
+    family = "idiom"
     description = "copy into a list and sort it in place instead of calling sorted()"
 
     site: cst.SimpleStatementLine

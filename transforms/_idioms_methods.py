@@ -17,7 +17,7 @@ Each rewrite is exact for the receiver kinds the method exists on (see `_idioms_
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper
@@ -83,7 +83,7 @@ class _ExpressionIdiom(Transform):
     """Base: pick one expression site in `prepare`, rebuild it in `replace`."""
 
     kind = "equivalent"
-    family: ClassVar[str] = "idiom"
+    family = "idiom"
 
     site: cst.CSTNode
     info: ModuleInfo

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper
@@ -68,7 +68,7 @@ class ReturnConditionToBranch(Transform):
 
     name = "idiom_return_branch"
     kind = "equivalent"
-    family: ClassVar[str] = "idiom"
+    family = "idiom"
     description = "branch on a condition and return True or False instead of returning it"
 
     site: cst.SimpleStatementLine
@@ -117,7 +117,7 @@ class BranchToReturnCondition(Transform):
 
     name = "idiom_branch_return"
     kind = "equivalent"
-    family: ClassVar[str] = "idiom"
+    family = "idiom"
     description = "return a condition instead of branching on it to return True or False"
 
     site: tuple[cst.If, cst.SimpleStatementLine | None, bool]

@@ -9,7 +9,7 @@ raises TypeError, the f-string would not).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper
@@ -61,7 +61,7 @@ class ConcatToFString(Transform):
 
     name = "idiom_concat_fstring"
     kind = "equivalent"
-    family: ClassVar[str] = "idiom"
+    family = "idiom"
     description = "build a string with an f-string instead of concatenation and str()"
 
     site: cst.BinaryOperation
