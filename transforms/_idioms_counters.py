@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any, ClassVar
+from typing import Any
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper
@@ -39,7 +39,7 @@ class CounterToEnumerate(Transform):
 
     name = "idiom_counter_enumerate"
     kind = "equivalent"
-    family: ClassVar[str] = "idiom"
+    family = "idiom"
     description = "count loop iterations with enumerate() instead of a hand-kept counter"
 
     site: tuple[cst.SimpleStatementLine, cst.For, cst.SimpleStatementLine, str]
@@ -175,7 +175,7 @@ class SwapToTemp(Transform):
 
     name = "idiom_swap_temp"
     kind = "equivalent"
-    family: ClassVar[str] = "idiom"
+    family = "idiom"
     description = "swap two values through a temporary variable instead of tuple assignment"
 
     site: cst.SimpleStatementLine
