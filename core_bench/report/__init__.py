@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core_bench.build import Benchmark
 from core_bench.report._baselines import BASELINES, baseline_label, missing_roles, run_baselines
 from core_bench.report._doc import Block, Heading, Image, Paragraph, markdown
 from core_bench.report._glossary import FEW_ITEMS, MEANING
@@ -55,20 +56,24 @@ def write_report(
         out: the report's directory.
         plots: draw the plots (False: tables only; drawing is most of a small report's time).
         baselines: run the reference agents of `BASELINES` on each run's benchmark and
-            options (into `out/baselines/`, replayed from their cache on later reports) and
+            options (into `out/baselines/`, reused by later reports) and
             show them as the headline's floor and ceiling columns.
 
     Raises:
         ValueError: a path is not a run directory, or its summary.json is not valid.
     """
-    runs = load_runs(run_dirs)
+    benchmarks: dict[str, Benchmark | str] = {}
+    runs = load_runs(run_dirs, benchmarks)
     out.mkdir(parents=True, exist_ok=True)
     references: list[tuple[str, RunData]] = []
     notes: list[str] = []
     if baselines:
         dirs, notes = run_baselines(runs, out / "baselines")
         references = (
-            [(baseline_label(d.run.get("model", "")) or d.label, d) for d in load_runs(dirs)]
+            [
+                (baseline_label(d.run.get("model", "")) or d.label, d)
+                for d in load_runs(dirs, benchmarks)
+            ]
             if dirs
             else []
         )

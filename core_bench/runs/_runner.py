@@ -358,6 +358,7 @@ def run(
     progress: bool = True,
     plots: bool = True,
     baselines: bool = True,
+    report: bool = True,
 ) -> RunResult:
     """Run one model over a benchmark and write its run directory.
 
@@ -371,12 +372,15 @@ def run(
         progress: show a progress bar (on a terminal).
         plots: draw the report's plots (False: tables only, much faster on small runs).
         baselines: run the report's reference agents (floor and ceiling) on the same tasks.
+        report: write the run's report at all (report.md, report.html, summary.csv).
 
     Raises:
         ValueError: a bad model spec, or no API key for OpenAI.
     """
     with _fewer_collections():
         result = asyncio.run(_run(config, benchmark, pool, progress))
+    if not report:
+        return result
     try:  # the report only views the run: failing to draw it must not fail the run
         from core_bench.report import write_report
 
