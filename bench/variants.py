@@ -12,11 +12,15 @@ candidate run on every call), and prints:
 - a reference run in the same process, to compare machines: LibCST-parsing and printing every
   original once, and running every original on its call once in the sandbox; the generation
   time is printed as a ratio to it;
-- quality figures: the share of problems with `--k` equivalents, the mean Jaccard of kept
-  variants to their originals, mutants found, and rejected candidates by reason.
+- quality figures: the share of problems with `--k` composed equivalents, singles and
+  variants per family, the mean Jaccard of kept variants to their originals, mutants found,
+  and rejected candidates by reason;
+- the shared analysis: applying every equivalent transform to every original with one parse
+  and analysis per code (as generation does) against a fresh parse and analysis per
+  application, in this process, as a ratio.
 
 Usage: .venv/bin/python bench/variants.py [--data PATH] [--limit N] [--processes N] [--k 4]
-       [--mutants 2] [--seed 0]
+       [--singles 4] [--mutants 2] [--seed 0] [--distractors]
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import libcst as cst
 
 from tracer import SandboxPool
+from transforms import _analysis, _base, all_transforms, apply_transform
 from transforms._generate import GenerationReport, Problem, generate_variants_many
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared/data/cruxeval/cruxeval.jsonl"
@@ -59,9 +64,36 @@ def reference_run(problems: list[Problem], workers: int) -> float:
     return time.perf_counter() - start
 
 
+def shared_analysis(problems: list[Problem], limit: int = 200) -> tuple[float, float, int]:
+    """Seconds to apply every equivalent transform to the first `limit` originals with the
+    shared analysis, and with a fresh parse and analysis per application; applications."""
+    codes = [p.code for p in problems[:limit]]
+    transforms = all_transforms("equivalent")
+
+    def apply_all(fresh: bool) -> tuple[float, int]:
+        applied = 0
+        _base._ANALYSED.clear()
+        _analysis._SHARED_INFOS.clear()
+        start = time.perf_counter()
+        for code in codes:
+            for transform in transforms:
+                if fresh:
+                    _base._ANALYSED.clear()
+                    _analysis._SHARED_INFOS.clear()
+                applied += apply_transform(transform, code, seed=0) is not None
+        return time.perf_counter() - start, applied
+
+    shared_s, applied = apply_all(fresh=False)
+    fresh_s, again = apply_all(fresh=True)
+    assert applied == again
+    return shared_s, fresh_s, applied
+
+
 def summarize(reports: list[GenerationReport], k: int) -> None:
     n = len(reports)
-    equivalents = [[v for v in r.variants if v.kind == "equivalent"] for r in reports]
+    equivalents = [
+        [v for v in r.variants if v.kind == "equivalent" and not v.single] for r in reports
+    ]
     full = sum(len(e) >= k for e in equivalents)
     kept = [v for e in equivalents for v in e]
     mean_j = sum(v.jaccard for v in kept) / len(kept) if kept else float("nan")
@@ -75,7 +107,11 @@ def summarize(reports: list[GenerationReport], k: int) -> None:
         if len(e) < k:
             short.update(r.rejected or Counter({"too few candidates": 1}))
     calls = sum(len(r.calls) for r in reports) / n
-    print(f"  problems with {k} equivalents      {full}/{n} ({100 * full / n:.1f}%)")
+    singles = sum(v.single for r in reports for v in r.variants)
+    families = Counter(v.family for r in reports for v in r.variants)
+    print(f"  problems with {k} composed          {full}/{n} ({100 * full / n:.1f}%)")
+    print(f"  single-transform variants         {singles}")
+    print(f"  variants per family               {dict(families.most_common())}")
     print(f"  equivalent variants kept          {len(kept)} (mean Jaccard {mean_j:.3f})")
     print(f"  mutants kept                      {mutants} ({with_mutant} problems have one)")
     print(f"  verification calls per problem    {calls:.1f}")
@@ -99,7 +135,10 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="only the first N problems")
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--k", type=int, default=4)
+    parser.add_argument("--singles", type=int, default=4)
     parser.add_argument("--mutants", type=int, default=2)
+    parser.add_argument("--distractors", action="store_true")
+    parser.add_argument("--extra-calls", type=int, default=8, help="generated verification calls")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
@@ -122,6 +161,9 @@ def main() -> None:
         progress=progress,
         k=args.k,
         mutants=args.mutants,
+        singles=args.singles,
+        distractors=args.distractors,
+        extra_calls=args.extra_calls,
         seed=args.seed,
     )
     wall = time.perf_counter() - start
@@ -144,6 +186,10 @@ def main() -> None:
     print(f"  target {target:.0f} s for {len(problems)} problems: {verdict}")
     print("quality")
     summarize(reports, args.k)
+    shared_s, fresh_s, applied = shared_analysis(problems)
+    print("shared analysis (every equivalent transform on up to 200 originals, this process)")
+    print(f"  one analysis per code             {shared_s:8.1f} s  ({applied} applied)")
+    print(f"  fresh analysis per application    {fresh_s:8.1f} s  -> {fresh_s / shared_s:.2f}x")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,10 @@ ProbeKind = Literal[
     "next_line",
     "call_return",
     "full_trace",
+    "run_count",
+    "change_count",
+    "first_true",
+    "return_line",
     "imported",
 ]
 """Probe kinds of DESIGN.md's table (`input` and `output` are tasks on every problem, not
@@ -74,6 +78,8 @@ class Variant(Record):
         renames: old name -> new name applied by the chain (an extension of DESIGN.md's fields,
             used to ask the same question of every variant).
         line_map: original line -> lines of this variant, where the chain could tell.
+        origin: where a "reimplementation" variant's code comes from: "core-qa:<CoRE row
+            id>" or the author model "openai:<name>"; None for the others.
     """
 
     id: str
@@ -89,6 +95,7 @@ class Variant(Record):
     outputs: list[str] = Field(default_factory=list)
     renames: dict[str, str] = Field(default_factory=dict)
     line_map: dict[int, list[int]] = Field(default_factory=dict)
+    origin: str | None = None
 
 
 class Anchor(Record):
@@ -197,6 +204,11 @@ class Sample(Record):
         response: the raw text the model returned ("" when the request failed).
         answer: the answer read from the response, or None when none could be read.
         reason: why the verdict is what it is, for people (e.g. the failed request's error).
+        finish_reason: why the model stopped, as the server said ("stop", "length", ...);
+            None for reference agents, failed requests and servers that do not say.
+        truncated: the response was cut at `--max-tokens` (finish_reason "length").
+        prompt_tokens, completion_tokens: the tokens the server counted (its `usage`), when
+            it returned them.
     """
 
     task_id: str
@@ -212,6 +224,10 @@ class Sample(Record):
     answer: str | None = None
     verdict: Verdict
     reason: str = ""
+    finish_reason: str | None = None
+    truncated: bool = False
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
 
 
 class MetricRow(Record):

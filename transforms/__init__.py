@@ -8,7 +8,10 @@ when differential execution in the sandbox shows the same behaviour as the origi
 call (mutants: a different behaviour on some call).
 """
 
+from transforms._artifacts import ARTIFACT_KINDS, count_artifacts, find_artifacts
 from transforms._base import (
+    FAMILIES,
+    Family,
     Provenance,
     Transform,
     TransformResult,
@@ -25,10 +28,13 @@ from transforms._generate import (
     generate_variants_report,
     verify_equivalent,
 )
-from transforms._inputs import generate_calls
+from transforms._inputs import generate_call_outcomes, generate_calls
 from transforms._metrics import cyclomatic_complexity, jaccard, tokens
 
 __all__ = [
+    "ARTIFACT_KINDS",
+    "FAMILIES",
+    "Family",
     "GenerationReport",
     "Provenance",
     "Transform",
@@ -38,7 +44,10 @@ __all__ = [
     "all_transforms",
     "apply_transform",
     "compose_provenance",
+    "count_artifacts",
     "cyclomatic_complexity",
+    "find_artifacts",
+    "generate_call_outcomes",
     "generate_calls",
     "generate_variants",
     "generate_variants_report",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import builtins
 import keyword
+import re
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import UnionType
@@ -83,6 +85,36 @@ def identifiers(module: cst.CSTNode) -> set[str]:
         if isinstance(node, cst.Name):
             found.add(node.value)
         stack.extend(node.children)
+    return found
+
+
+_COMMENT_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def code_like(word: str) -> bool:
+    """Whether a word of a comment reads as an identifier rather than an English word: it has
+    an underscore, a digit or an inner capital, or is a single letter other than "a"/"I"."""
+    if len(word) == 1:
+        return word not in ("a", "A", "I")
+    inner_capital = any(c.isupper() for c in word[1:]) and any(c.islower() for c in word)
+    return "_" in word or any(c.isdigit() for c in word) or inner_capital
+
+
+def comment_mentions(comment: str, names: Iterable[str]) -> list[re.Match[str]]:
+    """The mentions of `names` in a comment's text: code-like words (`code_like`) and words
+    quoted with backticks or quotes; a plain English word that happens to be a name ("count
+    the vowels") is not a mention."""
+    wanted = set(names)
+    found: list[re.Match[str]] = []
+    for match in _COMMENT_WORD.finditer(comment):
+        word = match[0]
+        if word not in wanted:
+            continue
+        before = comment[match.start() - 1] if match.start() else ""
+        after = comment[match.end()] if match.end() < len(comment) else ""
+        quoted = before in "`'\"" and before != "" and after == before
+        if quoted or code_like(word):
+            found.append(match)
     return found
 
 
@@ -206,8 +238,30 @@ def resolves_locally(node: cst.Name, scope: Scope | None) -> bool:
     return all(isinstance(r, Assignment) and isinstance(r.scope, _LOCAL_SCOPES) for r in referents)
 
 
+_SHARED_INFOS: OrderedDict[int, tuple[MetadataWrapper, ModuleInfo]] = OrderedDict()
+_SHARED_LIMIT = 64
+
+
 class ModuleInfo:
-    """Structure and (lazily) scopes of one module, shared by a transform's analyses."""
+    """Structure and (lazily) scopes of one module, shared by a transform's analyses.
+
+    `ModuleInfo.of(wrapper)` gives the one analysis of a wrapper, shared by every transform
+    tried on it (`apply_transform` keeps one wrapper per source): parents, names and scopes
+    are computed once per code, not once per transform. Transforms only read it.
+    """
+
+    @classmethod
+    def of(cls, wrapper: MetadataWrapper) -> ModuleInfo:
+        """The shared analysis of `wrapper` (made on first use; the latest few are kept)."""
+        entry = _SHARED_INFOS.get(id(wrapper))
+        if entry is not None and entry[0] is wrapper:
+            _SHARED_INFOS.move_to_end(id(wrapper))
+            return entry[1]
+        info = cls(wrapper)
+        _SHARED_INFOS[id(wrapper)] = (wrapper, info)
+        while len(_SHARED_INFOS) > _SHARED_LIMIT:
+            _SHARED_INFOS.popitem(last=False)
+        return info
 
     def __init__(self, wrapper: MetadataWrapper) -> None:
         """Index `wrapper.module`: every node in source order and each node's parent."""
@@ -302,6 +356,11 @@ class ModuleInfo:
 
 
 _NESTED_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+def in_function(node: cst.CSTNode, info: ModuleInfo) -> bool:
+    """Whether `node` is inside a function (and not inside a class)."""
+    return info.enclosing_function(node) is not None and not info.in_class(node)
 
 
 def _binds_directly(node: cst.CSTNode) -> set[str]:

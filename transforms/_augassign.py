@@ -12,18 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     STR_ONLY_METHODS,
     ModuleInfo,
     import_binding,
+    in_function,
     strip_parens,
     target_names,
     wrap,
 )
 from transforms._base import Transform
-from transforms._conditionals import in_function
 
 # Type tags: "str", "num", "tuple", "imm" (some immutable builtin value), None (unknown).
 _Tag = str | None
@@ -244,13 +243,11 @@ class AugAssignExpand(Transform):
 
     name = "augassign_expand"
     kind = "equivalent"
+    keeps_lines = True
     description = "expand an augmented assignment x op= y into x = x op y (immutable x only)"
 
-    target: cst.AugAssign
-
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
+    def find_sites(self, info: ModuleInfo) -> list[cst.AugAssign]:
         """Find augmented assignments to locals whose every value is immutable."""
-        info = ModuleInfo(wrapper)
         types = _function_types(info)
         candidates: list[cst.AugAssign] = []
         for node in info.nodes:
@@ -261,17 +258,13 @@ class AugAssignExpand(Transform):
                 continue
             if _immutable(types[id(func)].tags.get(node.target.value)):
                 candidates.append(node)
-        chosen = self.pick(candidates)
-        if chosen is None:
-            return False
-        self.target = chosen
-        return True
+        return candidates
 
     def leave_AugAssign(
         self, original_node: cst.AugAssign, updated_node: cst.AugAssign
     ) -> cst.BaseSmallStatement:
         """Expand the chosen statement."""
-        if original_node is not self.target:
+        if not self.at_site(original_node):
             return updated_node
         aug = updated_node.operator
         binary = _AUG_TO_BIN[type(aug)]
@@ -310,13 +303,11 @@ class AugAssignContract(Transform):
 
     name = "augassign_contract"
     kind = "equivalent"
+    keeps_lines = True
     description = "contract x = x op y into an augmented assignment x op= y (immutable x only)"
 
-    target: cst.Assign
-
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
+    def find_sites(self, info: ModuleInfo) -> list[cst.Assign]:
         """Find `x = x op y` assignments to locals whose every value is immutable."""
-        info = ModuleInfo(wrapper)
         types = _function_types(info)
         candidates: list[cst.Assign] = []
         for node in info.nodes:
@@ -336,17 +327,13 @@ class AugAssignContract(Transform):
                 continue
             if _immutable(types[id(func)].tags.get(target.value)):
                 candidates.append(node)
-        chosen = self.pick(candidates)
-        if chosen is None:
-            return False
-        self.target = chosen
-        return True
+        return candidates
 
     def leave_Assign(
         self, original_node: cst.Assign, updated_node: cst.Assign
     ) -> cst.BaseSmallStatement:
         """Contract the chosen statement."""
-        if original_node is not self.target:
+        if not self.at_site(original_node):
             return updated_node
         value = updated_node.value
         assert isinstance(value, cst.BinaryOperation)

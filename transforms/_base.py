@@ -17,19 +17,33 @@ statements keep their identity), from which `apply_transform` derives the line m
 
 from __future__ import annotations
 
-import importlib
 import random
 import warnings
-from collections.abc import Iterator, Sequence
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, TypeVar
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from transforms._analysis import name_index
+from transforms._analysis import ModuleInfo
 
 Kind = Literal["equivalent", "mutant"]
+
+#: The families a transform belongs to (the same values as `core_bench.schemas.VariantFamily`):
+#: "rewrite" (natural structural rewrites, the default axis), "idiom" (the same computation by
+#: another idiom), "rename" (renaming styles, a factor of its own), "distractor" (dead code,
+#: constant unfolding, misleading comments: off by default), "mutant" (controls).
+Family = Literal["rewrite", "idiom", "rename", "distractor", "reimplementation", "mutant"]
+FAMILIES: tuple[Family, ...] = (
+    "rewrite",
+    "idiom",
+    "rename",
+    "distractor",
+    "reimplementation",
+    "mutant",
+)
 
 _T = TypeVar("_T")
 
@@ -83,11 +97,20 @@ class TransformResult:
 class Transform(cst.CSTTransformer):
     """Base class of every transform.
 
-    Subclasses set `name`, `kind` and `description`, override `prepare` to analyse the module
-    and pick sites, and override `leave_*` methods (or `replace`, for a node of any type) to
-    rewrite the picked sites, recognising them by identity: `original_node` is a node of the
-    tree `prepare` analysed. Statements a rewrite builds can be tied to the statements they
-    come from with `note_origin`/`carry_origin`, for the line map.
+    Subclasses set `name`, `kind`, `description` (and `family`, `keeps_lines` when they
+    differ from the defaults) and follow the site protocol:
+
+    1. `find_sites(info)` lists the sites where the transform applies (a site is a node, or a
+       tuple whose first item is the node), from the shared analysis of the module;
+    2. the base `prepare` picks one with the transform's rng into `self.site`, then calls
+       `take_site(site, info)` to finish planning (fresh names, replacements); False declines;
+    3. `leave_*` methods (or `replace`, for a node of any type) rewrite the site, recognising
+       it with `at_site(original_node)` (identity: `original_node` is a node of the analysed
+       tree). A transform whose site is `(node, replacement)` needs only `swap_site`.
+
+    A subclass may instead override `prepare` itself (the older form, still supported).
+    Statements a rewrite builds can be tied to the statements they come from with
+    `note_origin`/`carry_origin`, for the line map.
 
     Attributes:
         rng: the source of every choice the transform makes (so results are deterministic).
@@ -97,25 +120,66 @@ class Transform(cst.CSTTransformer):
     name: ClassVar[str]
     kind: ClassVar[Kind]
     description: ClassVar[str]
+    #: The family the transform's variants belong to (see `Family`); every variant a chain
+    #: of transforms makes is reported under the family of its first non-rename transform.
+    family: ClassVar[Family] = "rewrite"
+    #: True when every statement line of the result is its original line (renamings,
+    #: expression-level rewrites): the line map is then the identity.
+    keeps_lines: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A mutant transform that declares no family is of family "mutant"."""
+        super().__init_subclass__(**kwargs)
+        if getattr(cls, "kind", None) == "mutant" and "family" not in cls.__dict__:
+            cls.family = "mutant"
 
     def __init__(self, rng: random.Random) -> None:
         """Create the transform; `rng` makes every choice among candidate sites."""
         super().__init__()
         self.rng = rng
+        self.site: Any = None
         self.renames: dict[str, str] = {}
         self._origins: dict[int, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Analyse `wrapper.module` and pick the sites to rewrite.
+        """Analyse `wrapper.module` and pick the site to rewrite (the site protocol: see the
+        class docstring); a transform that defines no `find_sites` applies everywhere.
 
         Args:
             wrapper: the module with metadata; `wrapper.resolve(...)` gives positions,
-                scopes, parents of the very nodes the transform will visit.
+                scopes, parents of the very nodes the transform will visit, and
+                `ModuleInfo.of(wrapper)` the shared analysis.
 
         Returns:
             False to decline (the transform does not apply, or is not safe here).
         """
+        if type(self).find_sites is Transform.find_sites:
+            return True
+        info = ModuleInfo.of(wrapper)
+        chosen = self.pick(self.find_sites(info))
+        if chosen is None:
+            return False
+        self.site = chosen
+        return self.take_site(chosen, info)
+
+    def find_sites(self, info: ModuleInfo) -> Sequence[Any]:
+        """The sites where the transform applies, in source order (hook)."""
+        return ()
+
+    def take_site(self, site: Any, info: ModuleInfo) -> bool:
+        """Finish planning the rewrite of the picked `site`; False declines (hook)."""
         return True
+
+    def at_site(self, original_node: cst.CSTNode) -> bool:
+        """Whether `original_node` is the picked site's node."""
+        site = getattr(self, "site", None)
+        node = site[0] if isinstance(site, tuple) else site
+        return node is not None and original_node is node
+
+    def swap_site(self, original_node: cst.CSTNode, result: Any) -> Any:
+        """For a site `(node, replacement)`: the replacement at the site, else `result`.
+        Call it from `replace`."""
+        return self.site[1] if self.at_site(original_node) else result
 
     def pick(self, candidates: Sequence[_T]) -> _T | None:
         """One of `candidates`, chosen with the transform's rng, or None if there are none."""
@@ -230,14 +294,12 @@ def apply_transform(
         KeyError: `transform` names no registered transform.
     """
     cls = get_transform(transform) if isinstance(transform, str) else transform
-    try:
-        module = cst.parse_module(code)
-    except cst.ParserSyntaxError:
+    wrapper = analysed(code)
+    if wrapper is None:
         return None
-    if cls.kind == "equivalent" and name_index(module).dynamic:
+    if cls.kind == "equivalent" and ModuleInfo.of(wrapper).names.dynamic:
         # `locals()`, `eval`, frames...: adding, removing or renaming a variable could be seen.
         return None
-    wrapper = MetadataWrapper(module)
     instance = cls(random.Random(seed), **options)
     if not instance.prepare(wrapper):
         return None
@@ -266,6 +328,31 @@ def apply_transform(
     return TransformResult(code=new_code, name=cls.name, kind=cls.kind, provenance=provenance)
 
 
+_ANALYSED: OrderedDict[str, MetadataWrapper | None] = OrderedDict()
+_ANALYSED_LIMIT = 32
+
+
+def analysed(code: str) -> MetadataWrapper | None:
+    """The parsed, metadata-wrapped module of `code`, shared by every transform applied to
+    the same code (with its `ModuleInfo.of` analysis); None when `code` does not parse.
+
+    Transforms never change the tree they visit (LibCST trees are immutable; a transform
+    returns a new one), so one wrapper serves them all. The latest few codes are kept: a
+    variant generator tries many transforms on the original, then on each intermediate.
+    """
+    if code in _ANALYSED:
+        _ANALYSED.move_to_end(code)
+        return _ANALYSED[code]
+    try:
+        wrapper: MetadataWrapper | None = MetadataWrapper(cst.parse_module(code))
+    except (cst.ParserSyntaxError, RecursionError, ValueError):
+        wrapper = None
+    _ANALYSED[code] = wrapper
+    while len(_ANALYSED) > _ANALYSED_LIMIT:
+        _ANALYSED.popitem(last=False)
+    return wrapper
+
+
 def compose_provenance(first: Provenance, second: Provenance) -> Provenance:
     """The provenance of applying the transform of `first`, then that of `second`.
 
@@ -289,11 +376,23 @@ def compose_provenance(first: Provenance, second: Provenance) -> Provenance:
     return Provenance(renames=renames, line_map=line_map)
 
 
-def all_transforms(kind: Kind | None = None) -> list[type[Transform]]:
-    """Every registered transform, in a stable order, optionally only those of one `kind`."""
-    registry = importlib.import_module("transforms._registry")
-    found: tuple[type[Transform], ...] = registry.ALL_TRANSFORMS
-    return [t for t in found if kind is None or t.kind == kind]
+def all_transforms(
+    kind: Kind | None = None, *, families: Iterable[Family] | None = None
+) -> list[type[Transform]]:
+    """Every registered transform, in a stable order.
+
+    Args:
+        kind: only transforms of this kind ("equivalent" or "mutant").
+        families: only transforms of these families.
+    """
+    from transforms._registry import ALL_TRANSFORMS  # the registry imports every transform
+
+    wanted = None if families is None else set(families)
+    return [
+        t
+        for t in ALL_TRANSFORMS
+        if (kind is None or t.kind == kind) and (wanted is None or t.family in wanted)
+    ]
 
 
 def get_transform(name: str) -> type[Transform]:

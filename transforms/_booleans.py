@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     ModuleInfo,
     in_boolean_context,
+    in_function,
     is_pure,
     keep_parens,
     may_raise,
@@ -19,7 +19,6 @@ from transforms._analysis import (
     wrap,
 )
 from transforms._base import Transform
-from transforms._conditionals import in_function
 
 
 def _operands(expr: cst.BooleanOperation) -> list[cst.BaseExpression]:
@@ -55,14 +54,12 @@ class DeMorgan(Transform):
 
     name = "de_morgan"
     kind = "equivalent"
+    keeps_lines = True
     description = "apply De Morgan's law to a negated or boolean-context and/or expression"
 
-    target: cst.BaseExpression
-    replacement: cst.BaseExpression
-
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find negated chains, chains of negations, and chains in boolean context."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
+        """Negated chains, chains of negations, and chains in boolean context, each with its
+        rewrite."""
         sites: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
         for node in info.nodes:
             if not isinstance(node, cst.BaseExpression) or not in_function(node, info):
@@ -71,11 +68,7 @@ class DeMorgan(Transform):
             if rewritten is not None:
                 needed = required_precedence(node, info)
                 sites.append((node, wrap(rewritten, needed)))
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.target, self.replacement = chosen
-        return True
+        return sites
 
     def _rewrite(self, node: cst.BaseExpression, info: ModuleInfo) -> cst.BaseExpression | None:
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
@@ -114,8 +107,8 @@ class DeMorgan(Transform):
 
     def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
         """Swap in the rewritten expression."""
-        if original_node is self.target:
-            return keep_parens(result, self.replacement)
+        if self.at_site(original_node):
+            return keep_parens(result, self.site[1])
         return result
 
 
@@ -140,13 +133,11 @@ class FlipComparison(Transform):
 
     name = "flip_comparison"
     kind = "equivalent"
+    keeps_lines = True
     description = "swap the operands of a comparison and mirror its operator"
 
-    target: cst.Comparison
-
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
+    def find_sites(self, info: ModuleInfo) -> list[cst.Comparison]:
         """Find single comparisons whose operands can be evaluated in either order."""
-        info = ModuleInfo(wrapper)
         candidates: list[cst.Comparison] = []
         for node in info.nodes:
             if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
@@ -160,17 +151,13 @@ class FlipComparison(Transform):
             if may_raise(left, info) and may_raise(right, info):
                 continue
             candidates.append(node)
-        chosen = self.pick(candidates)
-        if chosen is None:
-            return False
-        self.target = chosen
-        return True
+        return candidates
 
     def leave_Comparison(
         self, original_node: cst.Comparison, updated_node: cst.Comparison
     ) -> cst.Comparison:
         """Flip the chosen comparison."""
-        if original_node is not self.target:
+        if not self.at_site(original_node):
             return updated_node
         target = updated_node.comparisons[0]
         op = target.operator

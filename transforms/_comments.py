@@ -11,11 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
-from transforms._analysis import ModuleInfo, walk
+from transforms._analysis import ModuleInfo, in_function, walk
 from transforms._base import Transform
-from transforms._conditionals import in_function
 
 _MAX_QUOTED = 40
 
@@ -25,15 +23,15 @@ class MisleadingComment(Transform):
 
     name = "misleading_comment"
     kind = "equivalent"
+    family = "distractor"
     description = "add a comment that states a wrong fact about the code (the code is unchanged)"
 
     target: cst.BaseStatement
     text: str
     own_line: bool
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find statements about which a false claim can be made for sure."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[tuple[cst.BaseStatement, list[str]]]:
+        """Statements about which a false claim can be made for sure, with the claims."""
         module = info.module
 
         def quote(node: cst.CSTNode) -> str | None:
@@ -51,10 +49,11 @@ class MisleadingComment(Transform):
             claims = _claims(node, quote, info)
             if claims:
                 sites.append((node, claims))
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.target, claims = chosen
+        return sites
+
+    def take_site(self, site: tuple[cst.BaseStatement, list[str]], info: ModuleInfo) -> bool:
+        """Choose the claim and where the comment goes."""
+        self.target, claims = site
         self.text = "# " + self.rng.choice(claims)
         has_trailing = _trailing_comment(self.target)
         self.own_line = has_trailing or self.rng.random() < 0.6

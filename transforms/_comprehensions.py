@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     FreshNames,
@@ -75,9 +74,8 @@ class ComprehensionToLoop(Transform):
     site: _Site
     acc: str
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find statements whose comprehension can be unrolled before them."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[_Site]:
+        """Statements whose comprehension can be unrolled before them."""
         sites: list[_Site] = []
         for line in info.nodes:
             if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
@@ -88,10 +86,11 @@ class ComprehensionToLoop(Transform):
             site = self._site(line, func, info)
             if site is not None:
                 sites.append(site)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
+        return sites
+
+    def take_site(self, site: _Site, info: ModuleInfo) -> bool:
+        """Name the accumulator of the unrolled loop."""
+        chosen = site
         if chosen.consumed and chosen.target is not None:
             self.acc = chosen.target
         else:
@@ -261,11 +260,10 @@ class LoopToComprehension(Transform):
     kind = "equivalent"
     description = "fold an initialisation and a loop that only appends into a comprehension"
 
-    fold: _Fold
+    site: _Fold
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find an empty-collection initialisation followed by an accumulating loop."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[_Fold]:
+        """Empty-collection initialisations followed by an accumulating loop."""
         folds: list[_Fold] = []
         for block in info.nodes:
             if not isinstance(block, cst.IndentedBlock):
@@ -277,11 +275,7 @@ class LoopToComprehension(Transform):
                 fold = self._fold(block, i, func, info)
                 if fold is not None:
                     folds.append(fold)
-        chosen = self.pick(folds)
-        if chosen is None:
-            return False
-        self.fold = chosen
-        return True
+        return folds
 
     def _fold(
         self, block: cst.IndentedBlock, i: int, func: cst.FunctionDef, info: ModuleInfo
@@ -344,7 +338,7 @@ class LoopToComprehension(Transform):
         self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
     ) -> cst.IndentedBlock:
         """Replace the initialisation and the loop by one assignment."""
-        fold = self.fold
+        fold = self.site
         if original_node is not fold.block:
             return updated_node
         i = fold.index
@@ -366,7 +360,7 @@ class LoopToComprehension(Transform):
         return updated_node.with_changes(body=body)
 
     def _comprehension(self) -> cst.BaseExpression:
-        fold = self.fold
+        fold = self.site
         comp_for: cst.CompFor | None = None
         pending_ifs: list[cst.CompIf] = []
         for clause in reversed(fold.clauses):

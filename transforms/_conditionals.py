@@ -6,22 +6,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     ModuleInfo,
     has_comments,
+    in_function,
     negate,
     strip_parens,
     walk,
     wrap,
 )
 from transforms._base import Transform
-
-
-def in_function(node: cst.CSTNode, info: ModuleInfo) -> bool:
-    """Whether `node` is inside a function (and not inside a class)."""
-    return info.enclosing_function(node) is not None and not info.in_class(node)
 
 
 def fix_test_spacing(stmt: cst.If, test: cst.BaseExpression) -> dict[str, Any]:
@@ -39,11 +34,8 @@ class IfElseSwap(Transform):
     kind = "equivalent"
     description = "swap the branches of an if/else and negate its condition"
 
-    target: cst.If
-
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
+    def find_sites(self, info: ModuleInfo) -> list[cst.If]:
         """Find if/else statements (an `elif` chain's last `if` counts too)."""
-        info = ModuleInfo(wrapper)
         candidates = [
             node
             for node in info.nodes
@@ -52,15 +44,11 @@ class IfElseSwap(Transform):
             and type(node.body) is type(node.orelse.body)
             and in_function(node, info)
         ]
-        chosen = self.pick(candidates)
-        if chosen is None:
-            return False
-        self.target = chosen
-        return True
+        return candidates
 
     def leave_If(self, original_node: cst.If, updated_node: cst.If) -> cst.If:
         """Swap the chosen statement's branches."""
-        if original_node is not self.target:
+        if not self.at_site(original_node):
             return updated_node
         orelse = updated_node.orelse
         assert isinstance(orelse, cst.Else)
@@ -105,11 +93,8 @@ class TernaryToIf(Transform):
         "if statement"
     )
 
-    target: cst.SimpleStatementLine
-
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find statements whose whole value is a conditional expression."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[cst.SimpleStatementLine]:
+        """Statements whose whole value is a conditional expression."""
         candidates: list[cst.SimpleStatementLine] = []
         for node in info.nodes:
             if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
@@ -123,17 +108,13 @@ class TernaryToIf(Transform):
                 and isinstance(info.parent(node), cst.IndentedBlock)
             ):
                 candidates.append(node)
-        chosen = self.pick(candidates)
-        if chosen is None:
-            return False
-        self.target = chosen
-        return True
+        return candidates
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
     ) -> cst.BaseStatement:
         """Replace the chosen statement by an if statement."""
-        if original_node is not self.target:
+        if not self.at_site(original_node):
             return updated_node
         small = updated_node.body[0]
         assert isinstance(small, cst.Assign | cst.AugAssign | cst.Return)
@@ -181,11 +162,10 @@ class IfToTernary(Transform):
         "expression"
     )
 
-    merge: _Merge
+    site: _Merge
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find if statements with one assignment or return per branch."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[_Merge]:
+        """If statements with one assignment or return per branch."""
         candidates: list[_Merge] = []
         for block in info.nodes:
             if not isinstance(block, cst.IndentedBlock) or not in_function(block, info):
@@ -212,15 +192,11 @@ class IfToTernary(Transform):
                         and not has_comments(following)
                     ):
                         candidates.append(_Merge(stmt, block, i))
-        chosen = self.pick(candidates)
-        if chosen is None:
-            return False
-        self.merge = chosen
-        return True
+        return candidates
 
     def leave_If(self, original_node: cst.If, updated_node: cst.If) -> cst.BaseStatement:
         """Fold an if/else whose branches match."""
-        if original_node is not self.merge.node or self.merge.block is not None:
+        if original_node is not self.site.node or self.site.block is not None:
             return updated_node
         first = _single_small(updated_node.body)
         assert isinstance(updated_node.orelse, cst.Else)
@@ -237,9 +213,9 @@ class IfToTernary(Transform):
         self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
     ) -> cst.IndentedBlock:
         """Fold `if c: return a` and the `return b` after it."""
-        if original_node is not self.merge.block:
+        if original_node is not self.site.block:
             return updated_node
-        i = self.merge.index
+        i = self.site.index
         stmt, following = updated_node.body[i], updated_node.body[i + 1]
         assert isinstance(stmt, cst.If) and isinstance(following, cst.SimpleStatementLine)
         first = _single_small(stmt.body)

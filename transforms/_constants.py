@@ -7,11 +7,9 @@ import re
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
-from transforms._analysis import ModuleInfo, keep_parens, required_precedence, wrap
+from transforms._analysis import ModuleInfo, in_function, keep_parens, required_precedence, wrap
 from transforms._base import Transform
-from transforms._conditionals import in_function
 
 _DECIMAL = re.compile(r"^(0|[1-9][0-9]*)$")
 
@@ -47,14 +45,14 @@ class ConstantUnfold(Transform):
 
     name = "constant_unfold"
     kind = "equivalent"
+    keeps_lines = True
+    family = "distractor"
     description = "replace an integer or string literal by arithmetic or concatenation computing it"
 
-    target: cst.BaseExpression
     replacement: cst.BaseExpression
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find integer and string literals that can be unfolded."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[cst.BaseExpression]:
+        """Integer and string literals that can be unfolded."""
         candidates: list[cst.BaseExpression] = []
         for node in info.nodes:
             if isinstance(node, cst.Integer):
@@ -68,12 +66,11 @@ class ConstantUnfold(Transform):
                 continue
             if in_function(node, info) and not _excluded(node, info):
                 candidates.append(node)
-        chosen = self.pick(candidates)
-        if chosen is None:
-            return False
-        self.target = chosen
-        unfolded = self._unfold(chosen)
-        self.replacement = wrap(unfolded, required_precedence(chosen, info))
+        return candidates
+
+    def take_site(self, site: cst.BaseExpression, info: ModuleInfo) -> bool:
+        """Build the unfolded form of the picked literal."""
+        self.replacement = wrap(self._unfold(site), required_precedence(site, info))
         return True
 
     def _unfold(self, node: cst.BaseExpression) -> cst.BaseExpression:
@@ -115,7 +112,7 @@ class ConstantUnfold(Transform):
 
     def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
         """Swap in the unfolded expression."""
-        if original_node is self.target:
+        if self.at_site(original_node):
             return keep_parens(result, self.replacement)
         return result
 

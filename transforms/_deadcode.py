@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     FreshNames,
@@ -129,21 +128,24 @@ class DeadBranch(_Inserter):
 
     name = "dead_branch"
     kind = "equivalent"
+    family = "distractor"
     description = "insert an if statement whose condition is always false (the branch never runs)"
 
     insert: _Insert
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Choose a function, a place in it, a false test and a dead statement."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[tuple[cst.FunctionDef, cst.IndentedBlock, int]]:
+        """The places in a function where a statement can go."""
         sites: list[tuple[cst.FunctionDef, cst.IndentedBlock, int]] = []
         for func in _functions(info):
             for block in _blocks(func, info):
                 sites.extend((func, block, k) for k in _positions(func, block))
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        func, block, index = chosen
+        return sites
+
+    def take_site(
+        self, site: tuple[cst.FunctionDef, cst.IndentedBlock, int], info: ModuleInfo
+    ) -> bool:
+        """Choose a false test and a dead statement."""
+        func, block, index = site
         dead = self._dead_statement(func, info)
         template = self.rng.choice(_FALSE_TESTS)
         a = self.rng.randint(0, 9)
@@ -183,14 +185,15 @@ class DeadAssignment(_Inserter):
 
     name = "dead_assignment"
     kind = "equivalent"
+    family = "distractor"
     description = "insert an assignment whose value is never read"
 
     insert: _Insert
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Choose a place and a dead assignment."""
-        info = ModuleInfo(wrapper)
-        fresh = FreshNames(info.names.identifiers)
+    def find_sites(
+        self, info: ModuleInfo
+    ) -> list[tuple[cst.FunctionDef, cst.IndentedBlock, int, str | None]]:
+        """The places for a dead assignment, each with the name it may overwrite."""
         sites: list[tuple[cst.FunctionDef, cst.IndentedBlock, int, str | None]] = []
         for func in _functions(info):
             captured = info.captured_names(func)
@@ -208,10 +211,14 @@ class DeadAssignment(_Inserter):
                         and overwritten not in info.names.declared
                     ):
                         sites.append((func, block, k, overwritten))
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        func, block, index, target = chosen
+        return sites
+
+    def take_site(
+        self, site: tuple[cst.FunctionDef, cst.IndentedBlock, int, str | None], info: ModuleInfo
+    ) -> bool:
+        """Choose the dead assignment."""
+        fresh = FreshNames(info.names.identifiers)
+        func, block, index, target = site
         value = self.rng.choice(_LITERALS)
         if target is None:
             params = [

@@ -40,21 +40,21 @@ import re
 import time
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tracer import Outcome, SandboxPool
 from transforms._base import (
+    Family,
     Provenance,
-    Transform,
     TransformResult,
     all_transforms,
     apply_transform,
     compose_provenance,
 )
-from transforms._inputs import generate_calls
+from transforms._inputs import generate_call_outcomes
 from transforms._metrics import cyclomatic_complexity, tokens
 
 __all__ = [
@@ -94,7 +94,13 @@ class Variant:
         cc: Cyclomatic complexity of the variant (see `transforms._metrics`).
         verified_calls: How many calls were compared with the original.
         provenance: Renames and line map from the original to this variant.
-        differing_calls: For a mutant, the calls on which it differs; empty for equivalents.
+        differing_calls: For a mutant, the shipped calls that separate it from the original
+            (on which both return and the values differ; any difference under
+            `crash_mutants`); empty for equivalents.
+        family: The family of the variant (`Transform.family` of its first non-rename
+            transform; "rename" for renamings alone).
+        single: True when the variant is one transform applied alone (a factor of the
+            factorial design), False for a composed chain.
     """
 
     code: str
@@ -105,6 +111,8 @@ class Variant:
     verified_calls: int
     provenance: Provenance
     differing_calls: list[str] = field(default_factory=list)
+    family: Family = "rewrite"
+    single: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +169,9 @@ class _Candidate:
     provenance: Provenance
     token_set: frozenset[str]
     jaccard: float
+    family: Family = "rewrite"
+    single: bool = False
+    renamed: bool = False
 
 
 @dataclass(slots=True)
@@ -373,10 +384,6 @@ def _run_many(
 # Building candidates
 
 
-def _is_rename(transform: type[Transform]) -> bool:
-    return "rename" in transform.name
-
-
 class _Builder:
     """Builds distinct, compiling candidates for one problem.
 
@@ -394,6 +401,11 @@ class _Builder:
         self.seen: set[tuple[str, ...]] = {tuple(tokens(code))}
         self._memo: dict[tuple[str, str, int], TransformResult | None] = {}
         self._classes = {t.name: t for t in all_transforms()}
+
+    def family_of(self, chain: Sequence[str]) -> Family:
+        """The family of a chain: that of its first non-rename transform."""
+        families = [self._classes[name].family for name in chain]
+        return next((f for f in families if f != "rename"), "rename")
 
     def apply(self, code: str, name: str, salt: int) -> TransformResult | None:
         """One transform applied to `code`; None when it declines, fails or changes nothing."""
@@ -431,7 +443,12 @@ class _Builder:
         return current, applied, provenance
 
     def build(
-        self, chains: Sequence[Sequence[str]], kind: VariantKind, salt: int
+        self,
+        chains: Sequence[Sequence[str]],
+        kind: VariantKind,
+        salt: int,
+        *,
+        single: bool = False,
     ) -> list[_Candidate]:
         """Candidates from chains, skipping those that change nothing, repeat an earlier
         candidate's tokens, or do not compile."""
@@ -450,62 +467,122 @@ class _Builder:
             code, chain, provenance = built
             token_set = frozenset(key)
             similarity = _set_jaccard(self.original_tokens, token_set)
-            out.append(_Candidate(code, kind, chain, provenance, token_set, similarity))
+            out.append(
+                _Candidate(
+                    code,
+                    kind,
+                    chain,
+                    provenance,
+                    token_set,
+                    similarity,
+                    family=self.family_of(chain),
+                    single=single and len(chain) == 1,
+                    renamed=any(self._classes[name].family == "rename" for name in chain),
+                )
+            )
         return out
 
 
-def _equivalent_chains(
-    builder: _Builder, rng: random.Random, salt: int, max_chain: int, count: int
-) -> list[list[str]]:
-    """The chains of one round: up to `count` chains, structural transforms first and a
-    renaming last, so that names a structural transform introduces are renamed too and every
-    chain gets the renaming's drop in Jaccard.
+@dataclass(frozen=True, slots=True)
+class _Round:
+    """The chains of one round: single transforms, then composed chains."""
 
-    Which transforms apply is found lazily: structural transforms are tried on the original in
-    a shuffled order until `_SPARE_APPLICABLE` more than a chain can hold apply (trying all of
-    them on every problem would cost LibCST time for little gain). The applicable ones are
-    ranked by how much they change the surface alone (lowest Jaccard first), which is what
-    brings the mean Jaccard of the chains down. Chains then take every ordering of
-    `max_chain - 1` of them, best-ranked first and interleaved so that consecutive chains start
-    with different transforms, each followed by the next renaming of a shuffled order; when
-    those run out, shorter heads follow, down to renamings alone.
+    singles: list[list[str]]
+    composed: list[list[str]]
+
+
+def _structural_families(distractors: bool) -> tuple[Family, ...]:
+    return ("rewrite", "idiom", "distractor") if distractors else ("rewrite", "idiom")
+
+
+def _applicable(builder: _Builder, names: Sequence[str], salt: int, wanted: int) -> list[str]:
+    """The first `wanted` of `names` (in order) that apply to the original."""
+    found: list[str] = []
+    for name in names:
+        if len(found) >= wanted:
+            break
+        if builder.apply(builder.code, name, salt) is not None:
+            found.append(name)
+    return found
+
+
+def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _Plan) -> _Round:
+    """The chains of one round.
+
+    Singles (the factorial design's factors): up to `plan.singles` transforms that apply to the
+    original, each alone, one slot going to a renaming when there are two or more, the rest to
+    structural transforms in a seeded random order (every applicable transform has the same
+    chance, so per-transform figures cover every transform).
+
+    Composed chains: which structural transforms apply is found lazily (tried in a shuffled
+    order until `_SPARE_APPLICABLE` more than a chain holds apply), ranked by how much they
+    change the surface alone (lowest Jaccard first); chains take orderings of up to
+    `plan.max_chain` of them, interleaved so that consecutive chains start differently. Each
+    ordering is offered twice: as is, and with a renaming inserted at a random position (never
+    always last), so renaming stays a factor of its own: `_select_diverse` takes at most
+    `plan.renamed` renamed chains.
     """
-    equivalent = all_transforms("equivalent")
-    renames = [t.name for t in equivalent if _is_rename(t)]
-    structural = [t.name for t in equivalent if not _is_rename(t)]
+    structural = [
+        t.name
+        for t in all_transforms("equivalent", families=_structural_families(plan.distractors))
+    ]
+    renames = [t.name for t in all_transforms("equivalent", families=("rename",))]
     rng.shuffle(renames)
     rng.shuffle(structural)
-    wanted = max_chain - 1 if renames else max_chain
-    found: list[tuple[float, int, str]] = []
-    for i, name in enumerate(structural):
-        if len(found) >= wanted + _SPARE_APPLICABLE:
-            break
+    rename_slot = 1 if renames and plan.singles >= 2 else 0
+    structural_singles = plan.singles - rename_slot
+    wanted = max(plan.max_chain + _SPARE_APPLICABLE, structural_singles)
+    applicable = _applicable(builder, structural, salt, wanted)
+    singles = [[name] for name in applicable[:structural_singles]]
+    if rename_slot:
+        singles.append([renames[0]])
+    ranked: list[tuple[float, int, str]] = []
+    for i, name in enumerate(applicable[: plan.max_chain + _SPARE_APPLICABLE]):
         result = builder.apply(builder.code, name, salt)
-        if result is not None:
-            similarity = _set_jaccard(builder.original_tokens, frozenset(tokens(result.code)))
-            found.append((similarity, i, name))
-    applicable = [name for _, _, name in sorted(found)]
+        assert result is not None
+        similarity = _set_jaccard(builder.original_tokens, frozenset(tokens(result.code)))
+        ranked.append((similarity, i, name))
+    order = [name for _, _, name in sorted(ranked)]
+    return _Round(singles, _composed_chains(order, renames, rng, plan))
+
+
+def _composed_chains(
+    order: Sequence[str], renames: Sequence[str], rng: random.Random, plan: _Plan
+) -> list[list[str]]:
+    """Up to `plan.per_round` chains of two or more transforms: orderings of the ranked
+    structural transforms, every other one with a renaming inserted at a random place; when
+    orderings run short (few transforms apply), the other form of each ordering, then one
+    structural transform with each renaming style."""
+    heads = [list(h) for h in itertools.islice(_heads(order, plan.max_chain, 2), plan.per_round)]
+
+    def renamed(head: list[str], n: int) -> list[str]:
+        chain = list(head)
+        chain.insert(rng.randrange(len(chain) + 1), renames[n % len(renames)])
+        return chain
+
+    if not renames:
+        return heads
+    first = [renamed(h, n) if n % 2 else h for n, h in enumerate(heads)]
+    spare = [h if n % 2 else renamed(h, n) for n, h in enumerate(heads)]
+    alone = [renamed([order[0]], n) for n in range(len(renames))] if order else []
     chains: list[list[str]] = []
-    for i, head in enumerate(_heads(applicable, wanted, len(renames))):
-        if len(chains) >= count:
+    for chain in [*first, *spare, *alone]:
+        if len(chains) >= plan.per_round:
             break
-        chain = [*head, renames[i % len(renames)]] if renames else list(head)
-        if chain and chain not in chains:
+        if chain not in chains:
             chains.append(chain)
     return chains
 
 
-def _heads(applicable: Sequence[str], longest: int, renames: int) -> Iterator[tuple[str, ...]]:
+def _heads(applicable: Sequence[str], longest: int, shortest: int) -> Iterator[tuple[str, ...]]:
     """Orderings of the applicable transforms, longest first, consecutive ones starting
-    differently; the empty head once per renaming at the end."""
-    for size in range(min(longest, len(applicable)), 0, -1):
+    differently."""
+    for size in range(min(longest, len(applicable)), shortest - 1, -1):
         by_first: dict[str, list[tuple[str, ...]]] = {}
         for perm in itertools.permutations(applicable, size):
             by_first.setdefault(perm[0], []).append(perm)
         for group in itertools.zip_longest(*by_first.values()):
             yield from (perm for perm in group if perm is not None)
-    for _ in range(max(renames, 1)):
-        yield ()
 
 
 def _set_jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -513,21 +590,29 @@ def _set_jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(union) if union else 1.0
 
 
-def _select_diverse(candidates: Sequence[_Candidate], k: int) -> list[_Candidate]:
+def _select_diverse(
+    candidates: Sequence[_Candidate], k: int, renamed: int | None = None
+) -> list[_Candidate]:
     """Greedy: each pick minimises Jaccard to the original plus the highest Jaccard to a pick
     already made, plus a small penalty for reusing transforms already picked (so the selected
-    variants spread over transforms, which per-transform analyses need)."""
+    variants spread over transforms, which per-transform analyses need). Beyond `renamed`
+    picks that contain a renaming (None: no limit), unrenamed candidates are preferred, so
+    renaming stays a factor of its own rather than the Jaccard-minimising choice of every
+    pick; renamed ones still fill the `k` when nothing else is left."""
     remaining = list(candidates)
     selected: list[_Candidate] = []
     used: set[str] = set()
     while remaining and len(selected) < k:
+        pool = remaining
+        if renamed is not None and sum(c.renamed for c in selected) >= renamed:
+            pool = [c for c in remaining if not c.renamed] or remaining  # a preference
 
         def score(c: _Candidate) -> float:
             nearest = max((_set_jaccard(c.token_set, s.token_set) for s in selected), default=0)
             reuse = sum(name in used for name in c.chain) / len(c.chain)
             return c.jaccard + _MUTUAL_WEIGHT * nearest + _SHARED_TRANSFORM_PENALTY * reuse
 
-        best = min(remaining, key=score)  # min keeps the first of equal scores: deterministic
+        best = min(pool, key=score)  # min keeps the first of equal scores: deterministic
         remaining.remove(best)
         selected.append(best)
         used.update(best.chain)
@@ -536,6 +621,8 @@ def _select_diverse(candidates: Sequence[_Candidate], k: int) -> list[_Candidate
 
 def _to_variant(c: _Candidate, verified: int, differing: Sequence[str] = ()) -> Variant:
     return Variant(
+        family=c.family,
+        single=c.single,
         code=c.code,
         kind=c.kind,
         chain=list(c.chain),
@@ -561,13 +648,19 @@ def generate_variants(
     pool: SandboxPool | None = None,
     extra_calls: int = 8,
     max_chain: int = 3,
+    singles: int = 0,
+    distractors: bool = False,
+    crash_mutants: bool = False,
+    shipped: Sequence[str] | None = None,
+    known_outcomes: Mapping[str, Outcome] | None = None,
 ) -> list[Variant]:
-    """Up to `k` verified equivalent variants of `code` (and up to `mutants` mutants).
+    """Up to `k` verified composed variants of `code`, up to `singles` single-transform
+    variants, and up to `mutants` mutants.
 
     See `generate_variants_report`, which this calls, for the arguments and the procedure.
 
     Returns:
-        Equivalent variants (most diverse first), then mutants.
+        Composed equivalent variants (most diverse first), then singles, then mutants.
     """
     report = generate_variants_report(
         code,
@@ -578,6 +671,11 @@ def generate_variants(
         pool=pool,
         extra_calls=extra_calls,
         max_chain=max_chain,
+        singles=singles,
+        distractors=distractors,
+        crash_mutants=crash_mutants,
+        shipped=shipped,
+        known_outcomes=known_outcomes,
     )
     return report.variants
 
@@ -597,36 +695,55 @@ def generate_variants_report(
     timeout_s: float = 2.0,
     memory_mb: int = 512,
     max_steps: int = 10_000,
+    singles: int = 0,
+    distractors: bool = False,
+    crash_mutants: bool = False,
+    shipped: Sequence[str] | None = None,
+    renamed_share: float = 0.5,
+    known_outcomes: Mapping[str, Outcome] | None = None,
 ) -> GenerationReport:
     """Generate, verify and select variants, and report what it took.
 
     Procedure: (1) extend `calls` with `extra_calls` generated calls (`generate_calls`) and
-    run the original on all of them once; (2) build `candidates` candidates from chains of
-    equivalent transforms (`_equivalent_chains`: structural transforms that apply, then a
-    renaming; distinct first transforms where possible; lengths up to `max_chain`); (3) run
-    every candidate on every call (one sandbox batch per candidate, batches concurrently over
-    the pool's workers) and keep those equivalent on every call; (4) while fewer than `k`
-    are equivalent, repeat (2)-(3) with fresh seeds, for up to `rounds` rounds; (5) greedily
-    pick the `k` most diverse (`_select_diverse`); (6) if `mutants`, try mutant transforms on
-    the original a few at a time, run them traced under a step budget (so a mutant that loops
-    stops deterministically rather than at a timeout) and keep up to `mutants` that finish on
-    every call and differ on some.
+    run the original on all of them once; (2) build candidates (`_equivalent_chains`): up to
+    `singles` single transforms (one renaming among them) and composed chains of structural
+    transforms, with or without a renaming at a random position; (3) run every candidate on
+    every call (one sandbox batch per candidate, batches concurrently over the pool's workers)
+    and keep those equivalent on every call; (4) while fewer than `k` composed variants are
+    equivalent, repeat (2)-(3) with fresh seeds, for up to `rounds` rounds; (5) greedily pick
+    the `k` most diverse composed variants (`_select_diverse`, at most `renamed_share` of them
+    renamed); (6) if `mutants`, try mutant transforms on the original a few at a time, run them
+    traced under a step budget (so a mutant that loops stops deterministically rather than at
+    a timeout) and keep up to `mutants` that finish on every call and return another value
+    than the original's on some shipped call, both returning (`crash_mutants`: any difference
+    on a shipped call).
+
+    Structural transforms are those of family "rewrite" and "idiom", plus "distractor" with
+    `distractors` (dead code, constant unfolding, misleading comments: off by default).
 
     Args:
         code: The original code.
         calls: The problem's calls, e.g. ``["f([1, 2], 3)"]``.
-        k: How many equivalent variants to return (fewer when fewer verify).
+        k: How many composed equivalent variants to return (fewer when fewer verify).
         seed: Random seed; the same inputs and seed give byte-identical variants.
         mutants: How many mutants to return (0 for none).
         pool: The sandbox pool; a temporary one is made when None.
         extra_calls: How many generated calls to add to `calls` for verification.
-        max_chain: Longest transform chain.
-        candidates: Candidates built in each round (at least `k`; more gives more diverse
-            variants at the cost of LibCST time).
+        max_chain: Longest chain of structural transforms (a renaming may come on top).
+        candidates: Composed candidates built in each round (at least `k`).
         rounds: Rounds of candidate building.
         timeout_s: Wall-clock limit per call.
         memory_mb: Memory limit of a worker.
         max_steps: Step limit per traced call (generated calls, mutants).
+        singles: How many single-transform variants to add (the factorial design).
+        distractors: Also use the "distractor" family.
+        crash_mutants: Keep mutants that differ on a shipped call only by raising.
+        shipped: The calls a benchmark ships (a mutant must be told apart on one of them);
+            default: `calls`.
+        renamed_share: The share of the `k` composed variants that contain a renaming
+            when enough others verify.
+        known_outcomes: The original's outcomes on calls already run (e.g. by
+            `generate_call_outcomes`), which are then not run again.
 
     Returns:
         The variants and the generation statistics.
@@ -647,32 +764,69 @@ def generate_variants_report(
                 timeout_s=timeout_s,
                 memory_mb=memory_mb,
                 max_steps=max_steps,
+                singles=singles,
+                distractors=distractors,
+                crash_mutants=crash_mutants,
+                shipped=shipped,
+                renamed_share=renamed_share,
+                known_outcomes=known_outcomes,
             )
     limits = _Limits(timeout_s, memory_mb, max_steps)
     clock = time.perf_counter()
-    verification_calls = generate_calls(
-        code,
-        calls,
-        n=extra_calls,
-        seed=seed,
-        pool=pool,
-        timeout_s=timeout_s,
-        memory_mb=memory_mb,
-        max_steps=max_steps,
-    )
-    (reference,) = _run_many(pool, [code], verification_calls, limits)
+    verification_calls = list(calls)
+    known = dict(known_outcomes or {})
+    if extra_calls > 0:
+        generated = generate_call_outcomes(
+            code,
+            calls,
+            n=extra_calls,
+            seed=seed,
+            pool=pool,
+            timeout_s=timeout_s,
+            memory_mb=memory_mb,
+            max_steps=max_steps,
+        )
+        verification_calls += [call for call, _ in generated]
+        known.update(generated)
+    reference = _reference(pool, code, verification_calls, known, limits)
     report = GenerationReport(variants=[], calls=verification_calls)
     report.execute_s += time.perf_counter() - clock
 
     builder = _Builder(code, seed, report.rejected)
-    plan = _Plan(k, max_chain, rounds, max(k, candidates))
+    plan = _Plan(
+        k=k,
+        max_chain=max_chain,
+        rounds=rounds,
+        per_round=max(k, candidates),
+        singles=singles,
+        distractors=distractors,
+        renamed=int(k * renamed_share + 0.5),
+    )
     chosen = _equivalents(builder, reference, report, limits, pool, plan)
     clock = time.perf_counter()
     report.variants = [_to_variant(c, n) for c, n in chosen]
     report.transform_s += time.perf_counter() - clock
     if mutants > 0:
-        report.variants.extend(_mutants(builder, report, limits, pool, mutants, calls))
+        rule = _MutantRule(list(calls if shipped is None else shipped), crash_mutants)
+        report.variants.extend(_mutants(builder, report, limits, pool, mutants, rule))
     return report
+
+
+def _reference(
+    pool: SandboxPool,
+    code: str,
+    calls: list[str],
+    known: Mapping[str, Outcome],
+    limits: _Limits,
+) -> list[Outcome]:
+    """The original's outcome on every call; calls whose outcome is `known` (generated calls,
+    already run once on the original) are not run again."""
+    missing = list(dict.fromkeys(call for call in calls if call not in known))
+    ran: dict[str, Outcome] = {}
+    if missing:
+        (outcomes,) = _run_many(pool, [code], missing, limits)
+        ran = dict(zip(missing, outcomes, strict=True))
+    return [known[call] if call in known else ran[call] for call in calls]
 
 
 @dataclass(frozen=True, slots=True)
@@ -681,6 +835,15 @@ class _Plan:
     max_chain: int
     rounds: int
     per_round: int
+    singles: int = 0
+    distractors: bool = False
+    renamed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _MutantRule:
+    shipped: list[str]
+    crash_mutants: bool
 
 
 def _equivalents(
@@ -691,14 +854,19 @@ def _equivalents(
     pool: SandboxPool,
     plan: _Plan,
 ) -> list[tuple[_Candidate, int]]:
-    verified: list[tuple[_Candidate, int]] = []
+    composed: list[tuple[_Candidate, int]] = []
+    singles: list[tuple[_Candidate, int]] = []
     for salt in range(plan.rounds):
-        if len(verified) >= plan.k:
+        if len(composed) >= plan.k and (salt > 0 or plan.singles == 0):
             break
         clock = time.perf_counter()
         rng = random.Random(f"core-bench-chains:{builder.seed}:{salt}:{builder.code}")
-        chains = _equivalent_chains(builder, rng, salt, plan.max_chain, plan.per_round)
-        candidates = builder.build(chains, "equivalent", salt)
+        chains = _equivalent_chains(builder, rng, salt, plan)
+        candidates = (
+            builder.build(chains.singles, "equivalent", salt, single=True) if salt == 0 else []
+        )
+        if plan.k > 0:
+            candidates += builder.build(chains.composed, "equivalent", salt)
         report.transform_s += time.perf_counter() - clock
         clock = time.perf_counter()
         outcomes = _run_many(pool, [c.code for c in candidates], report.calls, limits)
@@ -707,15 +875,36 @@ def _equivalents(
         for candidate, result in zip(candidates, outcomes, strict=True):
             verdict = _verdict(reference, result, report.calls)[0]
             if verdict.kept:
-                verified.append((candidate, verdict.calls))
+                (singles if candidate.single else composed).append((candidate, verdict.calls))
             else:
                 report.rejected[verdict.reason] += 1
-    report.verified = len(verified)
+    report.verified = len(composed) + len(singles)
     clock = time.perf_counter()
-    calls_of = {id(c): n for c, n in verified}
-    chosen = _select_diverse([c for c, _ in verified], plan.k)
+    calls_of = {id(c): n for c, n in composed}
+    chosen = _select_diverse([c for c, _ in composed], plan.k, plan.renamed)
     report.transform_s += time.perf_counter() - clock
-    return [(c, calls_of[id(c)]) for c in chosen]
+    return [(c, calls_of[id(c)]) for c in chosen] + singles[: plan.singles]
+
+
+def _separating_calls(
+    reference: Sequence[Outcome],
+    outcomes: Sequence[Outcome],
+    calls: Sequence[str],
+    rule: _MutantRule,
+) -> list[str]:
+    """The shipped calls that tell a mutant from the original: both return and the values
+    differ (with `crash_mutants`, any difference)."""
+    shipped = set(rule.shipped)
+    out: list[str] = []
+    for call, ref, got in zip(calls, reference, outcomes, strict=True):
+        if call not in shipped or ref.status not in _FINISHED:
+            continue
+        if rule.crash_mutants:
+            if compare_outcomes(ref, got) is not None:
+                out.append(call)
+        elif ref.status == "ok" and got.status == "ok" and not same_repr(ref.result, got.result):
+            out.append(call)
+    return out
 
 
 def _mutants(
@@ -724,11 +913,11 @@ def _mutants(
     limits: _Limits,
     pool: SandboxPool,
     wanted: int,
-    own_calls: Sequence[str],
+    rule: _MutantRule,
 ) -> list[Variant]:
-    """Mutants that finish on every call and differ on some, tried in a seeded order a few at
-    a time until `wanted` are found; within a group, those that differ on the problem's own
-    calls come first."""
+    """Mutants that finish on every call and are told apart from the original on a shipped
+    call (`_separating_calls`), tried in a seeded order a few at a time until `wanted` are
+    found."""
     names = [t.name for t in all_transforms("mutant")]
     random.Random(f"core-bench-mutants:{builder.seed}:{builder.code}").shuffle(names)
     clock = time.perf_counter()
@@ -740,7 +929,6 @@ def _mutants(
     longest = max((len(o.trace.steps) for o in reference if o.trace is not None), default=0)
     budget = min(limits.max_steps, _MUTANT_STEP_FACTOR * longest + _MUTANT_STEP_SLACK)
     mutant_limits = _Limits(limits.timeout_s, limits.memory_mb, budget)
-    own = set(own_calls)
     out: list[Variant] = []
     start = 0
     while len(out) < wanted and start < len(names):
@@ -753,18 +941,18 @@ def _mutants(
         codes = [c.code for c in candidates]
         outcomes = _run_many(pool, codes, report.calls, mutant_limits, trace=True)
         report.execute_s += time.perf_counter() - clock
-        ranked: list[tuple[bool, int, Variant]] = []
-        for i, (candidate, result) in enumerate(zip(candidates, outcomes, strict=True)):
+        for candidate, result in zip(candidates, outcomes, strict=True):
+            if len(out) >= wanted:
+                break
             if not all(_finished(o) for o in result):
+                report.rejected["mutant: does not finish"] += 1
                 continue
-            verdict, differing = _verdict(reference, result, report.calls)
-            if verdict.kept or not differing:
+            verdict = _verdict(reference, result, report.calls)[0]
+            separating = _separating_calls(reference, result, report.calls, rule)
+            if not separating:
+                report.rejected["mutant: not told apart on a shipped call"] += 1
                 continue
-            shows_on_own = any(call in own for call in differing)
-            variant = _to_variant(candidate, verdict.calls, differing)
-            ranked.append((not shows_on_own, i, variant))
-        ranked.sort(key=lambda r: (r[0], r[1]))
-        out.extend(variant for _, _, variant in ranked[: wanted - len(out)])
+            out.append(_to_variant(candidate, verdict.calls, separating))
     return out
 
 

@@ -13,17 +13,17 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     ModuleInfo,
     always_exits,
+    in_function,
     leading_lines,
     negate,
     strip_parens,
 )
 from transforms._base import Transform
-from transforms._conditionals import fix_test_spacing, in_function
+from transforms._conditionals import fix_test_spacing
 
 
 def _as_statements(body: cst.BaseSuite) -> list[cst.BaseStatement]:
@@ -65,9 +65,8 @@ class GuardClause(Transform):
     kinds: ClassVar[tuple[str, ...]] = ("drop_else", "function_guard", "loop_guard")
     site: _Site
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find the if statements that can be restructured."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[_Site]:
+        """The if statements that can be restructured."""
         sites: list[_Site] = []
         for block in info.nodes:
             if not isinstance(block, cst.IndentedBlock) or not in_function(block, info):
@@ -78,11 +77,7 @@ class GuardClause(Transform):
                     for kind in self._kinds(block, owner, i, stmt):
                         if kind in self.kinds:
                             sites.append(_Site(block, i, kind))
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
-        return True
+        return sites
 
     def _kinds(
         self, block: cst.IndentedBlock, owner: cst.CSTNode | None, i: int, stmt: cst.If

@@ -22,7 +22,6 @@ from libcst.metadata import (
     ComprehensionScope,
     FunctionScope,
     GlobalScope,
-    MetadataWrapper,
 )
 
 from transforms._analysis import (
@@ -212,11 +211,10 @@ class ExtractHelperExpr(_Extract):
     site: _ExprSite
     statement: cst.CSTNode
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find expressions whose free variables are all surely bound where they stand."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[_ExprSite]:
+        """Expressions whose free variables are all surely bound where they stand."""
         if info.names.dynamic:
-            return False
+            return []
         sites: list[_ExprSite] = []
         for func in self.module_functions(info):
             stores = _store_nodes(func.body)
@@ -239,10 +237,11 @@ class ExtractHelperExpr(_Extract):
                 site = self._site(node, func, info)
                 if site is not None:
                     sites.append(site)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
+        return sites
+
+    def take_site(self, site: _ExprSite, info: ModuleInfo) -> bool:
+        """Find the statement of the picked expression and name the helper."""
+        chosen = site
         self.func = chosen.func
         statement = _statement_of(chosen.expr, info)
         assert statement is not None
@@ -316,11 +315,10 @@ class ExtractLoopBody(_Extract):
 
     site: _LoopSite
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find loops whose body can run as a function."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[_LoopSite]:
+        """Loops whose body can run as a function."""
         if info.names.dynamic:
-            return False
+            return []
         sites: list[_LoopSite] = []
         for func in self.module_functions(info):
             for node in walk(func.body):
@@ -328,11 +326,11 @@ class ExtractLoopBody(_Extract):
                     site = self._site(node, func, info)
                     if site is not None:
                         sites.append(site)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
-        self.func = chosen.func
+        return sites
+
+    def take_site(self, site: _LoopSite, info: ModuleInfo) -> bool:
+        """Name the helper."""
+        self.func = site.func
         fresh = FreshNames(info.names.identifiers)
         self.helper_name = fresh.take(self.rng.choice(_BODY_NAMES))
         return True

@@ -37,6 +37,7 @@ from tracer import Outcome, SandboxPool
 __all__ = [
     "ParsedCall",
     "candidate_calls",
+    "generate_call_outcomes",
     "generate_calls",
     "parse_call",
     "render_literal",
@@ -549,6 +550,42 @@ def generate_calls(
 ) -> list[str]:
     """The problem's calls followed by up to `n` new calls on which the original behaves.
 
+    See `generate_call_outcomes`, which this calls, for the procedure and the arguments.
+
+    Returns:
+        ``list(calls)`` plus the kept new calls, in generation order.
+    """
+    kept = generate_call_outcomes(
+        code,
+        calls,
+        n=n,
+        seed=seed,
+        pool=pool,
+        max_raising=max_raising,
+        timeout_s=timeout_s,
+        memory_mb=memory_mb,
+        max_steps=max_steps,
+        rounds=rounds,
+    )
+    return [*calls, *(call for call, _ in kept)]
+
+
+def generate_call_outcomes(
+    code: str,
+    calls: Sequence[str],
+    *,
+    n: int = 8,
+    seed: int = 0,
+    pool: SandboxPool | None = None,
+    max_raising: int = 2,
+    timeout_s: float = 2.0,
+    memory_mb: int = 512,
+    max_steps: int = 10_000,
+    rounds: int = 3,
+) -> list[tuple[str, Outcome]]:
+    """Up to `n` new calls on which the original behaves, with the original's (traced)
+    outcome on each, so a caller needs not run them again.
+
     New calls are derived by type-preserving mutation (`candidate_calls`) and run on the
     original in the sandbox, traced, all candidates of a round in one `run_batch` request.
     Calls that return within `max_steps` steps are kept, raising ones up to `max_raising`; the
@@ -568,11 +605,11 @@ def generate_calls(
         rounds: How many rounds of candidates to try.
 
     Returns:
-        ``list(calls)`` plus the kept new calls, in generation order.
+        (call, outcome) of every kept new call, in generation order.
     """
     if pool is None:
         with SandboxPool(workers=1) as own:
-            return generate_calls(
+            return generate_call_outcomes(
                 code,
                 calls,
                 n=n,
@@ -587,7 +624,7 @@ def generate_calls(
     # Candidates are drawn once for all rounds, so a later round never repeats an earlier one.
     per_round = 2 * n + 4
     candidates = candidate_calls(calls, count=per_round * rounds, seed=seed, code=code)
-    kept: list[str] = []
+    kept: list[tuple[str, Outcome]] = []
     raising = 0
     for r in range(rounds):
         batch = candidates[r * per_round : (r + 1) * per_round]
@@ -602,5 +639,5 @@ def generate_calls(
                 if raising >= max_raising:
                     continue
                 raising += 1
-            kept.append(call)
-    return [*calls, *kept]
+            kept.append((call, outcome))
+    return kept

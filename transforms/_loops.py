@@ -8,9 +8,15 @@ variable takes each value at the top of the body and keeps the last one after th
 an empty range leaves it untouched. The stop bound is evaluated once, before the loop, unless
 re-reading it is provably the same (a literal, or a local that the body does not touch).
 
-Any other iterable goes through an iterator (`it = iter(xs)`, `next(it)` in a `try` that
-breaks on `StopIteration`), which is exactly what a `for` does, mutation during iteration
-included; the loop's `else:` runs where the iterator is exhausted.
+Any other iterable becomes an index loop over a sequence, the way a person writes it:
+`i = 0; while i < len(xs): x = xs[i]; i += 1; ...`. A local name is indexed directly when the
+body does not rebind it (re-reading `len(xs)` on every test is what a list iterator does, so
+mutation during iteration behaves the same); any other expression is evaluated once into a new
+local first, through `list(...)` when it is not indexable (`zip`, `enumerate`, `map`, `filter`,
+`reversed`, `set`, dict views). The increment comes right after the fetch, so `continue` needs
+nothing more. The `next()`/`StopIteration` desugaring is never produced: it is not code a
+person writes. Iterables the index form would misread (a dict or set held in a name) are
+rejected by differential verification.
 """
 
 from __future__ import annotations
@@ -18,7 +24,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     NON_MUTATING_METHODS,
@@ -30,6 +35,8 @@ from transforms._analysis import (
     count_refs,
     loop_control_of,
     name_values,
+    strip_parens,
+    target_names,
     walk,
     wrap,
 )
@@ -39,7 +46,7 @@ from transforms._base import Transform
 @dataclass
 class _Plan:
     loop: cst.For
-    form: str  # "natural" | "hidden" | "iterator"
+    form: str  # "natural" | "hidden" | "sequence"
     start: cst.BaseExpression | None = None
     stop: cst.BaseExpression | None = None
     stop_inline: bool = False
@@ -107,18 +114,17 @@ class ForToWhile(Transform):
     name = "for_to_while"
     kind = "equivalent"
     description = (
-        "rewrite a for loop as a while loop (range loops as index loops, other iterables "
-        "through iter() and next())"
+        "rewrite a for loop as a while loop over an index (range loops count the index, other "
+        "iterables are indexed as sequences)"
     )
 
     plan: _Plan
     index_name: str
     stop_name: str
-    iterator_name: str
+    holder_name: str | None
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find the loops that can be rewritten and plan the rewrite of one."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[_Plan]:
+        """The loops that can be rewritten, each with the plan of its rewrite."""
         plans: list[_Plan] = []
         for node in info.nodes:
             if not isinstance(node, cst.For) or node.asynchronous is not None:
@@ -129,17 +135,19 @@ class ForToWhile(Transform):
             plan = self._plan(node, func, info)
             if plan is not None:
                 plans.append(plan)
-        chosen = self.pick(plans)
-        if chosen is None:
-            return False
-        self.plan = chosen
+        return plans
+
+    def take_site(self, site: _Plan, info: ModuleInfo) -> bool:
+        """Choose the names of the rewrite of the picked loop."""
+        self.plan = chosen = site
         fresh = FreshNames(info.names.identifiers)
         loop = chosen.loop
-        if chosen.form == "iterator":
-            base = "iterator"
-            if isinstance(loop.target, cst.Name):
-                base = self.rng.choice(["iterator", f"{loop.target.value}_iter", "it"])
-            self.iterator_name = fresh.take(base)
+        if chosen.form == "sequence":
+            self.index_name = fresh.take(self.rng.choice(["i", "idx", "index", "pos"]))
+            self.holder_name = None
+            if not _indexable_name(loop, info):
+                holder = self.rng.choice(["items", "values", "seq", "elements"])
+                self.holder_name = fresh.take(holder)
         else:
             if chosen.form == "hidden":
                 self.index_name = fresh.take(self.rng.choice(["idx", "index", "pos", "cursor"]))
@@ -166,11 +174,9 @@ class ForToWhile(Transform):
             step = _literal_int(args[2]) if len(args) == 3 else 1
             if step:
                 return self._range_plan(loop, func, info, args, step)
-        if not all(info.is_builtin(n) for n in ("iter", "next", "StopIteration")):
+        if not all(info.is_builtin(n) for n in ("len", "list")):
             return None
-        if loop.orelse is not None and loop_control_of(loop.orelse.body):
-            return None
-        return _Plan(loop=loop, form="iterator")
+        return _Plan(loop=loop, form="sequence")
 
     def _range_plan(
         self,
@@ -279,8 +285,8 @@ class ForToWhile(Transform):
         """Replace the chosen loop."""
         if original_node is not self.plan.loop:
             return updated_node
-        if self.plan.form == "iterator":
-            produced = self._iterator_loop(updated_node)
+        if self.plan.form == "sequence":
+            produced = self._sequence_loop(updated_node)
         else:
             produced = self._index_loop(updated_node)
         produced[0] = produced[0].with_changes(leading_lines=updated_node.leading_lines)
@@ -323,40 +329,77 @@ class ForToWhile(Transform):
         statements.append(cst.While(test=test, body=new_block, orelse=loop.orelse))
         return statements
 
-    def _iterator_loop(self, loop: cst.For) -> list[cst.BaseStatement]:
-        it = self.iterator_name
-        init = _assign(
-            it,
-            cst.Call(func=cst.Name("iter"), args=[cst.Arg(value=wrap(loop.iter, 0))]),
+    def _sequence_loop(self, loop: cst.For) -> list[cst.BaseStatement]:
+        index = self.index_name
+        statements: list[cst.BaseStatement] = []
+        if self.holder_name is None:
+            assert isinstance(loop.iter, cst.Name)
+            sequence: cst.BaseExpression = cst.Name(loop.iter.value)
+        else:
+            value = loop.iter
+            if _needs_list(value):
+                value = cst.Call(func=cst.Name("list"), args=[cst.Arg(value=strip_parens(value))])
+            statements.append(_assign(self.holder_name, strip_parens(value)))
+            sequence = cst.Name(self.holder_name)
+        statements.append(_assign(index, cst.Integer("0")))
+        test = cst.Comparison(
+            left=cst.Name(index),
+            comparisons=[
+                cst.ComparisonTarget(
+                    operator=cst.LessThan(),
+                    comparator=cst.Call(func=cst.Name("len"), args=[cst.Arg(value=sequence)]),
+                )
+            ],
         )
         fetch = _line(
             cst.Assign(
                 targets=[cst.AssignTarget(target=loop.target)],
-                value=cst.Call(func=cst.Name("next"), args=[cst.Arg(value=cst.Name(it))]),
+                value=cst.Subscript(
+                    value=sequence,
+                    slice=[cst.SubscriptElement(slice=cst.Index(value=cst.Name(index)))],
+                ),
             )
         )
-        exhausted: list[cst.BaseStatement] = []
-        if loop.orelse is not None:
-            exhausted = list(_body_parts(loop.orelse.body)[0])
-        if not (loop.orelse is not None and always_exits(loop.orelse.body)):
-            exhausted.append(_line(cst.Break()))
-        guard = cst.Try(
-            body=cst.IndentedBlock(body=[fetch]),
-            handlers=[
-                cst.ExceptHandler(
-                    body=cst.IndentedBlock(body=exhausted),
-                    type=cst.Name("StopIteration"),
-                )
-            ],
-        )
         body, header, block = _body_parts(loop.body)
-        body = [guard, *body]
+        body = [fetch, _line(_increment(index, 1)), *body]
         new_block = (
             block.with_changes(body=body, header=header)
             if block is not None
             else cst.IndentedBlock(body=body, header=header)
         )
-        return [init, cst.While(test=cst.Name("True"), body=new_block)]
+        statements.append(cst.While(test=test, body=new_block, orelse=loop.orelse))
+        return statements
+
+
+_LIST_FIRST = frozenset(
+    {"zip", "enumerate", "map", "filter", "reversed", "iter", "set", "frozenset"}
+)
+_VIEW_METHODS = frozenset({"items", "keys", "values"})
+
+
+def _needs_list(expr: cst.BaseExpression) -> bool:
+    """Whether `expr` gives an iterable that cannot be indexed (so it goes through `list`)."""
+    if isinstance(expr, cst.GeneratorExp | cst.Set | cst.SetComp | cst.Dict | cst.DictComp):
+        return True
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        if isinstance(func, cst.Name):
+            return func.value in _LIST_FIRST
+        if isinstance(func, cst.Attribute):
+            return func.attr.value in _VIEW_METHODS
+    return False
+
+
+def _indexable_name(loop: cst.For, info: ModuleInfo) -> bool:
+    """Whether the loop's iterable is a plain name the loop never rebinds (indexed directly)."""
+    iterable = loop.iter
+    if not isinstance(iterable, cst.Name) or iterable.lpar:
+        return False
+    name = iterable.value
+    if name in info.names.declared:
+        return False
+    rebinds = assigned_names(loop.body) | (target_names(loop.target) or {name})
+    return name not in rebinds
 
 
 TRANSFORMS: tuple[type[Transform], ...] = (ForToWhile,)

@@ -24,16 +24,32 @@ a model reads, and a variant that adds, removes or rewords comments does read di
 its similarity to the original should fall. Splitting into words keeps one long comment from
 weighing as one rare token. Jaccard similarity is that of the two token sets (1-grams), as
 CoRE measures surface similarity between a program and its variants.
+
+`normalized_tokens` replaces every identifier a program chooses (a name that is not a keyword,
+a builtin or an attribute) by ``ID`` and drops comments, so `normalized_jaccard` sees
+structure only: a renaming alone scores 1.0. `cosmetic_only` says whether two sources differ
+only in names, comments and layout.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import io
+import keyword
 import re
 import tokenize
 
-__all__ = ["cyclomatic_complexity", "jaccard", "tokens"]
+__all__ = [
+    "cosmetic_only",
+    "cyclomatic_complexity",
+    "jaccard",
+    "normalized_jaccard",
+    "normalized_tokens",
+    "tokens",
+]
+
+_FIXED_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(dir(builtins))
 
 _LAYOUT = frozenset(
     {
@@ -159,3 +175,61 @@ def jaccard(a: str, b: str) -> float:
     if not union:
         return 1.0
     return len(set_a & set_b) / len(union)
+
+
+def normalized_tokens(code: str) -> list[str]:
+    """The tokens of `code` (see `tokens`) without comments and with every chosen identifier
+    (a name not a keyword, builtin or attribute) replaced by ``ID``.
+
+    Args:
+        code: Python source.
+
+    Returns:
+        The token strings.
+    """
+    out: list[str] = []
+    for token in tokens(_comment_free(code)):
+        is_name = token.isidentifier() and token not in _FIXED_NAMES
+        out.append("ID" if is_name and (not out or out[-1] != ".") else token)
+    return out
+
+
+def _comment_free(code: str) -> str:
+    try:
+        parts = [
+            tok
+            for tok in tokenize.generate_tokens(io.StringIO(code).readline)
+            if tok.type != tokenize.COMMENT
+        ]
+        return tokenize.untokenize(parts)
+    except (tokenize.TokenError, SyntaxError):
+        return code
+
+
+def normalized_jaccard(a: str, b: str) -> float:
+    """Token 1-gram Jaccard similarity of two sources with identifiers normalised and
+    comments dropped (`normalized_tokens`): how much the structure, not the naming, differs.
+
+    Args:
+        a: One Python source.
+        b: The other.
+
+    Returns:
+        A number in [0, 1].
+    """
+    set_a, set_b = set(normalized_tokens(a)), set(normalized_tokens(b))
+    union = set_a | set_b
+    return len(set_a & set_b) / len(union) if union else 1.0
+
+
+def cosmetic_only(a: str, b: str) -> bool:
+    """Whether two sources differ only in identifiers, comments and layout.
+
+    Args:
+        a: One Python source.
+        b: The other.
+
+    Returns:
+        True when their normalised token sequences are equal.
+    """
+    return normalized_tokens(a) == normalized_tokens(b)

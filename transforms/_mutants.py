@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     ModuleInfo,
     bound_before,
+    in_function,
     keep_parens,
     make_comp_op,
     required_precedence,
@@ -22,7 +22,6 @@ from transforms._analysis import (
     wrap,
 )
 from transforms._base import Transform
-from transforms._conditionals import in_function
 from transforms._constants import _DECIMAL, _excluded, _plain_string
 
 
@@ -75,23 +74,18 @@ def _shift(expr: cst.BaseExpression, delta: int) -> cst.BaseExpression:
 
 
 class _Mutant(Transform):
-    """Replaces one chosen node by a prepared replacement."""
+    """Replaces one chosen node by a prepared replacement: the sites are
+    `(node, replacement)` pairs that `collect` fills in."""
 
     kind = "mutant"
+    family = "mutant"
     sites: list[tuple[cst.CSTNode, cst.CSTNode | cst.RemovalSentinel]]
-    target: cst.CSTNode
-    replacement: cst.CSTNode | cst.RemovalSentinel
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Collect the sites, pick one, and build its replacement."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[tuple[cst.CSTNode, Any]]:
+        """The (node, replacement) pairs `collect` finds."""
         self.sites = []
         self.collect(info)
-        chosen = self.pick(self.sites)
-        if chosen is None:
-            return False
-        self.target, self.replacement = chosen
-        return True
+        return self.sites
 
     def collect(self, info: ModuleInfo) -> None:
         """Fill `self.sites` with (node, replacement) pairs."""
@@ -99,7 +93,7 @@ class _Mutant(Transform):
 
     def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
         """Swap in the replacement."""
-        return self.replacement if original_node is self.target else result
+        return self.swap_site(original_node, result)
 
 
 class MutantOffByOne(_Mutant):
@@ -107,6 +101,7 @@ class MutantOffByOne(_Mutant):
     bound moved by one."""
 
     name = "mutant_off_by_one"
+    keeps_lines = True
     description = "move a range bound, a slice bound or a literal index by one"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -153,6 +148,7 @@ class MutantSwapComparison(_Mutant):
     """`<` -> `<=` or `>`, `==` -> `!=`, `in` -> `not in`..."""
 
     name = "mutant_swap_comparison"
+    keeps_lines = True
     description = "replace a comparison operator by a neighbouring or opposite one"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -182,6 +178,7 @@ class MutantChangeConstant(_Mutant):
     """An integer moved by one, one character of a string changed, or True <-> False."""
 
     name = "mutant_change_constant"
+    keeps_lines = True
     description = "change a constant: an integer by one, a character of a string, or a boolean"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -212,6 +209,7 @@ class MutantDropNegation(_Mutant):
     """`not x` -> `x`, `a not in b` -> `a in b`, `a is not b` -> `a is b`."""
 
     name = "mutant_drop_negation"
+    keeps_lines = True
     description = "drop a negation: remove a `not`, or turn `not in`/`is not` into `in`/`is`"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -249,6 +247,7 @@ class MutantArithmetic(_Mutant):
     """`+` <-> `-`, `*` <-> `//` (also in augmented assignments)."""
 
     name = "mutant_arithmetic"
+    keeps_lines = True
     description = "replace an arithmetic operator: + and - swapped, * and // swapped"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -273,6 +272,7 @@ class MutantBooleanOperator(_Mutant):
     """`and` <-> `or`."""
 
     name = "mutant_boolean_operator"
+    keeps_lines = True
     description = "replace `and` by `or` or the reverse"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -304,6 +304,7 @@ class MutantSwapOperands(_Mutant):
     """`a - b` -> `b - a`, `s.replace(a, b)` -> `s.replace(b, a)`, `s[i:j]` -> `s[j:i]`."""
 
     name = "mutant_swap_operands"
+    keeps_lines = True
     description = "swap the operands of a non-commutative operator, a method call or a slice"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -372,6 +373,7 @@ class MutantDropCall(_Mutant):
     """`sorted(xs)` -> `xs`, `text.upper()` -> `text`: a conversion left out."""
 
     name = "mutant_drop_call"
+    keeps_lines = True
     description = "leave out a conversion call: sorted(x), reversed(x), x.upper()... become x"
 
     def collect(self, info: ModuleInfo) -> None:
@@ -455,6 +457,7 @@ class MutantSwapMethod(_Mutant):
     """`s.lstrip()` -> `s.rstrip()`, `d.keys()` -> `d.values()`...: a sibling method."""
 
     name = "mutant_swap_method"
+    keeps_lines = True
     description = "call a sibling method instead: lstrip/rstrip, upper/lower, keys/values..."
 
     def collect(self, info: ModuleInfo) -> None:

@@ -24,6 +24,7 @@ from transforms._analysis import (
     STR_ONLY_METHODS,
     FreshNames,
     ModuleInfo,
+    comment_mentions,
     resolves_locally,
     walk,
 )
@@ -236,6 +237,8 @@ class _Rename(Transform):
     """Renames every renameable variable; subclasses choose the new names."""
 
     kind = "equivalent"
+    family = "rename"
+    keeps_lines = True
 
     def __init__(self, rng: random.Random, *, rename_params: bool = True) -> None:
         """Create the transform.
@@ -252,7 +255,7 @@ class _Rename(Transform):
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find the renameable names and choose a new name for each."""
-        info = ModuleInfo(wrapper)
+        info = ModuleInfo.of(wrapper)
         groups = renameable_names(info, rename_params=self.rename_params)
         if not groups:
             return False
@@ -285,6 +288,16 @@ class _Rename(Transform):
         """Rename one occurrence."""
         new = self._targets.get(id(original_node))
         return updated_node.with_changes(value=new) if new is not None else updated_node
+
+    def leave_Comment(self, original_node: cst.Comment, updated_node: cst.Comment) -> cst.Comment:
+        """Rename the renamed names in comments too, as a person renaming would (a comment
+        left naming the old names would leak them back)."""
+        if not self.renames:
+            return updated_node
+        text = updated_node.value
+        for match in reversed(comment_mentions(text, self.renames)):
+            text = text[: match.start()] + self.renames[match[0]] + text[match.end() :]
+        return updated_node.with_changes(value=text)
 
 
 class RenameShort(_Rename):

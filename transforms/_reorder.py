@@ -13,13 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     BUILTIN_NAMES,
     ModuleInfo,
     bound_before,
     definitely_assigned,
+    in_function,
     is_pure,
     leading_lines,
     may_raise,
@@ -28,7 +28,6 @@ from transforms._analysis import (
     touched_names,
 )
 from transforms._base import Transform
-from transforms._conditionals import in_function
 
 
 @dataclass
@@ -85,11 +84,10 @@ class ReorderStatements(Transform):
     kind = "equivalent"
     description = "swap two adjacent assignments that neither read nor write each other's names"
 
-    pair: _Pair
+    site: _Pair
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find adjacent independent assignments."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> list[_Pair]:
+        """Adjacent independent assignments."""
         pairs: list[_Pair] = []
         for block in info.nodes:
             if not isinstance(block, cst.IndentedBlock) or not in_function(block, info):
@@ -112,19 +110,15 @@ class ReorderStatements(Transform):
                     continue
                 if _independent(a, b):
                     pairs.append(_Pair(block, i))
-        chosen = self.pick(pairs)
-        if chosen is None:
-            return False
-        self.pair = chosen
-        return True
+        return pairs
 
     def leave_IndentedBlock(
         self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
     ) -> cst.IndentedBlock:
         """Swap the chosen statements; each keeps the comments above it."""
-        if original_node is not self.pair.block:
+        if original_node is not self.site.block:
             return updated_node
-        i = self.pair.index
+        i = self.site.index
         body = list(updated_node.body)
         first, second = body[i], body[i + 1]
         if i == 0:

@@ -6,6 +6,8 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass
 
+from core_bench.build._authors import AuthorOptions
+
 
 @dataclass(frozen=True, slots=True)
 class BuildOptions:
@@ -15,7 +17,13 @@ class BuildOptions:
         dataset: "bundled", "cruxeval", "core-qa=PATH", or a path or URL (see `load_dataset`).
         seed: every random choice derives from it; the same seed and dataset give
             byte-identical `.jsonl` files.
-        variants: equivalent variants per problem.
+        variants: composed equivalent variants per problem (chains of transforms).
+        singles: single-transform equivalent variants per problem, besides the composed ones
+            (the factorial design: one factor each, one of them a renaming).
+        distractors: also use the "distractor" family (dead code, constant unfolding,
+            misleading comments), off by default.
+        crash_mutants: keep mutants that differ from the original on the shipped calls only
+            by raising (dropped by default).
         mutants: semantic mutants per problem (controls).
         probes: probes per (variant, call).
         calls: calls per problem: the dataset's own, plus generated ones up to this many.
@@ -23,6 +31,7 @@ class BuildOptions:
         limit: build only the first N problems of the dataset.
         timeout_s: wall-clock limit of one call in the sandbox.
         max_steps: step limit of one traced call.
+        authors: models asked for reimplementations (`--authors`), or None.
     """
 
     dataset: str = "bundled"
@@ -35,6 +44,10 @@ class BuildOptions:
     limit: int | None = None
     timeout_s: float = 5.0
     max_steps: int = 10_000
+    singles: int = 4
+    distractors: bool = False
+    crash_mutants: bool = False
+    authors: AuthorOptions | None = None
 
     def as_dict(self) -> dict[str, object]:
         """The options as plain JSON values (for the manifest)."""

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import ast
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
+from core_bench.build._hash_stable import HASH_UNSTABLE, stable_calls, stable_probes
 from core_bench.build._options import BuildOptions
+from core_bench.build._reimplement import ProblemExtras, check_reimplementations
 from core_bench.probes import anchor_probes, mark_anchored, probes_for_call
-from core_bench.schemas import Probe, Problem, Variant
+from core_bench.schemas import Probe, Problem, SkippedRow, Variant
 from tracer import Outcome, SandboxPool, Trace
-from transforms import cyclomatic_complexity, generate_calls, generate_variants
+from transforms import cyclomatic_complexity, generate_call_outcomes, generate_variants
 
 
 @dataclass(slots=True)
@@ -22,6 +25,13 @@ class ProblemBuild:
     probes: list[Probe] = field(default_factory=list)
     failure: str | None = None
     seconds: dict[str, float] = field(default_factory=dict)
+    counts: Counter[str] = field(default_factory=Counter)
+    """Tallies for the manifest beyond what the records show (reimplementations checked,
+    kept and rejected by reason)."""
+    skipped: list[SkippedRow] = field(default_factory=list)
+    """Parts of the problem's data left out (an implementation that is not equivalent)."""
+    dropped: dict[str, int] = field(default_factory=dict)
+    """Calls and probes left out because their answers change with the hash seed."""
 
 
 def variant_id(problem_id: str, kind: str, number: int) -> str:
@@ -33,31 +43,39 @@ def variant_id(problem_id: str, kind: str, number: int) -> str:
 
 def _extend_calls(
     problem: Problem, options: BuildOptions, seed: int, pool: SandboxPool
-) -> tuple[list[str], list[str]]:
-    """The problem's calls plus generated ones that return a literal, with their outputs."""
+) -> tuple[list[str], list[str], list[str], dict[str, Outcome]]:
+    """The problem's calls plus generated ones that return a literal, with their outputs, and
+    the verification calls (those, plus generated calls used only to verify variants), and the
+    original's outcome on each generated call.
+
+    Calls are generated once for both uses, and each generated call is run once: its traced
+    outcome gives the output a shipped call needs and the reference verification compares with.
+    """
     wanted = max(0, options.calls - len(problem.calls))
-    calls = list(problem.calls)
-    if wanted:
-        calls = generate_calls(
+    kept = list(problem.calls)
+    outputs = list(problem.outputs)
+    extra: list[str] = []
+    known: dict[str, Outcome] = {}
+    if wanted + options.verify_calls:
+        generated = generate_call_outcomes(
             problem.code,
             problem.calls,
-            n=wanted,
+            n=wanted + options.verify_calls,
             seed=seed,
             pool=pool,
-            max_raising=0,
+            max_raising=options.verify_calls,
             timeout_s=options.timeout_s,
             max_steps=options.max_steps,
         )
-    outcomes = pool.run_batch(
-        problem.code, calls[len(problem.calls) :], timeout_s=options.timeout_s
-    )
-    outputs = list(problem.outputs)
-    kept = list(problem.calls)
-    for call, outcome in zip(calls[len(problem.calls) :], outcomes, strict=True):
-        if outcome.status == "ok" and outcome.result is not None and outcome.result_literal:
-            kept.append(call)
-            outputs.append(outcome.result)
-    return kept, outputs
+        for call, outcome in generated:
+            known[call] = outcome
+            shippable = outcome.status == "ok" and outcome.result is not None
+            if shippable and outcome.result_literal and len(kept) < options.calls:
+                kept.append(call)
+                outputs.append(outcome.result or "")
+            else:
+                extra.append(call)
+    return kept, outputs, kept + extra, known
 
 
 def _traces(
@@ -97,28 +115,58 @@ def literal_output(stored: str) -> str | None:
     return stored
 
 
-def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) -> ProblemBuild:
+def build_problem(
+    problem: Problem,
+    options: BuildOptions,
+    pool: SandboxPool,
+    extras: ProblemExtras | None = None,
+    hash_pool: SandboxPool | None = None,
+) -> ProblemBuild:
     """Extend the calls, generate and verify variants, trace every (variant, call), pick probes.
+
+    `extras` adds other implementations, verified and kept as "reimplementation" variants
+    (generated calls they disagree on are dropped first), and imported probes (see
+    `core_bench.build._reimplement`).
 
     Probes: on the original, `options.probes` per call; on an equivalent variant, first the
     original's probes asked again where the variant's trace allows (anchored), then its own
-    probes up to the same count; on a mutant, its own probes only.
+    probes up to the same count; on a mutant, its own probes only. With `hash_pool` (workers
+    under another hash seed), calls and probes whose answers change with the seed are dropped
+    (`_hash_stable`) and counted in `dropped`.
     """
     seed = options.problem_seed(problem.id)
     seconds: dict[str, float] = {}
     mark = time.perf_counter()
-    calls, outputs = _extend_calls(problem, options, seed, pool)
+    calls, outputs, verification, known = _extend_calls(problem, options, seed, pool)
+    dropped: dict[str, int] = {}
+    if hash_pool is not None:
+        calls, outputs, dropped["calls.hash_unstable"] = stable_calls(
+            problem, calls, outputs, hash_pool, options.timeout_s
+        )
+        if not calls:
+            return ProblemBuild(problem, failure=HASH_UNSTABLE, dropped=dropped)
+    checked = None
+    if extras is not None:
+        checked = check_reimplementations(problem, calls, outputs, extras, options, pool, seed)
+        disagreed = set(calls) - set(checked.calls)
+        calls, outputs = checked.calls, checked.outputs
+        verification = [call for call in verification if call not in disagreed]
     problem = problem.model_copy(update={"calls": calls, "outputs": outputs})
     seconds["calls"] = time.perf_counter() - mark
     mark = time.perf_counter()
     generated = generate_variants(
         problem.code,
-        calls,
+        verification,
         k=options.variants,
         seed=seed,
         mutants=options.mutants,
         pool=pool,
-        extra_calls=options.verify_calls,
+        extra_calls=0,
+        singles=options.singles,
+        distractors=options.distractors,
+        crash_mutants=options.crash_mutants,
+        shipped=calls,
+        known_outcomes=known,
     )
     counters = {"equivalent": 0, "mutant": 0}
     variants = [
@@ -145,6 +193,8 @@ def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) ->
                 jaccard=round(item.jaccard, 4),
                 cc=item.cc,
                 verified_calls=item.verified_calls,
+                family=item.family,
+                single=item.single,
                 renames=dict(sorted(item.provenance.renames.items())),
                 line_map={k: list(v) for k, v in sorted(item.provenance.line_map.items())},
             )
@@ -152,15 +202,30 @@ def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) ->
     seconds["variants"] = time.perf_counter() - mark
     mark = time.perf_counter()
     traces = _traces([v.code for v in variants], calls, options, pool)
+    seconds["traces"] = time.perf_counter() - mark
+    if checked is not None:  # traced where `check_reimplementations` ran them
+        variants, traces = variants + checked.variants, traces + checked.traces
     variants = [
         v.model_copy(update={"outputs": [traced_output(t) for t in ts]})
         for v, ts in zip(variants, traces, strict=True)
     ]
-    seconds["traces"] = time.perf_counter() - mark
     mark = time.perf_counter()
     probes = _probes(problem, variants, traces, options, seed)
+    if hash_pool is not None:
+        alt_traces = _traces([v.code for v in variants], calls, options, hash_pool)
+        probes, dropped["probes.hash_unstable"] = stable_probes(probes, variants, alt_traces)
     seconds["probes"] = time.perf_counter() - mark
-    return ProblemBuild(problem, variants, probes, seconds=seconds)
+    if checked is None:
+        return ProblemBuild(problem, variants, probes, seconds=seconds, dropped=dropped)
+    return ProblemBuild(
+        problem,
+        variants,
+        probes + checked.probes,
+        seconds=seconds,
+        counts=checked.counts,
+        skipped=checked.skipped,
+        dropped=dropped,
+    )
 
 
 def _probes(

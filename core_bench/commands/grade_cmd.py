@@ -19,6 +19,7 @@ from typing import Any
 
 from core_bench.build import Benchmark, load_benchmark
 from core_bench.commands._args import number
+from core_bench.commands._isolation import add_isolation_flag, check_isolation
 from core_bench.errors import UsageError
 from core_bench.runs import (
     ResponseCache,
@@ -45,6 +46,7 @@ from core_bench.runs._runner import (
 )
 from core_bench.runs._tasks import make_tasks
 from core_bench.schemas import MetricRow, Sample
+from core_bench.suites import select_suite
 from tracer import SandboxPool
 
 
@@ -123,6 +125,7 @@ def regrade(
         raise UsageError(f"{exc} (pass --bench where the run's benchmark now is)") from None
     if benchmark_ref(benchmark).sha256 != manifest.benchmark.sha256:
         raise UsageError(f"{config.bench}: not the benchmark the run used (sha256 differs)")
+    benchmark = select_suite(benchmark, config.suite, seed=config.suite_seed).benchmark
     old = read_samples(out / "samples.jsonl") if (out / "samples.jsonl").is_file() else []
     result = asyncio.run(_regrade(config, manifest, benchmark, old, pool))
     if float_tolerance is not None:
@@ -213,6 +216,7 @@ def register(subparsers: Any) -> None:
         type=number(float, 0.0, "a number >= 0"),
         help="tolerance of float comparisons (default: the run's)",
     )
+    add_isolation_flag(parser)
     parser.add_argument(
         "--no-plots",
         dest="plots",
@@ -232,6 +236,7 @@ def register(subparsers: Any) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Regrade the run and print what changed."""
+    check_isolation(args)
     result = regrade(
         args.run,
         bench=args.bench,

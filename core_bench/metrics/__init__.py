@@ -39,7 +39,12 @@ from core_bench.metrics._accuracy import accuracy_rows
 from core_bench.metrics._consistency import consistency_rows
 from core_bench.metrics._core import Budget, core_rows, draw_budget, expected_strict
 from core_bench.metrics._data import Context
-from core_bench.metrics._faithfulness import Traces, faithfulness_rows, parse_steps
+from core_bench.metrics._faithfulness import (
+    Traces,
+    claimed_trace,
+    faithfulness_rows,
+    parse_steps,
+)
 from core_bench.metrics._incremental import incremental_rows
 from core_bench.metrics._mutants import MutantOutputs, mutant_rows, stored_mutant_outputs
 from core_bench.metrics._passk import pass_rows
@@ -53,6 +58,7 @@ __all__ = [
     "Budget",
     "MutantOutputs",
     "Traces",
+    "claimed_trace",
     "draw_budget",
     "expected_strict",
     "mcnemar",

@@ -5,21 +5,11 @@ from __future__ import annotations
 from collections import defaultdict
 
 from core_bench.metrics._data import Context, correct
+from core_bench.probes import STAGE_OF_KIND
 from core_bench.schemas import MetricRow
 
 STAGES = ("coverage", "state", "path", "output")
 """REval's tasks in the order each builds on the one before."""
-
-STAGE_OF_KIND = {
-    "coverage": "coverage",
-    "state_after": "state",
-    "loop_exit_state": "state",
-    "call_return": "state",
-    "branch": "path",
-    "next_line": "path",
-}
-"""Which REval stage a probe kind asks about; other kinds (loop_iterations, full_trace,
-imported) belong to none."""
 
 
 def incremental_rows(ctx: Context) -> list[MetricRow]:

@@ -145,4 +145,9 @@ def _blocks(
     if not tables:
         blocks.append(Paragraph("No metric rows in any summary.json."))
     blocks.extend(tables)
+    from core_bench.report._usage import usage_table  # here: a small addition to the report
+
+    usage = usage_table(runs)
+    if usage is not None:
+        blocks.append(usage)
     return blocks

@@ -19,7 +19,7 @@ from core_bench.schemas import Manifest
 from tracer import SandboxPool
 
 CRUXEVAL = os.environ.get("CORE_BENCH_CRUXEVAL")
-SMALL = BuildOptions(variants=2, mutants=1, calls=5, probes=4)
+SMALL = BuildOptions(variants=2, mutants=1, calls=5, probes=4, singles=2)
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +59,40 @@ def test_bundled_build_files_and_counts(bundled: Path) -> None:
     kinds_seen = {p.kind for p in bench.probes}
     assert {"state_after", "branch", "loop_iterations", "loop_exit_state", "coverage"} <= kinds_seen
     assert {"next_line", "call_return", "full_trace"} <= kinds_seen
+
+
+def test_variants_carry_their_family_and_whether_they_are_single(bundled: Path) -> None:
+    bench = load_benchmark(bundled)
+    families = Counter((v.kind, v.family, v.single) for v in bench.variants)
+    assert all(v.family is None for v in bench.variants if v.kind == "original")
+    assert all(v.family == "mutant" for v in bench.variants if v.kind == "mutant")
+    equivalent = [v for v in bench.variants if v.kind == "equivalent"]
+    assert all(v.family in ("rewrite", "idiom", "rename") for v in equivalent), families
+    singles = [v for v in equivalent if v.single]
+    assert singles and all(len(v.chain) == 1 for v in singles)
+    assert sum(v.family == "rename" for v in singles) >= 0.9 * len(bench.problems)
+    assert all(len(v.chain) >= 2 for v in equivalent if not v.single)
+    assert all(not v.single for v in bench.variants if v.kind == "mutant")
+
+
+def test_every_mutant_returns_another_value_on_a_shipped_call(bundled: Path) -> None:
+    bench = load_benchmark(bundled)
+    problems = {p.id: p for p in bench.problems}
+    originals = {v.problem_id: v for v in bench.variants if v.kind == "original"}
+    mutants = [v for v in bench.variants if v.kind == "mutant"]
+    assert len(mutants) >= 0.5 * len(problems)
+    jobs = []
+    for mutant in mutants:
+        calls = list(problems[mutant.problem_id].calls)
+        jobs += [(originals[mutant.problem_id].code, calls), (mutant.code, calls)]
+    with SandboxPool(workers=2) as pool:
+        outcomes = pool.map(jobs, timeout_s=5.0)
+    for i, mutant in enumerate(mutants):
+        before, after = outcomes[2 * i], outcomes[2 * i + 1]
+        assert any(
+            a.status == b.status == "ok" and a.result != b.result
+            for a, b in zip(before, after, strict=True)
+        ), mutant.id
 
 
 def test_every_probe_answer_is_rederived_from_a_fresh_trace(bundled: Path) -> None:
@@ -102,11 +136,11 @@ def test_a_killed_build_resumes_without_redoing_finished_problems(
     real = build_module.build_problem
     done: list[str] = []
 
-    def dies_after_three(problem, opts, pool):  # type: ignore[no-untyped-def]
+    def dies_after_three(problem, opts, pool, *hash_pool):  # type: ignore[no-untyped-def]
         if len(done) >= 3:
             raise KeyboardInterrupt
         done.append(problem.id)
-        return real(problem, opts, pool)
+        return real(problem, opts, pool, *hash_pool)
 
     monkeypatch.setattr(build_module, "build_problem", dies_after_three)
     with pytest.raises(KeyboardInterrupt):
@@ -114,9 +148,9 @@ def test_a_killed_build_resumes_without_redoing_finished_problems(
     assert len(list((tmp_path / "resumed" / ".work").glob("0*.json"))) == 3
     rebuilt: list[str] = []
 
-    def counting(problem, opts, pool):  # type: ignore[no-untyped-def]
+    def counting(problem, opts, pool, *hash_pool):  # type: ignore[no-untyped-def]
         rebuilt.append(problem.id)
-        return real(problem, opts, pool)
+        return real(problem, opts, pool, *hash_pool)
 
     monkeypatch.setattr(build_module, "build_problem", counting)
     build_benchmark(options, tmp_path / "resumed", processes=1)

@@ -213,7 +213,7 @@ def test_absent_data_skips_plots_with_a_note(results: dict[str, RunResult], tmp_
     summary["metrics"] = [
         row
         for row in summary["metrics"]
-        if row["metric"] not in ("robustness_gap", "accuracy_by_dimension")
+        if row["metric"] not in ("robustness_gap", "accuracy_by_dimension", "accuracy_by_position")
     ]
     (run_dir / "summary.json").write_text(json.dumps(summary))
     out = tmp_path / "out"
@@ -222,9 +222,9 @@ def test_absent_data_skips_plots_with_a_note(results: dict[str, RunResult], tmp_
     write_report([run_dir], out, plots=True)
     assert list((out / "plots").glob("*.png")) == []
     text = (out / "report.md").read_text()
-    for plot in ("robustness_gap rows", "accuracy by dimension"):
+    for plot in ("robustness_gap rows", "accuracy by dimension", "accuracy_by_position rows"):
         assert f"Skipped: no run has {plot}." in text, plot
-    assert text.count("readable benchmark.") == 2
+    assert text.count("readable benchmark.") == 1
     assert "not readable" in text
 
 

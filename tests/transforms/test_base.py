@@ -14,6 +14,7 @@ import pytest
 from libcst.metadata import MetadataWrapper
 from transform_testing import code
 
+from transforms import FAMILIES, _analysis, _base
 from transforms._base import (
     Provenance,
     Transform,
@@ -48,6 +49,61 @@ def test_registry_has_enough_transforms_of_each_kind_in_a_stable_order() -> None
     for t in all_transforms():
         assert issubclass(t, Transform) and t.description and t.kind in ("equivalent", "mutant")
         assert get_transform(t.name) is t
+
+
+def test_families_are_class_attributes_and_select_transforms() -> None:
+    for t in all_transforms():
+        assert t.family in FAMILIES
+        assert (t.family == "mutant") == (t.kind == "mutant")
+    by_family = {f: {t.name for t in all_transforms(families=[f])} for f in FAMILIES}
+    assert {"rename_short", "rename_obfuscated"} <= by_family["rename"]
+    assert {"dead_branch", "dead_assignment", "constant_unfold", "misleading_comment"} == (
+        by_family["distractor"]
+    )
+    assert {"for_to_while", "de_morgan", "guard_clause"} <= by_family["rewrite"]
+    assert all_transforms("equivalent", families=["mutant"]) == []
+
+
+def test_a_mutant_subclass_without_a_family_is_of_family_mutant() -> None:
+    class _Plain(Transform):
+        name = "plain_mutant_for_test"
+        kind = "mutant"
+        description = "nothing"
+
+    assert _Plain.family == "mutant"
+
+
+def test_transforms_declared_line_keeping_map_every_line_to_itself() -> None:
+    samples = [
+        SAMPLE,
+        code(
+            """
+            def f(xs, k):
+                out = []
+                if not (k > 0 and len(xs) > 1):
+                    out.append(xs[0] + 1)
+                total = 0
+                total = total + k
+                return out, total
+            """
+        ),
+    ]
+    checked = 0
+    for t in all_transforms():
+        if not t.keeps_lines:
+            continue
+        for sample in samples:
+            for seed in range(3):
+                result = apply_transform(t, sample, seed=seed)
+                if result is None:
+                    continue
+                checked += 1
+                lines = sample.count("\n")
+                statements = {i + 1 for i, line in enumerate(sample.splitlines()) if line.strip()}
+                assert set(result.provenance.line_map) == statements, t.name
+                assert all(v == [k] for k, v in result.provenance.line_map.items()), t.name
+                assert result.code.count("\n") == lines, t.name
+    assert checked >= 20
 
 
 def test_get_transform_lists_known_names() -> None:
@@ -174,3 +230,24 @@ def test_equivalent_transforms_leave_dynamic_code_alone() -> None:
         for seed in range(3):
             assert apply_transform(t, source, seed=seed) is None, t.name
     assert any(apply_transform(t, source, seed=0) for t in all_transforms("mutant"))
+
+
+def test_shared_analysis_gives_the_results_of_a_fresh_one() -> None:
+    # Every transform tried in turn on one code shares one parse and analysis; each result
+    # must be what the transform gives on a freshly parsed and analysed module.
+    samples = [SAMPLE, SAMPLE.replace("count += 1", "count = count + len(text[:i])")]
+    shared = [
+        apply_transform(t, sample, seed=seed)
+        for sample in samples
+        for seed in range(2)
+        for t in all_transforms()
+    ]
+    fresh = []
+    for sample in samples:
+        for seed in range(2):
+            for t in all_transforms():
+                _base._ANALYSED.clear()
+                _analysis._SHARED_INFOS.clear()
+                fresh.append(apply_transform(t, sample, seed=seed))
+    assert sum(r is not None for r in shared) >= 30
+    assert shared == fresh

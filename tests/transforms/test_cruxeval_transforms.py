@@ -19,9 +19,12 @@ from transforms._base import TransformResult, all_transforms
 
 _PATH = os.environ.get("CORE_BENCH_CRUXEVAL")
 
-pytestmark = pytest.mark.skipif(
-    not _PATH, reason="CORE_BENCH_CRUXEVAL is not set (path of CRUXEval's cruxeval.jsonl)"
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not _PATH, reason="CORE_BENCH_CRUXEVAL is not set (path of CRUXEval's cruxeval.jsonl)"
+    ),
+]
 
 # How many of the 800 functions each transform must apply to (a little under what it does),
 # so a change that silently stops a transform from applying is caught.
@@ -74,16 +77,6 @@ def originals(rows: list[dict[str, Any]]) -> dict[str, tuple[str, ...]]:
     return {row["id"]: run(row["code"], row["input"]) for row in rows}
 
 
-# Transforms that rewrite within lines: every statement keeps its line.
-_SAME_LINES = {
-    "rename_short", "rename_descriptive", "rename_misleading", "rename_obfuscated",
-    "de_morgan", "flip_comparison", "augassign_expand", "augassign_contract",
-    "constant_unfold", "mutant_off_by_one", "mutant_swap_comparison", "mutant_change_constant",
-    "mutant_drop_negation", "mutant_arithmetic", "mutant_boolean_operator",
-    "mutant_swap_operands", "mutant_drop_call", "mutant_swap_method",
-}  # fmt: skip
-
-
 def _check_provenance(original: str, result: TransformResult) -> None:
     old_lines = original.count("\n") + 1
     new_lines = result.code.count("\n") + 1
@@ -100,7 +93,8 @@ def _check_provenance(original: str, result: TransformResult) -> None:
 def test_transform_over_cruxeval(
     name: str, rows: list[dict[str, Any]], originals: dict[str, tuple[str, ...]]
 ) -> None:
-    kind = next(t.kind for t in all_transforms() if t.name == name)
+    cls = next(t for t in all_transforms() if t.name == name)
+    kind = cls.kind
     applied = 0
     differing: list[str] = []
     for index, row in enumerate(rows):
@@ -111,7 +105,7 @@ def test_transform_over_cruxeval(
         ast.parse(result.code)
         assert result.code != row["code"]
         _check_provenance(row["code"], result)
-        if name in _SAME_LINES:
+        if cls.keeps_lines:
             statements = {
                 n.lineno for n in ast.walk(ast.parse(row["code"])) if isinstance(n, ast.stmt)
             }

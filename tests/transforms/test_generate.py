@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import libcst as cst
 import pytest
@@ -182,12 +184,81 @@ def test_generated_variants_are_verified_and_described(
     assert report.transform_s > 0 and report.execute_s > 0
 
 
-def test_most_chains_include_a_renaming(pool: SandboxPool) -> None:
+def test_renaming_is_a_factor_not_applied_to_every_variant(pool: SandboxPool) -> None:
     variants = generate_variants(MUTATING, ["f([4, 1, 7, 2], 5)"], k=4, seed=0, pool=pool)
-    assert sum(any("rename" in name for name in v.chain) for v in variants) >= 3
-    assert all(1 <= len(v.chain) <= 3 for v in variants)
-    short = generate_variants(MUTATING, ["f([4, 1, 7, 2], 5)"], k=4, seed=0, pool=pool, max_chain=1)
-    assert all(len(v.chain) == 1 for v in short)
+    families = {t.name: t.family for t in all_transforms()}
+    renamed = [any(families[name] == "rename" for name in v.chain) for v in variants]
+    assert 1 <= sum(renamed) <= 2  # at most half of the composed variants are renamed
+    assert all(2 <= len(v.chain) <= 4 and not v.single for v in variants)
+    renamed_chains = [v.chain for v, r in zip(variants, renamed, strict=True) if r]
+    assert (
+        not all(families[chain[-1]] == "rename" for chain in renamed_chains)
+        or len(renamed_chains) == 1
+    )
+
+
+def test_single_variants_are_one_transform_each_with_a_renaming_of_their_own(
+    pool: SandboxPool,
+) -> None:
+    report = generate_variants_report(MUTATING, ["f([4, 1, 7, 2], 5)"], k=2, singles=4, pool=pool)
+    singles = [v for v in report.variants if v.single]
+    composed = [v for v in report.variants if not v.single]
+    assert len(composed) == 2 and len(singles) == 4
+    families = {t.name: t.family for t in all_transforms()}
+    for v in singles:
+        assert len(v.chain) == 1 and v.family == families[v.chain[0]]
+        assert verify_equivalent(MUTATING, v.code, report.calls, pool=pool).kept
+    assert [v.family for v in singles].count("rename") == 1
+    assert {v.family for v in singles} <= {"rewrite", "idiom", "rename"}
+
+
+def test_the_original_runs_each_generated_call_once(
+    pool: SandboxPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: Counter[str] = Counter()
+    real = pool.run_batch
+
+    def counting(code: str, calls: Sequence[str], **options: Any) -> list[Outcome]:
+        if code == MUTATING:
+            runs.update(calls)
+        return real(code, calls, **options)
+
+    monkeypatch.setattr(pool, "run_batch", counting)
+    own = "f([4, 1, 7, 2], 5)"
+    report = generate_variants_report(MUTATING, [own], k=2, extra_calls=4, pool=pool)
+    generated = report.calls[1:]
+    assert len(generated) == 4 and runs[own] == 1
+    assert all(runs[call] == 1 for call in generated), runs
+    # Outcomes a caller already has are not run again either.
+    runs.clear()
+    known = {call: real(MUTATING, [call], trace=True)[0] for call in generated}
+    runs.clear()
+    again = generate_variants_report(
+        MUTATING, [own, *generated], k=2, extra_calls=0, pool=pool, known_outcomes=known
+    )
+    assert [v.code for v in again.variants] == [v.code for v in report.variants]
+    assert runs == Counter({own: 1})
+
+
+def test_singles_alone_need_no_composed_variants(pool: SandboxPool) -> None:
+    report = generate_variants_report(MUTATING, ["f([4, 1, 7, 2], 5)"], k=0, singles=3, pool=pool)
+    assert len(report.variants) == 3 and all(v.single for v in report.variants)
+    assert report.candidates == 3
+
+
+def test_distractors_are_off_by_default_and_on_when_asked(pool: SandboxPool) -> None:
+    calls = ["f([4, 1, 7, 2], 5)"]
+    default = generate_variants_report(MUTATING, calls, k=4, singles=6, seed=3, pool=pool)
+    assert all(v.family != "distractor" for v in default.variants)
+    distractor_names = {t.name for t in all_transforms(families=["distractor"])}
+    assert not any(set(v.chain) & distractor_names for v in default.variants)
+    found = set()
+    for seed in range(4):
+        report = generate_variants_report(
+            MUTATING, calls, k=4, singles=8, seed=seed, pool=pool, distractors=True
+        )
+        found |= {name for v in report.variants for name in v.chain} & distractor_names
+    assert found
 
 
 def test_same_seed_gives_identical_variants(pool: SandboxPool) -> None:
@@ -253,6 +324,22 @@ class _NeverStep(Transform):
         return updated_node.with_changes(value=cst.Integer("0"))
 
 
+class _RaiseFirst(Transform):
+    """A crash-only mutant: the function raises before doing anything."""
+
+    name = "test_raise_first"
+    kind = "mutant"
+    description = "raise at the top of the function"
+
+    def leave_FunctionDef(
+        self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        body = updated_node.body.with_changes(
+            body=[cst.parse_statement("raise ValueError(n)\n"), *updated_node.body.body]
+        )
+        return updated_node.with_changes(body=body)
+
+
 LOOP = """\
 def f(n):
     i = 0
@@ -267,12 +354,12 @@ def f(n):
 @pytest.fixture()
 def fake_mutants(monkeypatch: pytest.MonkeyPatch) -> None:
     real = _generate.all_transforms
-    fakes: list[type[Transform]] = [_AppendUnused, _NeverStep, _OneToTwo]
+    fakes: list[type[Transform]] = [_AppendUnused, _NeverStep, _RaiseFirst, _OneToTwo]
 
-    def patched(kind: str | None = None) -> list[type[Transform]]:
+    def patched(kind: str | None = None, **options: Any) -> list[type[Transform]]:
         if kind == "mutant":
             return list(fakes)
-        return real(kind) + (fakes if kind is None else [])  # type: ignore[arg-type]
+        return real(kind, **options) + (fakes if kind is None else [])  # type: ignore[arg-type]
 
     monkeypatch.setattr(_generate, "all_transforms", patched)
 
@@ -282,12 +369,43 @@ def test_mutants_are_kept_only_when_some_call_differs(pool: SandboxPool) -> None
     started = time.monotonic()
     report = generate_variants_report(LOOP, ["f(3)"], k=1, mutants=3, pool=pool, timeout_s=5.0)
     mutants = [v for v in report.variants if v.kind == "mutant"]
-    # _AppendUnused behaves the same; _NeverStep never finishes; only _OneToTwo is a mutant.
+    # _AppendUnused behaves the same; _NeverStep never finishes; _RaiseFirst only raises;
+    # only _OneToTwo returns another value.
     assert [m.chain for m in mutants] == [["test_one_to_two"]]
+    assert mutants[0].family == "mutant"
     assert mutants[0].differing_calls and "f(3)" in mutants[0].differing_calls
     assert not verify_equivalent(LOOP, mutants[0].code, report.calls, pool=pool).kept
     # The looping mutant is stopped by the step budget, not by a 5-second timeout per call.
     assert time.monotonic() - started < 5.0
+
+
+@pytest.mark.usefixtures("fake_mutants")
+def test_crash_only_mutants_are_kept_when_asked_and_separated_on_shipped_calls(
+    pool: SandboxPool,
+) -> None:
+    report = generate_variants_report(
+        LOOP, ["f(3)"], k=0, mutants=4, pool=pool, timeout_s=5.0, crash_mutants=True
+    )
+    chains = sorted(m.chain[0] for m in report.variants if m.kind == "mutant")
+    assert chains == ["test_one_to_two", "test_raise_first"]
+    for m in report.variants:
+        assert m.differing_calls == ["f(3)"]  # the generated calls are not shipped
+
+
+@pytest.mark.usefixtures("fake_mutants")
+def test_a_mutant_told_apart_only_on_unshipped_calls_is_dropped(pool: SandboxPool) -> None:
+    # On f(0) and f(1) the two functions return the same value ([] and [0]).
+    for shipped, expected in ((["f(0)"], []), (["f(3)"], [["test_one_to_two"]])):
+        report = generate_variants_report(
+            LOOP,
+            [*shipped, "f(1)", "f(2)"],
+            k=0,
+            mutants=4,
+            pool=pool,
+            shipped=shipped,
+            extra_calls=0,
+        )
+        assert [m.chain for m in report.variants] == expected
 
 
 def test_real_mutants_differ_from_the_original(pool: SandboxPool) -> None:

@@ -8,6 +8,8 @@ from transform_testing import (
     assert_equivalent_over_seeds,
     assert_keeps_lines,
     assert_transform,
+    code,
+    transform,
 )
 
 from transforms._loops import ForToWhile
@@ -91,7 +93,7 @@ def test_negative_step() -> None:
     )
 
 
-def test_other_iterables_go_through_an_iterator_and_else_runs_when_exhausted() -> None:
+def test_other_iterables_are_indexed_and_else_runs_when_exhausted() -> None:
     before = """
         def f(words, stop):
             for w in words:
@@ -103,21 +105,21 @@ def test_other_iterables_go_through_an_iterator_and_else_runs_when_exhausted() -
         """
     after = """
         def f(words, stop):
-            w_iter = iter(words)
-            while True:
-                try:
-                    w = next(w_iter)
-                except StopIteration:
-                    return None
+            pos = 0
+            while pos < len(words):
+                w = words[pos]
+                pos += 1
                 if w == stop:
                     break
+            else:
+                return None
             return w
         """
     assert_transform(ForToWhile, before, after)
     assert_equivalent(before, after, [(["a", "b"], "b"), (["a"], "z"), ([], "a")])
 
 
-def test_tuple_iterable_and_unpacking_target() -> None:
+def test_tuple_iterable_is_held_in_a_new_local_and_unpacked() -> None:
     assert_transform(
         ForToWhile,
         """
@@ -130,16 +132,46 @@ def test_tuple_iterable_and_unpacking_target() -> None:
         """
         def f(a, b):
             out = {}
-            iterator = iter((a, b))
-            while True:
-                try:
-                    k, v = next(iterator)
-                except StopIteration:
-                    break
+            seq = a, b
+            i = 0
+            while i < len(seq):
+                k, v = seq[i]
+                i += 1
                 out[k] = v
             return out
         """,
         seed=1,
+    )
+
+
+def test_unindexable_iterables_go_through_list_and_never_next() -> None:
+    before = """
+        def f(d):
+            total = 0
+            for k, v in d.items():
+                if v < 0:
+                    continue
+                total += k * v
+            return total
+        """
+    for seed in range(6):
+        result = transform(ForToWhile, code(before), seed=seed)
+        assert result is not None
+        assert "list(d.items())" in result.code
+        assert "next(" not in result.code and "StopIteration" not in result.code
+    assert_equivalent_over_seeds(ForToWhile, before, [({1: 2, 3: -1, 4: 5},), ({},)])
+
+
+def test_a_loop_that_rebinds_its_iterable_indexes_a_copy_of_the_reference() -> None:
+    assert_equivalent_over_seeds(
+        ForToWhile,
+        """
+        def f(x):
+            for x in x:
+                pass
+            return x
+        """,
+        [([1, 2, 3],), ("ab",)],
     )
 
 

@@ -1,0 +1,112 @@
+"""The machine-artifact detectors and the identifier-normalised similarity, on real snippets."""
+
+from __future__ import annotations
+
+import pytest
+
+from transforms import apply_transform, find_artifacts
+from transforms._artifacts import count_artifacts
+from transforms._metrics import cosmetic_only, normalized_jaccard, normalized_tokens
+
+ORIGINAL = """\
+def f(text, n):
+    out = []
+    for ch in text:
+        if ch.isdigit():
+            out.append(ch * n)
+    return ''.join(out)
+"""
+
+
+@pytest.mark.parametrize(
+    "variant, kind",
+    [
+        (
+            ORIGINAL.replace("    return", "    if 0:\n        out = None\n    return"),
+            "constant test",
+        ),
+        (
+            ORIGINAL.replace("    return", "    if 8 < 3:\n        out = None\n    return"),
+            "constant test+literal arithmetic",
+        ),
+        (ORIGINAL.replace("''.join(out)", "''.join(out) if not True else out"), "constant test"),
+        (ORIGINAL.replace("out = []", "out = []\n    while 0:\n        pass"), "constant test"),
+        (ORIGINAL.replace("''.join", "('' + '').join"), "literal arithmetic"),
+        (ORIGINAL.replace("ch * n", "ch * n * (9 - 8)"), "literal arithmetic"),
+        (ORIGINAL.replace("out = []", "out = []  # text is split into ch"), None),
+        (
+            ORIGINAL.replace("out = []", "out = []  # collect the digits of s").replace(
+                "text", "s"
+            ),
+            None,
+        ),
+        (
+            ORIGINAL.replace("out = []", "out = []  # collect the digits of `text`")
+            .replace("(text, n)", "(s, n)")
+            .replace("in text", "in s"),
+            "orphan comment",
+        ),
+        (
+            ORIGINAL.replace(
+                "    for ch in text:\n",
+                "    it = iter(text)\n    while True:\n        try:\n            ch = next(it)\n"
+                "        except StopIteration:\n            break\n",
+            ),
+            "next desugaring",
+        ),
+    ],
+)
+def test_each_artifact_kind_is_found_and_natural_code_has_none(
+    variant: str, kind: str | None
+) -> None:
+    compile(variant, "<variant>", "exec")
+    assert find_artifacts(ORIGINAL, variant) == ([] if kind is None else kind.split("+"))
+
+
+def test_a_plain_english_word_that_was_a_name_is_not_an_orphan_mention() -> None:
+    commented = ORIGINAL.replace("out = []", "out = []  # the digits of text, n times each")
+    renamed = commented.replace("text", "s").replace("(s, n)", "(s, k)").replace("* n", "* k")
+    renamed = renamed.replace("# the digits of s", "# the digits of text")
+    assert find_artifacts(commented, renamed) == ["orphan comment"]  # "n" is code-like
+    assert find_artifacts(commented, renamed.replace("n times", "k times")) == []
+
+
+def test_an_artifact_already_in_the_original_is_not_the_variant_s() -> None:
+    original = "def f(x):\n    while True:\n        return x * (60 * 60)\n"
+    assert count_artifacts(original)["literal arithmetic"] == 1
+    assert find_artifacts(original, original.replace("x", "y")) == []
+
+
+def test_distractor_transforms_make_artifacts_and_renaming_keeps_comments_true() -> None:
+    dead = apply_transform("dead_branch", ORIGINAL, seed=0)
+    with_constant = ORIGINAL.replace("ch * n", "ch * (n + 2)")
+    unfolded = apply_transform("constant_unfold", with_constant, seed=1)
+    assert dead is not None and unfolded is not None
+    assert "constant test" in find_artifacts(ORIGINAL, dead.code)
+    assert "literal arithmetic" in find_artifacts(with_constant, unfolded.code)
+    commented = ORIGINAL.replace("out = []", "out = []  # the digits of text, n times each")
+    for seed in range(5):
+        renamed = apply_transform("rename_descriptive", commented, seed=seed)
+        assert renamed is not None and "text" in renamed.provenance.renames
+        assert find_artifacts(commented, renamed.code) == [], renamed.code
+
+
+def test_normalised_similarity_ignores_names_and_comments_only() -> None:
+    renamed = ORIGINAL.replace("text", "s").replace("out", "acc") + "# done\n"
+    assert cosmetic_only(ORIGINAL, renamed)
+    assert normalized_jaccard(ORIGINAL, renamed) == 1.0
+    assert normalized_tokens("x.append(len(y))") == [
+        "ID",
+        ".",
+        "append",
+        "(",
+        "len",
+        "(",
+        "ID",
+        ")",
+        ")",
+    ]
+    loop = apply_transform("for_to_while", ORIGINAL, seed=0)
+    assert loop is not None
+    assert not cosmetic_only(ORIGINAL, loop.code)
+    assert normalized_jaccard(ORIGINAL, loop.code) < 1.0

@@ -1,0 +1,142 @@
+"""Machine artifacts: what makes a variant read as generated rather than written by a person.
+
+`find_artifacts(original, variant)` names the artifact kinds a variant has that its original
+does not (each kind is counted in both, and reported when the variant has more):
+
+- "orphan comment": a comment mentions an identifier of the original that the variant's code
+  no longer has (a comment left behind by a renaming leaks the original names back); a
+  mention is a code-like word or a quoted one (`transforms._analysis.comment_mentions`), not
+  a plain English word that happens to be a name;
+- "constant test": an `if`, `elif` or conditional expression whose test is made of literals
+  only (`if 0:`, `if 8 < 3:`), or a `while` whose literal test is false;
+- "literal arithmetic": an operation or comparison between literals only (`'non' + 'e'`,
+  `[::-(9 - 8)]`, `8 > 3`);
+- "next desugaring": `next(...)` or `StopIteration`, the machine form of a `for` loop.
+
+Only `distractor` variants may have them; the test over all CRUXEval problems and
+`bench/naturalness.py` use this module to check it.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import keyword
+import tokenize
+from collections import Counter
+
+from transforms._analysis import comment_mentions
+
+__all__ = ["ARTIFACT_KINDS", "count_artifacts", "find_artifacts", "identifiers_of"]
+
+ARTIFACT_KINDS: tuple[str, ...] = (
+    "orphan comment",
+    "constant test",
+    "literal arithmetic",
+    "next desugaring",
+)
+
+
+def _literal_only(node: ast.AST) -> bool:
+    """An expression made of literals and operators only (no name, call or attribute)."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return _literal_only(node.operand)
+    if isinstance(node, ast.BinOp):
+        return _literal_only(node.left) and _literal_only(node.right)
+    if isinstance(node, ast.BoolOp):
+        return all(_literal_only(v) for v in node.values)
+    if isinstance(node, ast.Compare):
+        return _literal_only(node.left) and all(_literal_only(c) for c in node.comparators)
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return all(_literal_only(e) for e in node.elts)
+    return False
+
+
+def _falsy(node: ast.expr) -> bool:
+    try:
+        return not eval(compile(ast.Expression(node), "<test>", "eval"), {"__builtins__": {}})
+    except Exception:  # a literal test that raises is not a constant-false test
+        return False
+
+
+def _kind(node: ast.AST) -> str | None:
+    """The artifact kind `node` is, if any (comments aside)."""
+    if isinstance(node, ast.If | ast.IfExp):
+        return "constant test" if _literal_only(node.test) else None
+    if isinstance(node, ast.While):
+        constant_false = _literal_only(node.test) and _falsy(node.test)
+        return "constant test" if constant_false else None
+    if isinstance(node, ast.BinOp | ast.Compare):
+        return "literal arithmetic" if _literal_only(node) else None
+    if isinstance(node, ast.Name) and node.id == "StopIteration":
+        return "next desugaring"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "next":
+        return "next desugaring"
+    return None
+
+
+def _comments_and_names(code: str) -> tuple[list[str], set[str]]:
+    comments: list[str] = []
+    names: set[str] = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(code).readline):
+            if token.type == tokenize.COMMENT:
+                comments.append(token.string)
+            elif token.type == tokenize.NAME:
+                names.add(token.string)
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return comments, names
+
+
+def count_artifacts(code: str, identifiers: set[str] | None = None) -> Counter[str]:
+    """How many of each artifact kind `code` has.
+
+    Args:
+        code: a Python module.
+        identifiers: names whose mention in a comment is an orphan when `code` does not use
+            them (the original's identifiers); None counts no orphan comments.
+
+    Returns:
+        Counts by kind (kinds with no occurrence are absent); a module that does not parse
+        has none.
+    """
+    counts: Counter[str] = Counter()
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return counts
+    for node in ast.walk(tree):
+        kind = _kind(node)
+        if kind is not None:
+            counts[kind] += 1
+    if identifiers:
+        comments, names = _comments_and_names(code)
+        absent = identifiers - names - set(keyword.kwlist)
+        for comment in comments:
+            if comment_mentions(comment, absent):
+                counts["orphan comment"] += 1
+    return counts
+
+
+def identifiers_of(code: str) -> set[str]:
+    """Every name token of `code` (outside comments and strings)."""
+    return _comments_and_names(code)[1]
+
+
+def find_artifacts(original: str, variant: str) -> list[str]:
+    """The artifact kinds `variant` has more of than `original`, in `ARTIFACT_KINDS` order.
+
+    Args:
+        original: the original code.
+        variant: a variant of it.
+
+    Returns:
+        The kinds (empty for a variant that reads as naturally as its original).
+    """
+    identifiers = identifiers_of(original)
+    before = count_artifacts(original, identifiers)
+    after = count_artifacts(variant, identifiers)
+    return [kind for kind in ARTIFACT_KINDS if after[kind] > before[kind]]
