@@ -49,7 +49,7 @@ from core_bench.runs._rundir import (
 )
 from core_bench.runs._summary import real_traces, summary_rows
 from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, code_call_key, make_tasks
-from core_bench.runs._usage import truncation_rows, usage_summary
+from core_bench.runs._usage import usage_summary
 from core_bench.schemas import MetricRow, Sample, Strategy, TaskKind, Verdict
 from core_bench.suites import Suite, select_suite
 from tracer import SandboxPool, default_isolation
@@ -530,7 +530,6 @@ async def _run(
         }
     )
     write_manifest(out, manifest)
-    rows = [*rows, *truncation_rows(samples, config.model)]
     write_summary(out, manifest, rows)
     return RunResult(out, manifest, samples, rows, counts, time.perf_counter() - started)
 
