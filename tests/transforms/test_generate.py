@@ -236,8 +236,25 @@ def test_the_original_runs_each_generated_call_once(
     again = generate_variants_report(
         MUTATING, [own, *generated], k=2, extra_calls=0, pool=pool, known_outcomes=known
     )
+    assert len(report.variants) == 2
     assert [v.code for v in again.variants] == [v.code for v in report.variants]
     assert runs == Counter({own: 1})
+
+
+def test_generated_calls_that_raise_still_verify_variants(pool: SandboxPool) -> None:
+    # A traced run reports the arguments after an exception, an untraced run does not: the
+    # reference for a raising generated call must be untraced, like the variants' runs.
+    code = (
+        "def f(string, encryption):\n"
+        "    if encryption == 0:\n"
+        "        return string\n"
+        "    else:\n"
+        "        return string.upper().encode('rot13')\n"
+    )
+    report = generate_variants_report(code, ["f('UppEr', 0)"], k=2, singles=2, pool=pool)
+    raising = [c for c in report.calls if pool.run_batch(code, [c])[0].status == "exception"]
+    assert raising
+    assert len(report.variants) >= 3 and "differs: argument state" not in report.rejected
 
 
 def test_singles_alone_need_no_composed_variants(pool: SandboxPool) -> None:
