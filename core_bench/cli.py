@@ -10,24 +10,30 @@ from core_bench import __version__
 from core_bench.commands import (
     build_cmd,
     cruxeval_cmd,
+    export_cmd,
     grade_cmd,
+    prompt_cmd,
     report_cmd,
     run_cmd,
     schema_cmd,
     trace_cmd,
     variants_cmd,
+    view_cmd,
 )
 from core_bench.errors import UsageError
 
 _COMMANDS = (
     build_cmd,
     run_cmd,
+    prompt_cmd,
     grade_cmd,
     trace_cmd,
     variants_cmd,
     schema_cmd,
     cruxeval_cmd,
     report_cmd,
+    view_cmd,
+    export_cmd,
 )
 
 

@@ -25,6 +25,10 @@ ProbeKind = Literal[
     "next_line",
     "call_return",
     "full_trace",
+    "run_count",
+    "change_count",
+    "first_true",
+    "return_line",
     "imported",
 ]
 """Probe kinds of DESIGN.md's table (`input` and `output` are tasks on every problem, not
@@ -69,10 +73,13 @@ class Variant(Record):
         single: True when the variant is one transform applied alone (one factor, no
             renaming), so a transform's robustness gap is its own; False when composed.
         outputs: the repr of the variant's result on each call of its problem, in order, as
-            the build traced it (an exception as "!ExceptionType").
+            the build traced it (an exception as "!ExceptionType"; "!Truncated" or "!NoTrace"
+            when the trace was cut at its step limit or could not be taken).
         renames: old name -> new name applied by the chain (an extension of DESIGN.md's fields,
             used to ask the same question of every variant).
         line_map: original line -> lines of this variant, where the chain could tell.
+        origin: where a "reimplementation" variant's code comes from: "core-qa:<CoRE row
+            id>" or the author model "openai:<name>"; None for the others.
     """
 
     id: str
@@ -88,6 +95,7 @@ class Variant(Record):
     outputs: list[str] = Field(default_factory=list)
     renames: dict[str, str] = Field(default_factory=dict)
     line_map: dict[int, list[int]] = Field(default_factory=dict)
+    origin: str | None = None
 
 
 class Anchor(Record):
@@ -196,6 +204,11 @@ class Sample(Record):
         response: the raw text the model returned ("" when the request failed).
         answer: the answer read from the response, or None when none could be read.
         reason: why the verdict is what it is, for people (e.g. the failed request's error).
+        finish_reason: why the model stopped, as the server said ("stop", "length", ...);
+            None for reference agents, failed requests and servers that do not say.
+        truncated: the response was cut at `--max-tokens` (finish_reason "length").
+        prompt_tokens, completion_tokens: the tokens the server counted (its `usage`), when
+            it returned them.
     """
 
     task_id: str
@@ -211,13 +224,17 @@ class Sample(Record):
     answer: str | None = None
     verdict: Verdict
     reason: str = ""
+    finish_reason: str | None = None
+    truncated: bool = False
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
 
 
 class MetricRow(Record):
     """One figure of a run's summary.json, in tidy long form.
 
     Attributes:
-        metric: e.g. "pass@1", "I", "Is", "W", "Ws", "RCS", "Cons", "IC", "robustness_gap".
+        metric: e.g. "pass@1", "core_I", "core_Ws", "core_RCS", "IC", "robustness_gap".
         group: what the figure is about: a transform, probe kind or dimension, or "all".
         ci_low, ci_high: the 95% confidence interval where one is computed, else None.
         n: how many units (samples, problems) the figure is over.

@@ -7,19 +7,25 @@ traced) in a sandboxed worker process and always returns an `Outcome`; `SandboxP
 pool behind it, for batches and for control over workers.
 """
 
-from tracer._codec import CUT_MARK, snapshot
+from tracer._codec import CUT_MARK, literal_text, literal_value, snapshot
+from tracer._confine import die_with_parent
 from tracer._model import Step, Trace, TraceError
 from tracer._outcome import Outcome
-from tracer._sandbox import SandboxPool, run_call
+from tracer._sandbox import Isolation, SandboxPool, default_isolation, run_call
 from tracer._trace import trace
 
 __all__ = [
     "CUT_MARK",
+    "Isolation",
     "Outcome",
     "SandboxPool",
     "Step",
     "Trace",
     "TraceError",
+    "default_isolation",
+    "die_with_parent",
+    "literal_text",
+    "literal_value",
     "run_call",
     "snapshot",
     "trace",

@@ -7,6 +7,7 @@ text, so a custom `__repr__` that happens to print "1" is still marked opaque.
 
 from __future__ import annotations
 
+import ast
 import math
 import re
 from typing import Any
@@ -204,3 +205,120 @@ def exception_text(exc: BaseException) -> str:
     if len(message) > DEFAULT_REPR_LIMIT:
         message = message[:DEFAULT_REPR_LIMIT] + CUT_MARK
     return f"{name}: {message}" if message else name
+
+
+LITERAL_LIMIT = 1_000_000
+"""Bound on the text of a value sent as a literal (see `literal_text`)."""
+
+_LITERAL_DEPTH = 60
+
+
+def literal_text(value: Any, limit: int = LITERAL_LIMIT) -> str | None:
+    """The text of `value` as Python literal syntax, or None when it is not a plain literal.
+
+    A plain literal is made only of values of the exact builtin types int, bool, None, str,
+    bytes, float, complex, list, tuple, dict and set (no subclass, checked all the way down,
+    at most 60 levels deep). The text never comes from a `__repr__` the value could define:
+    it is built here, so `ast.literal_eval(text)` in another process gives back an equal
+    value of the same types. Infinite floats are written `1e999`; NaN (which no literal
+    writes) and ints beyond `sys.get_int_max_str_digits()` make the value not a literal.
+    """
+    parts: list[str] = []
+    room = [limit]
+    try:
+        if not _literal(value, parts, room, 0):
+            return None
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return "".join(parts)
+
+
+def _literal(value: Any, out: list[str], room: list[int], depth: int) -> bool:
+    if depth > _LITERAL_DEPTH:
+        return False
+    t = type(value)
+    if t is int or t is bool or value is None or t is str or t is bytes:
+        text = int.__repr__(value) if t is int else repr(value)
+    elif t is float:
+        if value != value:
+            return False
+        finite = math.isfinite(value)
+        text = float.__repr__(value) if finite else ("1e999" if value > 0 else "-1e999")
+    elif t is complex:
+        if not (math.isfinite(value.real) and math.isfinite(value.imag)):
+            return False
+        text = complex.__repr__(value)
+    elif t is list or t is tuple or t is set:
+        if t is set and not value:
+            text = "set()"
+        else:
+            opener, closer = _BRACKETS[t]
+            out.append(opener)
+            for index, item in enumerate(value):
+                if index:
+                    out.append(", ")
+                if not _literal(item, out, room, depth + 1):
+                    return False
+            if t is tuple and len(value) == 1:
+                out.append(",")
+            text = closer
+    elif t is dict:
+        out.append("{")
+        for index, (key, item) in enumerate(value.items()):
+            if index:
+                out.append(", ")
+            if not _literal(key, out, room, depth + 1):
+                return False
+            out.append(": ")
+            if not _literal(item, out, room, depth + 1):
+                return False
+        text = "}"
+    else:
+        return False
+    out.append(text)
+    room[0] -= len(text) + 2
+    return room[0] >= 0
+
+
+_PLAIN_ATOMS: frozenset[type] = frozenset({int, bool, type(None), str, bytes, float, complex})
+
+
+def is_plain(value: Any, budget: int = 1_000_000) -> bool:
+    """Whether `value` is made only of exact builtin literal types (as `literal_text` asks),
+    NaN and infinite floats allowed: then its repr is the builtins' own, never a `__repr__`
+    the value defines, and the value grader may read it."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        t = type(item)
+        if t in _PLAIN_ATOMS:
+            continue
+        if depth >= _LITERAL_DEPTH or t not in _CONTAINERS:
+            return False
+        budget -= len(item) + 1
+        if budget < 0:
+            return False
+        if t is dict:
+            stack.extend((k, depth + 1) for k in item)
+            stack.extend((v, depth + 1) for v in item.values())
+        else:
+            stack.extend((v, depth + 1) for v in item)
+    return True
+
+
+def literal_value(text: str | None, limit: int = LITERAL_LIMIT) -> tuple[bool, Any]:
+    """Read literal text (from `literal_text`, perhaps written by a hostile process) back.
+
+    Only `ast.literal_eval` reads it, and only up to `limit` characters: the text can give
+    nothing but plain literal values, whatever it holds.
+
+    Returns:
+        `(True, value)`, or `(False, None)` when the text is not a plain literal.
+    """
+    if not isinstance(text, str) or len(text) > limit:
+        return False, None
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False, None
+    return (True, value) if literal_text(value, limit) is not None else (False, None)

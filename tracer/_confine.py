@@ -12,6 +12,7 @@ import os
 import resource
 import stat
 import sys
+from typing import Any
 
 SANDBOX_UID = 65534
 """The unprivileged user (conventionally "nobody") a worker started as root runs as."""
@@ -104,7 +105,9 @@ def _chain_allows(path: str, uid: int, gid: int) -> bool:
         current, need = parent, 0o1  # ancestors only need search permission
 
 
-def set_fixed_limits(*, memory_mb: int, file_mb: int, open_files: int) -> None:
+def set_fixed_limits(
+    *, memory_mb: int, file_mb: int, open_files: int, processes: bool = False
+) -> None:
     """Limits that hold for the worker's whole life (hard limits cannot be raised again).
 
     Address space: hard limit `memory_mb` (each call lowers the soft limit to its own
@@ -112,6 +115,8 @@ def set_fixed_limits(*, memory_mb: int, file_mb: int, open_files: int) -> None:
     oversized write raises `OSError` instead of killing. Open files: `open_files`. Processes:
     none (RLIMIT_NPROC 0 counts threads too; it is not enforced for root, which is why a root
     worker drops privileges first). Core dumps: none. CPU: unlimited until a call sets it.
+    With `processes` (a fork server's template) the process limit stays as it is: each
+    child sets it to none itself (`no_new_processes`).
     """
     import signal
 
@@ -120,7 +125,54 @@ def set_fixed_limits(*, memory_mb: int, file_mb: int, open_files: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (memory_mb * _MB, memory_mb * _MB))
     resource.setrlimit(resource.RLIMIT_FSIZE, (file_mb * _MB, file_mb * _MB))
     resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+    if not processes:
+        resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
+
+
+def no_new_processes() -> None:
+    """From now on this process may start no process or thread (see `set_fixed_limits`)."""
     resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
+
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
+
+
+_libc: list[Any] = []
+
+
+def _prctl(option: int, value: int) -> bool:
+    try:
+        if not _libc:  # loaded once: a fork server's children reuse the template's handle
+            import ctypes
+
+            _libc.append(ctypes.CDLL(None, use_errno=True).prctl)
+        return bool(_libc[0](option, value, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def die_with_parent(parent_pid: int | None = None) -> bool:
+    """Ask the kernel to SIGKILL this process when its parent ends, however it ends.
+
+    When `parent_pid` is given and the parent is already gone (this process was re-parented
+    before the request took effect), exit at once.
+
+    Returns:
+        Whether the kernel took the request (Linux only).
+    """
+    import signal
+
+    done = _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if parent_pid is not None and os.getppid() != parent_pid:
+        os._exit(1)
+    return done
+
+
+def not_dumpable() -> bool:
+    """Make this process non-dumpable: processes of the same user can neither ptrace it nor
+    read its memory, environment or descriptors through /proc (and it writes no core)."""
+    return _prctl(_PR_SET_DUMPABLE, 0)
 
 
 class CallLimits:
@@ -132,13 +184,14 @@ class CallLimits:
     """
 
     def __init__(self) -> None:
+        self.margin_s = CPU_MARGIN_S
         self._as_hard = resource.getrlimit(resource.RLIMIT_AS)[1]
         self._cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
 
     def enter(self, *, memory_mb: int, timeout_s: float) -> None:
         """Lower the limits for one call."""
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        cpu = math.ceil(usage.ru_utime + usage.ru_stime + timeout_s + CPU_MARGIN_S)
+        cpu = math.ceil(usage.ru_utime + usage.ru_stime + timeout_s + self.margin_s)
         if self._cpu_hard != resource.RLIM_INFINITY:
             cpu = min(cpu, self._cpu_hard)
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, self._cpu_hard))

@@ -16,12 +16,23 @@ HASH_SEED = "0"
 """PYTHONHASHSEED of every worker: sets of strings iterate in the same order on every run."""
 
 PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
-"""The directory that holds the `tracer` package; the worker imports it from there."""
+"""The directory that holds the `tracer` package; a worker outside bubblewrap imports it from
+there."""
+
+SANDBOX_PACKAGE_ROOT = "/run/core-bench"
+"""Where a worker inside bubblewrap finds `tracer`: the package directory alone is bound
+there read-only, never the checkout or the environment around it."""
+
+_SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 
 _BOOT = (
-    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "import sys, types; sys.path.insert(0, sys.argv[1]); "
+    "p = types.ModuleType('tracer'); p.__path__ = [sys.argv[1] + '/tracer']; "
+    "sys.modules['tracer'] = p; "
     "from tracer._worker import main; main(sys.argv[2])"
 )
+"""Imports the worker without the package's `__init__` (the pool, threads, subprocess): a
+smaller worker starts faster and, as a fork server's template, forks faster."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +47,8 @@ class WorkerSpec:
     open_files: int
     stdout_limit: int
     hash_seed: str = HASH_SEED
+    fork: bool = False
+    """A fork server: the process forks a fresh child from itself for every call."""
 
 
 def worker_env(workdir: str, hash_seed: str = HASH_SEED) -> dict[str, str]:
@@ -71,27 +84,74 @@ def worker_command(
         "file_mb": spec.file_mb,
         "open_files": spec.open_files,
         "stdout_limit": spec.stdout_limit,
+        "fork": spec.fork,
+        # Outside bubblewrap the worker checks that its parent is still this process.
+        "parent_pid": None if spec.use_bwrap else os.getpid(),
     }
-    python = [sys.executable, "-s", "-B", "-P", "-c", _BOOT, PACKAGE_ROOT, json.dumps(config)]
     if not spec.use_bwrap:
-        return python
-    return [*bwrap_prefix(workdir=workdir, hidden_root=hidden_root), *python]
+        return [sys.executable, "-s", "-B", "-P", "-c", _BOOT, PACKAGE_ROOT, json.dumps(config)]
+    python = [interpreter(), "-s", "-B", "-P", "-c", _BOOT, SANDBOX_PACKAGE_ROOT]
+    return [*bwrap_prefix(workdir=workdir, hidden_root=hidden_root), *python, json.dumps(config)]
+
+
+def interpreter() -> str:
+    """The real interpreter behind `sys.executable` (a virtual environment's `python` is a
+    link to it): inside bubblewrap it runs without the environment, which is not bound."""
+    return os.path.realpath(sys.executable)
+
+
+def _binds() -> list[str]:
+    """What a worker needs of the file system, read-only: the system's programs and libraries,
+    the interpreter's prefix (its standard library and installed packages) and the `tracer`
+    package alone."""
+    args: list[str] = []
+    for path in _SYSTEM_DIRS:
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    prefixes = {os.path.realpath(p) for p in (sys.base_prefix, sys.base_exec_prefix)}
+    prefixes.add(os.path.dirname(os.path.dirname(interpreter())))
+    for prefix in sorted(prefixes):
+        if os.path.isdir(prefix) and not any(
+            prefix == d or prefix.startswith(d + "/") for d in _SYSTEM_DIRS
+        ):
+            args += ["--ro-bind", prefix, prefix]
+    package = os.path.join(PACKAGE_ROOT, "tracer")
+    args += [*_traversable(SANDBOX_PACKAGE_ROOT), "--dir", SANDBOX_PACKAGE_ROOT]
+    args += ["--ro-bind", package, f"{SANDBOX_PACKAGE_ROOT}/tracer"]
+    return args
+
+
+def _traversable(path: str) -> list[str]:
+    """Create the ancestors of `path` on the sandbox's root as directories anyone may pass
+    through (bubblewrap makes them 0700, which the unprivileged worker user cannot)."""
+    args: list[str] = []
+    parts = [p for p in path.split("/") if p][:-1]
+    for depth in range(1, len(parts) + 1):
+        args += ["--perms", "0711", "--dir", "/" + "/".join(parts[:depth])]
+    return args
 
 
 def bwrap_prefix(*, workdir: str, hidden_root: str) -> list[str]:
-    """bubblewrap arguments: read-only root, no network, own PID namespace, one writable dir.
+    """bubblewrap arguments: an empty read-only root with only what a worker needs bound in
+    (see `_binds`), its own /dev and /proc, no network, its own PID namespace, and `workdir`
+    as its one writable directory. Not bound: the benchmark, the run directory, the home
+    directory, the checkout, the pool's other workers (`hidden_root` stays out entirely).
 
     File descriptors passed to bwrap are inherited by the sandboxed process.
     """
+    del hidden_root  # nothing of it is bound, so nothing of it needs covering
     bwrap = shutil.which("bwrap") or "bwrap"
     return [
         bwrap,
-        "--ro-bind", "/", "/",
+        *_binds(),
         "--dev", "/dev",
+        "--remount-ro", "/dev",
         "--proc", "/proc",
-        "--tmpfs", hidden_root,
+        *_traversable(workdir),
         "--bind", workdir, workdir,
-        "--remount-ro", hidden_root,
+        "--remount-ro", "/",
         "--unshare-net",
         "--unshare-pid",
         "--unshare-ipc",
@@ -119,7 +179,7 @@ def probe_bwrap() -> tuple[bool, str]:
         os.mkdir(workdir)
         command = [
             *bwrap_prefix(workdir=workdir, hidden_root=root),
-            sys.executable,
+            interpreter(),
             "-s",
             "-B",
             "-c",

@@ -34,8 +34,9 @@ class Step:
         line: 1-based line in the traced code.
         locals: name -> repr of every local when the event fires (before a "line" runs).
         iterations: loop header line -> 1-based iteration, for every loop enclosing `line`.
-        branch: outcome of the condition evaluated on this line, for if/elif/while headers and
-            conditional expressions; None elsewhere.
+        branch: outcome of the condition evaluated on this line, for if/elif/while headers,
+            conditional expressions and `assert` (whether it held); None elsewhere, and where
+            the test raised.
         value: repr of the returned value ("return") or "Type: message" ("exception").
         opaque: names of locals whose repr is cut or cannot be read back with
             `ast.literal_eval`; probes skip them.

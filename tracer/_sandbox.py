@@ -1,15 +1,23 @@
-"""The sandbox: a pool of reused worker processes that run untrusted calls and return outcomes.
+"""The sandbox: reused worker processes for dataset code, a fresh forked process per call for
+model text, and outcomes for everything either does.
 
 Each worker is a separate Python process started with a fixed `PYTHONHASHSEED`, an empty
 environment, no standard input and no standard output, a private temporary working directory,
 rlimits (address space, CPU time, file size, open files, no new processes, no core dumps), the
-reliability guard, and, when it was started as root, an unprivileged user. Where bubblewrap
-works, each worker also runs inside it with no network, a read-only root file system and its
-own PID namespace. The parent talks to workers over dedicated pipes in length-prefixed JSON,
-enforces a wall-clock timeout on every call by killing the worker, and replaces dead workers.
+reliability guard, the parent-death signal, and, when it was started as root, an unprivileged
+user. Where bubblewrap works, each worker also runs inside it on an empty read-only root with
+only what it needs bound in, no network and its own PID namespace. The parent talks to workers
+over dedicated pipes in length-prefixed JSON, reads at most `_wire.REPLY_LIMIT` bytes of a
+reply, enforces a wall-clock timeout on every call by killing the worker, and replaces dead
+workers; any malformed reply is a "crashed" outcome.
+
+Untrusted calls (`untrusted=True`, `evaluate`) go to fork servers instead: a worker that never
+runs model text itself and forks a fresh child for every call, so nothing a call does reaches
+another one; `evaluate` only ever returns plain literals.
 
 This is a containment layer for benchmark code and model answers that misbehave (loop, eat
-memory, delete files, exit, crash), not a security boundary against a determined attacker.
+memory, delete files, exit, crash, forge their replies), not a security boundary against a
+determined attacker.
 """
 
 from __future__ import annotations
@@ -21,23 +29,31 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 import weakref
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from dataclasses import replace
+from typing import Any, Literal
 
 from tracer import _wire
-from tracer._confine import SANDBOX_GID, SANDBOX_UID
+from tracer._confine import SANDBOX_GID, SANDBOX_UID, not_dumpable
 from tracer._launch import HASH_SEED, WorkerSpec, probe_bwrap, worker_command, worker_env
 from tracer._outcome import Outcome, Status
+
+Isolation = Literal["bwrap", "process"]
 
 __all__ = ["Outcome", "SandboxPool", "run_call"]
 
 GRACE_S = 0.1
 """Added to each call's timeout for the round trip through the pipes."""
+
+FORK_SLACK_S = 2.0
+"""How much longer than a call's timeout the parent waits for a fork server, which enforces
+the timeout on its child itself."""
 
 _STDERR_TAIL = 600
 
@@ -185,6 +201,15 @@ _starter_pid = 0
 _starter_lock = threading.Lock()
 
 
+class _Lane:
+    """Workers of one kind: reused workers (dataset code) or fork servers (model text)."""
+
+    def __init__(self, spec: WorkerSpec, count: int, max_calls: int) -> None:
+        self.spec = spec
+        self.idle: list[_Worker | None] = [None] * count
+        self.max_calls = max_calls
+
+
 def _start_worker(spec: WorkerSpec, root: str) -> _Worker:
     """Start a worker from one long-lived thread.
 
@@ -223,13 +248,42 @@ def _shutdown(live: set[_Worker], root: str) -> None:
     shutil.rmtree(root, ignore_errors=True)
 
 
+_warned = False
+_warned_lock = threading.Lock()
+
+
+def _warn_once(why: str) -> None:
+    """Say once per process that sandboxed code runs without bubblewrap, and what that means."""
+    global _warned
+    with _warned_lock:
+        if _warned:
+            return
+        _warned = True
+    sys.stderr.write(
+        f"core-bench: warning: bubblewrap is not usable here ({why}); sandboxed code, model "
+        "answers included, runs in plain processes (rlimits, the guard, an unprivileged user "
+        "when run as root) without namespaces: it can see other processes and reach the "
+        "network and files its user may. Install bubblewrap, or pass --isolation strict to "
+        "refuse to run model text like this.\n"
+    )
+
+
+def default_isolation() -> tuple[Isolation, str]:
+    """The isolation a pool made with the defaults gets here, and why: "bwrap" when
+    bubblewrap works, else "process" (see `SandboxPool.isolation`)."""
+    works, why = probe_bwrap()
+    return ("bwrap" if works else "process"), why
+
+
 class SandboxPool:
     """A pool of reused, sandboxed worker processes (see the module docstring for the limits).
 
-    Thread-safe: any number of threads may call `run`, `run_batch` and `map` at once; each
-    call waits for a free worker. Every way a call can end comes back as an `Outcome`; the
-    pool replaces workers that time out or die and keeps serving. Workers start lazily, on
-    first use, and are recycled after `max_calls_per_worker` calls.
+    Thread-safe: any number of threads may call `run`, `run_batch`, `map` and `evaluate` at
+    once; each call waits for a free worker. Dataset code runs in reused workers; model text
+    goes through `untrusted=True` or `evaluate`, one fresh forked process per call (as many
+    fork servers as workers, started on first use). Every way a call can end comes back as
+    an `Outcome`; the pool replaces workers that time out or die and keeps serving. Workers
+    start lazily, on first use, and are recycled after `max_calls_per_worker` calls.
 
     Example:
         >>> with SandboxPool(workers=2) as pool:
@@ -280,12 +334,18 @@ class SandboxPool:
                 "expected max_file_mb >= 1, max_open_files >= 16 and stdout_limit >= 0"
             )
         if use_bwrap is None:
-            use_bwrap = probe_bwrap()[0]
+            use_bwrap, why = probe_bwrap()
+            if not use_bwrap:
+                _warn_once(why)
         elif use_bwrap:
             works, why = probe_bwrap()
             if not works:
                 raise RuntimeError(f"use_bwrap=True but bubblewrap does not work here: {why}")
         as_root = os.geteuid() == 0
+        if not use_bwrap and not as_root:
+            # The workers run as this process's user and share its PID namespace: without this
+            # they could read its environment (API keys), memory and descriptors in /proc.
+            not_dumpable()
         self.workers = count
         """Number of worker processes."""
         self.use_bwrap = use_bwrap
@@ -295,7 +355,7 @@ class SandboxPool:
         self.startup_timeout_s = startup_timeout_s
         self.sandbox_uid = SANDBOX_UID if as_root else None
         """The user workers run as, when the pool runs as root; else None (the pool's user)."""
-        self._spec = WorkerSpec(
+        spec = WorkerSpec(
             use_bwrap=use_bwrap,
             uid=SANDBOX_UID if as_root else None,
             gid=SANDBOX_GID if as_root else None,
@@ -305,10 +365,15 @@ class SandboxPool:
             stdout_limit=stdout_limit,
             hash_seed=str(hash_seed),
         )
+        self.isolation: Isolation = "bwrap" if use_bwrap else "process"
+        """How workers are isolated: "bwrap" (bubblewrap: own mount, PID and network
+        namespaces) or "process" (separate processes, rlimits, the guard and, when run as
+        root, an unprivileged user; no namespaces). Runs record it in their manifests."""
         self._root = tempfile.mkdtemp(prefix="core-bench-sandbox-")
         os.chmod(self._root, 0o711)  # the sandbox user must reach its own directory inside
         self._cond = threading.Condition()
-        self._idle: list[_Worker | None] = [None] * count
+        self._reused = _Lane(spec, count, max_calls_per_worker)
+        self._forked = _Lane(replace(spec, fork=True), count, 1 << 62)
         self._live: set[_Worker] = set()
         self._closed = False
         self._spawn_problem = ""
@@ -334,6 +399,7 @@ class SandboxPool:
         memory_mb: int = 512,
         trace: bool = False,
         max_steps: int = 10_000,
+        untrusted: bool = False,
     ) -> Outcome:
         """Run one call expression against a module in a worker.
 
@@ -344,6 +410,8 @@ class SandboxPool:
             memory_mb: address-space limit of the worker process during the call.
             trace: also record the call's `Trace` (see `tracer.trace`).
             max_steps: step limit of the trace.
+            untrusted: run it in a fresh process forked for this call alone (for model
+                text: nothing it does reaches another call), not in a reused worker.
 
         Returns:
             The outcome; never raises for anything the code does.
@@ -353,7 +421,13 @@ class SandboxPool:
             RuntimeError: the pool is closed.
         """
         return self.run_batch(
-            code, [call], timeout_s=timeout_s, memory_mb=memory_mb, trace=trace, max_steps=max_steps
+            code,
+            [call],
+            timeout_s=timeout_s,
+            memory_mb=memory_mb,
+            trace=trace,
+            max_steps=max_steps,
+            untrusted=untrusted,
         )[0]
 
     def run_batch(
@@ -365,6 +439,7 @@ class SandboxPool:
         memory_mb: int = 512,
         trace: bool = False,
         max_steps: int = 10_000,
+        untrusted: bool = False,
     ) -> list[Outcome]:
         """Run many calls against the same code, in one request to one worker.
 
@@ -372,7 +447,8 @@ class SandboxPool:
         module is executed again per call, so module state never leaks from one call to the
         next), replying after each call; `timeout_s` applies to each call. When a call times
         out or kills its worker, its outcome is recorded and the remaining calls go on in a
-        fresh worker.
+        fresh worker. With `untrusted`, every call runs in its own process, forked from a
+        clean template (a fork server) and discarded after the call.
 
         Args:
             code: source of a module (executed afresh for every call).
@@ -381,6 +457,7 @@ class SandboxPool:
             memory_mb: address-space limit of the worker during each call.
             trace: also record each call's `Trace`.
             max_steps: step limit of each trace.
+            untrusted: one fresh forked process per call (see `run`).
 
         Returns:
             One outcome per call, in order.
@@ -389,26 +466,36 @@ class SandboxPool:
             ValueError: a limit is out of range.
             RuntimeError: the pool is closed.
         """
-        _check_limits(timeout_s, memory_mb, max_steps, self.max_memory_mb)
-        pending = [str(call) for call in calls]
-        if not pending:
-            return []
-        options = {
-            "code": code,
-            "timeout_s": float(timeout_s),
-            "memory_mb": int(memory_mb),
-            "trace": bool(trace),
-            "max_steps": int(max_steps),
-        }
-        outcomes: list[Outcome] = []
-        worker = self._acquire()
-        try:
-            while len(outcomes) < len(pending):
-                worker, done = self._run_part(worker, pending[len(outcomes) :], options)
-                outcomes.extend(done)
-        finally:
-            self._release(worker)
-        return outcomes
+        lane = self._forked if untrusted else self._reused
+        return self._batch(lane, code, calls, timeout_s, memory_mb, trace, max_steps, "call")
+
+    def evaluate(
+        self,
+        code: str,
+        expressions: Sequence[str],
+        *,
+        timeout_s: float = 5.0,
+        memory_mb: int = 512,
+    ) -> list[Outcome]:
+        """Evaluate untrusted expressions, each in a fresh forked process, as plain literals.
+
+        Each expression is evaluated in the globals of `code` (executed first) in a process
+        forked for it alone. Its value comes back only when it is made of exact builtin
+        literal types (see `tracer.literal_text`): `result` is then literal text the caller
+        reads with `ast.literal_eval` (`literal_value` does), never a repr the value's class
+        wrote; any other value is an "exception" outcome. Whatever the process writes, the
+        caller gets at most a literal: what writing that literal directly would give.
+
+        Args:
+            code: source of a module whose names the expressions may use.
+            expressions: Python expressions, e.g. "([1, 2], {'k': 3})".
+            timeout_s: wall-clock limit of each evaluation.
+            memory_mb: address-space limit of each evaluation.
+
+        Returns:
+            One outcome per expression, in order.
+        """
+        return self._batch(self._forked, code, expressions, timeout_s, memory_mb, False, 1, "eval")
 
     def map(
         self,
@@ -418,6 +505,8 @@ class SandboxPool:
         memory_mb: int = 512,
         trace: bool = False,
         max_steps: int = 10_000,
+        untrusted: bool = False,
+        evaluate: bool = False,
     ) -> list[list[Outcome]]:
         """Run many `(code, calls)` batches concurrently over all workers.
 
@@ -427,6 +516,8 @@ class SandboxPool:
             memory_mb: address-space limit of the worker during each call.
             trace: also record each call's `Trace`.
             max_steps: step limit of each trace.
+            untrusted: one fresh forked process per call (see `run`).
+            evaluate: the "calls" are expressions to `evaluate` (implies `untrusted`).
 
         Returns:
             For each job, in order, the outcomes of its calls (as `run_batch` gives them).
@@ -435,16 +526,12 @@ class SandboxPool:
         todo = list(jobs)
         if not todo:
             return []
+        lane = self._forked if untrusted or evaluate else self._reused
+        mode = "eval" if evaluate else "call"
         with ThreadPoolExecutor(max_workers=min(self.workers, len(todo))) as executor:
             futures = [
                 executor.submit(
-                    self.run_batch,
-                    code,
-                    calls,
-                    timeout_s=timeout_s,
-                    memory_mb=memory_mb,
-                    trace=trace,
-                    max_steps=max_steps,
+                    self._batch, lane, code, calls, timeout_s, memory_mb, trace, max_steps, mode
                 )
                 for code, calls in todo
             ]
@@ -457,8 +544,9 @@ class SandboxPool:
             if self._closed:
                 return
             self._closed = True
-            idle = [w for w in self._idle if w is not None]
-            self._idle.clear()
+            idle = [w for lane in (self._reused, self._forked) for w in lane.idle if w is not None]
+            self._reused.idle.clear()
+            self._forked.idle.clear()
             busy = [w for w in self._live if w not in idle]
             self._live.clear()
             self._cond.notify_all()
@@ -471,34 +559,67 @@ class SandboxPool:
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _acquire(self) -> _Worker | None:
+    def _batch(
+        self,
+        lane: _Lane,
+        code: str,
+        calls: Sequence[str],
+        timeout_s: float,
+        memory_mb: int,
+        trace: bool,
+        max_steps: int,
+        mode: str,
+    ) -> list[Outcome]:
+        _check_limits(timeout_s, memory_mb, max_steps, self.max_memory_mb)
+        pending = [str(call) for call in calls]
+        if not pending:
+            return []
+        options = {
+            "code": code,
+            "timeout_s": float(timeout_s),
+            "memory_mb": int(memory_mb),
+            "trace": bool(trace),
+            "max_steps": int(max_steps),
+            "mode": mode,
+        }
+        outcomes: list[Outcome] = []
+        worker = self._acquire(lane)
+        try:
+            while len(outcomes) < len(pending):
+                worker, done = self._run_part(lane, worker, pending[len(outcomes) :], options)
+                outcomes.extend(done)
+        finally:
+            self._release(lane, worker)
+        return outcomes
+
+    def _acquire(self, lane: _Lane) -> _Worker | None:
         with self._cond:
             while True:
                 if self._closed:
                     raise RuntimeError("the sandbox pool is closed")
-                if self._idle:
-                    return self._idle.pop()
+                if lane.idle:
+                    return lane.idle.pop()
                 self._cond.wait()
 
-    def _release(self, worker: _Worker | None) -> None:
+    def _release(self, lane: _Lane, worker: _Worker | None) -> None:
         if worker is None and not self._closed:
-            worker = self._spawn()  # start the replacement now, so it warms up meanwhile
+            worker = self._spawn(lane)  # start the replacement now, so it warms up meanwhile
         with self._cond:
             if not self._closed:
-                self._idle.append(worker)
-                self._cond.notify()
+                lane.idle.append(worker)
+                self._cond.notify_all()
                 return
         if worker is not None:
             worker.dispose()
 
-    def _spawn(self) -> _Worker | None:
+    def _spawn(self, lane: _Lane) -> _Worker | None:
         """A new worker, or None when the pool is closed or the process could not be set up
         (why is in `_spawn_problem`)."""
         with self._cond:
             if self._closed:
                 return None
         try:
-            worker = _start_worker(self._spec, self._root)
+            worker = _start_worker(lane.spec, self._root)
         except OSError as exc:  # no descriptors or disk space left in the parent
             self._spawn_problem = f"could not set up a worker: {exc}"
             return None
@@ -516,12 +637,12 @@ class SandboxPool:
             self._live.discard(worker)
         worker.dispose()
 
-    def _ready_worker(self, worker: _Worker | None) -> tuple[_Worker | None, str]:
+    def _ready_worker(self, lane: _Lane, worker: _Worker | None) -> tuple[_Worker | None, str]:
         """A started worker, spawning (at most twice) when needed; else why none started."""
         problem = "the pool was closed"
         for _ in range(2):
             if worker is None:
-                worker = self._spawn()
+                worker = self._spawn(lane)
                 if worker is None:
                     return None, "the pool was closed" if self._closed else self._spawn_problem
             problem = worker.ensure_ready(self.startup_timeout_s)
@@ -532,16 +653,16 @@ class SandboxPool:
         return None, f"the worker failed to start: {problem}"
 
     def _run_part(
-        self, worker: _Worker | None, calls: list[str], options: dict[str, Any]
+        self, lane: _Lane, worker: _Worker | None, calls: list[str], options: dict[str, Any]
     ) -> tuple[_Worker | None, list[Outcome]]:
         """Send some of `calls` to one worker; returns the worker (None when it was retired or
         died) and at least one outcome."""
         timeout_s = float(options["timeout_s"])
         for attempt in range(2):
-            worker, problem = self._ready_worker(worker)
+            worker, problem = self._ready_worker(lane, worker)
             if worker is None:
                 return None, [Outcome("crashed", detail=problem) for _ in calls]
-            room = max(1, self.max_calls_per_worker - worker.calls)
+            room = max(1, lane.max_calls - worker.calls)
             part = calls[:room]
             channel = worker.channel
             assert channel is not None
@@ -557,26 +678,36 @@ class SandboxPool:
                     detail = f"the worker did not take the request: {exc!r}"
                     return None, [Outcome("crashed", detail=detail)]
                 continue
-            return self._collect(worker, part, timeout_s, worker.requests)
+            return self._collect(lane, worker, part, timeout_s, worker.requests)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _collect(
-        self, worker: _Worker, part: list[str], timeout_s: float, request_id: int
+        self, lane: _Lane, worker: _Worker, part: list[str], timeout_s: float, request_id: int
     ) -> tuple[_Worker | None, list[Outcome]]:
         channel = worker.channel
         assert channel is not None
         outcomes: list[Outcome] = []
         started = time.monotonic()
+        forked = lane.spec.fork
+        # A fork server kills its child at the deadline itself; the parent waits a little
+        # longer before it gives up on the server.
+        slack = GRACE_S + (FORK_SLACK_S if forked else 0.0)
         for index in range(len(part)):
             try:
-                reply = channel.receive(started + timeout_s + GRACE_S)
-                outcome = Outcome.from_json(reply)
+                reply = channel.receive(started + timeout_s + slack)
+                if not isinstance(reply, dict):
+                    raise ValueError("a reply is a JSON object")
                 # Numbering replies keeps a forged or stale reply from answering another call.
                 if reply.get("request") != request_id or reply.get("index") != index:
                     raise ValueError(
                         f"reply numbered {reply.get('request')!r}/{reply.get('index')!r}, "
                         f"expected {request_id}/{index}"
                     )
+                if forked:
+                    body = channel.receive_bytes(started + timeout_s + slack, _wire.REPLY_LIMIT + 8)
+                    outcome = relayed_outcome(reply, body, worker.spec.use_bwrap)
+                else:
+                    outcome = Outcome.from_json(reply)
             except _wire.Timeout:
                 worker.kill()
                 self._discard(worker)
@@ -592,10 +723,10 @@ class SandboxPool:
                 self._discard(worker)
                 outcomes.append(Outcome(status, detail=detail, duration_s=_since(started)))
                 return None, outcomes
-            except (_wire.ProtocolError, ValueError, AttributeError) as exc:
+            except Exception as exc:  # any malformed reply: the worker is not to be believed
                 worker.kill()
                 self._discard(worker)
-                detail = f"the worker sent a malformed reply: {exc}"
+                detail = f"the worker sent a malformed reply: {str(exc)[:300]}"
                 outcomes.append(Outcome("crashed", detail=detail, duration_s=_since(started)))
                 return None, outcomes
             outcomes.append(outcome)
@@ -604,10 +735,49 @@ class SandboxPool:
                 self._discard(worker)
                 return None, outcomes
             started = time.monotonic()
-        if worker.calls >= self.max_calls_per_worker:
+        if worker.calls >= lane.max_calls:
             self._discard(worker)
             return None, outcomes
         return worker, outcomes
+
+
+def relayed_outcome(header: dict[str, Any], body: bytes, use_bwrap: bool) -> Outcome:
+    """The outcome of one call a fork server ran in a child: from the server's header (how
+    the child ended) and the child's own bytes (its reply, hostile: any flaw makes the
+    outcome "crashed")."""
+    duration = header.get("duration_s")
+    if isinstance(duration, bool) or not isinstance(duration, int | float):
+        duration = 0.0
+    duration = min(max(float(duration), 0.0), 1e9)
+    ended = header.get("ended")
+    signum = header.get("signal")
+    code = header.get("code")
+    if ended == "timeout":
+        return Outcome("timeout", detail="the call did not finish in time; its process was killed",
+                       duration_s=duration)  # fmt: skip
+    if ended == "oversize":
+        detail = f"the call's reply was over {_wire.REPLY_LIMIT} bytes; its process was killed"
+        return Outcome("crashed", detail=detail, duration_s=duration)
+    if isinstance(signum, int) and not isinstance(signum, bool):
+        if signum == signal.SIGXCPU:
+            return Outcome("timeout", detail="the call hit its CPU-time limit (SIGXCPU)",
+                           duration_s=duration)  # fmt: skip
+        detail = f"the call's process was killed by {_signal_name(signum)}"
+        return Outcome("crashed", detail=detail, duration_s=duration)
+    if ended != "reply":
+        detail = f"the call's process exited with code {code!r} without a reply"
+        return Outcome("crashed", detail=detail, duration_s=duration)
+    try:
+        size = int.from_bytes(body[:4], "big")
+        if len(body) < 4 or size != len(body) - 4:
+            raise ValueError("the reply is not one framed message")
+        data = _wire.decode(body[4:])
+        if not isinstance(data, dict):
+            raise ValueError("a reply is a JSON object")
+        return Outcome.from_json(data)
+    except Exception as exc:
+        return Outcome("crashed", detail=f"the call sent a malformed reply: {str(exc)[:300]}",
+                       duration_s=duration)  # fmt: skip
 
 
 def _since(start: float) -> float:

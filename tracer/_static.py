@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 from dataclasses import dataclass, field
 
 Position = tuple[int, int]
@@ -39,13 +40,16 @@ class Condition:
     """A condition whose outcome a step records.
 
     Attributes:
-        kind: "if" (if and elif), "while" or "ifexp".
-        line: the line whose line event evaluates it.
+        kind: "if" (if and elif), "while", "ifexp" or "assert" (True: the assertion held).
+        line: the line whose line event evaluates it (the test's first line).
         test: span of the test expression.
-        body: span of what runs when the test holds.
+        body: span of what runs when the test holds (an assert's: the statement itself).
         orelse: span of what runs otherwise, or None.
         by_opcode: the outcome can only be told from the next instructions (the body starts on
             the test's last line, or a conditional expression), not from the next line.
+        outer: span of the whole statement or conditional expression; an instruction that
+            starts outside a statement's span runs after control jumped past it.
+        scope: (co_name, co_firstlineno) of the code object that evaluates the condition.
     """
 
     kind: str
@@ -54,6 +58,8 @@ class Condition:
     body: Span
     orelse: Span | None
     by_opcode: bool
+    outer: Span
+    scope: tuple[str, int]
 
 
 @dataclass(slots=True)
@@ -89,11 +95,57 @@ def _target_names(target: ast.expr) -> tuple[str, ...]:
     return tuple(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
 
 
+# Nodes compiled to code objects of their own. From 3.12 (PEP 709) list, set and dict
+# comprehensions run inline in the enclosing code.
+_SCOPES: tuple[type, ...] = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_SCOPES += (ast.GeneratorExp,) if sys.version_info >= (3, 12) else (ast.GeneratorExp, ast.ListComp)
+_SCOPES += () if sys.version_info >= (3, 12) else (ast.SetComp, ast.DictComp)
+_SCOPE_NAMES = {
+    ast.Lambda: "<lambda>",
+    ast.GeneratorExp: "<genexpr>",
+    ast.ListComp: "<listcomp>",
+    ast.SetComp: "<setcomp>",
+    ast.DictComp: "<dictcomp>",
+}
+
+
+def _scoped_nodes(tree: ast.Module) -> list[tuple[ast.AST, tuple[str, int]]]:
+    """Every node in breadth-first order (as `ast.walk`), with the (co_name, co_firstlineno) of
+    the code object that runs it."""
+    queue: list[tuple[ast.AST, tuple[str, int]]] = [(tree, ("<module>", 1))]
+    iter_children = ast.iter_child_nodes
+    for node, scope in queue:
+        if isinstance(node, _SCOPES):
+            name = getattr(node, "name", None) or _SCOPE_NAMES[type(node)]
+            decorators = getattr(node, "decorator_list", None) or [node]
+            inner = (name, min(d.lineno for d in decorators))
+            for child in iter_children(node):
+                # decorators, bases and a comprehension's first iterable run outside
+                queue.append((child, scope if _runs_outside(node, child) else inner))
+        else:
+            queue.extend([(child, scope) for child in iter_children(node)])
+    return queue
+
+
+def _runs_outside(node: ast.AST, child: ast.AST) -> bool:
+    """Whether `child` of a scope node runs in the enclosing code (decorators, bases, and the
+    first iterable of a comprehension; a default value is missed, which only costs outcomes)."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return any(child is d for d in node.decorator_list)
+    if isinstance(node, ast.ClassDef):
+        return any(child is d for d in [*node.decorator_list, *node.bases])
+    if isinstance(node, ast.GeneratorExp | ast.ListComp | ast.SetComp | ast.DictComp):
+        return child is node.generators[0]
+    return False
+
+
 def build_code_map(tree: ast.Module, source: str) -> CodeMap:
     """Index the loops and conditions of a parsed module."""
     code_map = CodeMap(lines=source.splitlines())
     opcode_lines: set[int] = set()
-    for node in ast.walk(tree):
+    ifexps: list[tuple[ast.IfExp, tuple[str, int]]] = []
+    asserts: list[tuple[ast.Assert, tuple[str, int]]] = []
+    for node, scope in _scoped_nodes(tree):
         if isinstance(node, ast.For | ast.AsyncFor | ast.While):
             header = node.lineno if not isinstance(node, ast.While) else node.test.lineno
             targets = () if isinstance(node, ast.While) else _target_names(node.target)
@@ -106,6 +158,10 @@ def build_code_map(tree: ast.Module, source: str) -> CodeMap:
                 names = tuple(n for g in node.generators for n in _target_names(g.target))
                 start, end = _span(node)
                 code_map.loops[header] = Loop(header, start[0], end[0], names, comprehension=True)
+        elif isinstance(node, ast.IfExp):
+            ifexps.append((node, scope))
+        elif isinstance(node, ast.Assert):
+            asserts.append((node, scope))
         if isinstance(node, ast.If | ast.While):
             line = node.test.lineno
             test = _span(node.test)
@@ -113,16 +169,32 @@ def build_code_map(tree: ast.Module, source: str) -> CodeMap:
             orelse = _block_span(node.orelse) if node.orelse else None
             by_opcode = body[0][0] <= test[1][0]
             kind = "while" if isinstance(node, ast.While) else "if"
-            code_map.conditions[line] = Condition(kind, line, test, body, orelse, by_opcode)
+            code_map.conditions[line] = Condition(
+                kind, line, test, body, orelse, by_opcode, _span(node), scope
+            )
             if by_opcode:
                 opcode_lines.add(line)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.IfExp) and node.lineno not in code_map.conditions:
-            line = node.lineno
+    for node, scope in ifexps:
+        line = node.test.lineno  # evaluation starts with the test, on its line
+        if line not in code_map.conditions:
             code_map.conditions[line] = Condition(
-                "ifexp", line, _span(node.test), _span(node.body), _span(node.orelse), True
+                "ifexp",
+                line,
+                _span(node.test),
+                _span(node.body),
+                _span(node.orelse),
+                True,
+                _span(node),
+                scope,
             )
             opcode_lines.add(line)
+    for node, scope in asserts:
+        line = node.test.lineno
+        if line not in code_map.conditions:
+            whole = _span(node)
+            code_map.conditions[line] = Condition(
+                "assert", line, _span(node.test), whole, None, False, whole, scope
+            )
     code_map.opcode_lines = frozenset(opcode_lines)
     for line in range(1, len(code_map.lines) + 1):
         enclosing = tuple(
@@ -135,17 +207,13 @@ def build_code_map(tree: ast.Module, source: str) -> CodeMap:
     return code_map
 
 
-def within(position: tuple[int | None, int | None], span: Span) -> bool:
-    """Whether an instruction position lies inside a span."""
-    line, col = position
-    if line is None:
+def inside(position: tuple[int | None, int | None, int | None, int | None], span: Span) -> bool:
+    """Whether an instruction's whole position (line, end line, column, end column, as
+    `co_positions` gives it) lies inside a span."""
+    line, end_line, col, end_col = position
+    if line is None or end_line is None or col is None or end_col is None:
         return False
-    (start_line, start_col), (end_line, end_col) = span
-    if line < start_line or line > end_line:
-        return False
-    if line == start_line and col is not None and col < start_col:
-        return False
-    return not (line == end_line and col is not None and col >= end_col)
+    return span[0] <= (line, col) and (end_line, end_col) <= span[1]
 
 
 # Builtins that never change an object they are given (they may build new ones).

@@ -15,7 +15,11 @@ import time
 from typing import Any
 
 MAX_MESSAGE_BYTES = 256 * 1024 * 1024
-"""A longer message is a protocol error (a trace of 10,000 steps stays far below it)."""
+"""A longer request is a protocol error."""
+
+REPLY_LIMIT = 16 * 1024 * 1024
+"""The largest reply the parent reads (16 MiB: a trace of 10,000 steps stays far below it).
+A worker announcing more is killed without the parent reading a byte of it."""
 
 _HEADER = 4
 _CHUNK = 1 << 20
@@ -71,12 +75,28 @@ def _read_exactly(fd: int, size: int) -> bytes:
     return b"".join(parts)
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value - value != 0.0:  # inf (1e400) and nan
+        raise ValueError(f"{text[:20]} is not a finite number")
+    return value
+
+
 def decode(body: bytes) -> Any:
-    """Parse a message body, turning every failure into `ProtocolError`."""
+    """Parse a message body, turning every failure into `ProtocolError`.
+
+    Strict JSON: `NaN`, `Infinity` and numbers that overflow to infinity are refused, and so
+    are integers beyond `sys.get_int_max_str_digits()` digits, so a decoded message holds
+    nothing that breaks arithmetic on it later.
+    """
     try:
-        return json.loads(body)
-    except (ValueError, RecursionError) as exc:  # RecursionError: hostile nesting depth
-        raise ProtocolError(f"message is not JSON: {exc}") from None
+        return json.loads(body, parse_constant=_no_constant, parse_float=_finite_float)
+    except (ValueError, RecursionError, MemoryError) as exc:  # RecursionError: deep nesting
+        raise ProtocolError(f"message is not JSON: {str(exc)[:200]}") from None
 
 
 class Channel:
@@ -112,8 +132,12 @@ class Channel:
             if view and not self._poll_out.poll(_millis(deadline)):
                 raise Timeout("worker did not read its request")
 
-    def receive(self, deadline: float) -> Any:
-        """Receive one message, waiting until `deadline` (monotonic).
+    def receive(self, deadline: float, limit: int = REPLY_LIMIT) -> Any:
+        """Receive and decode one message (see `receive_bytes`)."""
+        return decode(self.receive_bytes(deadline, limit))
+
+    def receive_bytes(self, deadline: float, limit: int = REPLY_LIMIT) -> bytes:
+        """Receive one message of at most `limit` bytes, waiting until `deadline` (monotonic).
 
         Raises:
             Timeout: no complete message before the deadline.
@@ -124,13 +148,13 @@ class Channel:
         while True:
             if len(buffer) >= _HEADER:
                 size = int.from_bytes(buffer[:_HEADER], "big")
-                if size > MAX_MESSAGE_BYTES:
-                    raise ProtocolError(f"message of {size} bytes announced")
+                if size > limit:
+                    raise ProtocolError(f"reply of {size} bytes announced (limit {limit})")
                 end = _HEADER + size
                 if len(buffer) >= end:
                     body = bytes(buffer[_HEADER:end])
                     del buffer[:end]
-                    return decode(body)
+                    return body
             if not self._poll_in.poll(_millis(deadline)):
                 raise Timeout("no reply before the deadline")
             chunk = os.read(self.read_fd, _CHUNK)

@@ -1,5 +1,8 @@
 """The worker process: runs untrusted calls one at a time and reports each as a JSON reply.
 
+Started with `"fork": true` in its configuration it is a fork server instead (`_ForkServer`):
+it runs no call itself and forks a fresh child from itself for each one.
+
 The pool starts it as `python -s -B -P -c <boot> <package root> <config JSON>`. It imports what
 it needs, drops root (when started as root), sets its fixed rlimits, installs the reliability
 guard, says it is ready, and then serves requests read from its request pipe until the pipe
@@ -19,10 +22,12 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import gc
 import io
 import json
 import os
 import random
+import select
 import signal
 import sys
 import time
@@ -33,8 +38,15 @@ from types import CodeType
 from typing import Any
 
 from tracer import _confine, _guard, _wire
-from tracer._call import bind_call, compile_module, parse_call
-from tracer._codec import CUT_MARK, RESULT_REPR_LIMIT, exception_text, snapshot
+from tracer._call import CALL_FILENAME, bind_call, compile_module, parse_call
+from tracer._codec import (
+    CUT_MARK,
+    RESULT_REPR_LIMIT,
+    exception_text,
+    is_plain,
+    literal_text,
+    snapshot,
+)
 from tracer._model import Trace, TraceError
 
 _trace: Callable[..., Trace] | None
@@ -136,6 +148,16 @@ class _State:
         current.clear()
         current.update(self.builtins_saved)
 
+    def clean_directory(self) -> bool:
+        """Empty the working directory; False when that failed (the worker should retire)."""
+        try:
+            if os.listdir(self.workdir):
+                _empty_directory(self.workdir, self.private)
+                return not os.listdir(self.workdir)
+        except OSError:
+            return False
+        return True
+
     def restore(self) -> bool:
         """Undo what the last call changed. Returns False when the worker should retire."""
         self.restore_builtins()
@@ -212,10 +234,26 @@ def _empty_directory(path: str, private: _guard.Private) -> None:
             pass
 
 
+class _Done(Exception):
+    """Ends an "eval" request early, through the same clean-up as a call."""
+
+
+class _NotLiteral(Exception):
+    """An evaluated value that is not a plain literal."""
+
+
+def _parse_expression(text: str) -> CodeType:
+    try:
+        return compile(text.strip(), CALL_FILENAME, "eval", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        raise TraceError(f"expression does not parse: {exc}") from None
+
+
 class _Worker:
     """The request loop and the running of one call."""
 
     def __init__(self, config: dict[str, Any], private: _guard.Private) -> None:
+        self.fork: _ForkServer | None = None
         self.read_fd = int(config["read_fd"])
         self.write_fd = int(config["write_fd"])
         self.stdout_limit = int(config["stdout_limit"])
@@ -223,8 +261,15 @@ class _Worker:
         self.state = _State(config["workdir"], private)
 
     def send(self, message: dict[str, Any]) -> None:
+        _wire.write_all(self.write_fd, self.reply_bytes(message))
+
+    def reply_bytes(self, message: dict[str, Any]) -> bytes:
+        """The framed reply; one that cannot be encoded or is over the parent's limit is
+        replaced by a "crashed" reply saying so."""
         try:
             data = _wire.encode(message)
+            if len(data) > _wire.REPLY_LIMIT:
+                raise ValueError(f"the reply is over {_wire.REPLY_LIMIT} bytes")
         except (ValueError, TypeError, MemoryError) as exc:
             data = _wire.encode(
                 {
@@ -236,7 +281,7 @@ class _Worker:
                     "retire": True,
                 }
             )
-        _wire.write_all(self.write_fd, data)
+        return data
 
     def serve(self) -> None:
         while True:
@@ -256,9 +301,14 @@ class _Worker:
         memory_mb = int(request["memory_mb"])
         traced = bool(request.get("trace", False))
         max_steps = int(request.get("max_steps", 10_000))
+        mode = str(request.get("mode", "call"))
         compiled: list[CodeType | TraceError] = []  # filled by the first call, under its limits
+        if self.fork is not None:
+            return self.fork.handle(self, request_id, code, calls, mode, request)
         for index, call in enumerate(calls):
-            reply = self.run_one(code, call, compiled, traced, max_steps, timeout_s, memory_mb)
+            reply = self.run_one(
+                code, call, compiled, traced, max_steps, timeout_s, memory_mb, mode
+            )
             reply["request"] = request_id
             reply["index"] = index
             healthy = self.state.restore()
@@ -277,7 +327,10 @@ class _Worker:
         max_steps: int,
         timeout_s: float,
         memory_mb: int,
+        mode: str = "call",
     ) -> dict[str, Any]:
+        """Run one call (mode "call") or evaluate one expression (mode "eval": the value comes
+        back only as `literal_text`, never as a repr the value's class could write)."""
         random.seed(0)
         capture = _Capture(self.stdout_limit)
         sink = _Capture(0)
@@ -285,6 +338,7 @@ class _Worker:
         phase = "module"
         error: BaseException | None = None
         result: tuple[str, bool] | None = None
+        plain = False
         args_after: list[str] = []
         trace_json: dict[str, Any] | None = None
         truncated = False
@@ -309,12 +363,29 @@ class _Worker:
                 module = compiled[0]
                 if isinstance(module, TraceError):  # builtins are intact before the module runs
                     raise module
-                node = parse_call(call)
+                expression = _parse_expression(call) if mode == "eval" else None
+                node = parse_call(call) if expression is None else None
                 namespace: dict[str, Any] = {
                     "__name__": MODULE_NAME,
                     "__builtins__": state.builtins_dict,
                 }
                 exec(module, namespace)
+                if expression is not None:
+                    phase = "call"
+                    value = eval(expression, namespace)
+                    state.restore_builtins()
+                    phase = "result"
+                    text = literal_text(value)
+                    state.restore_builtins()
+                    if text is None:
+                        raise _NotLiteral(
+                            f"the value is not a plain literal ({type(value).__name__})"
+                        )
+                    result = (text, True)
+                    plain = True
+                    phase = "done"
+                    raise _Done
+                assert node is not None
                 phase = "args"
                 bound = bind_call(node, namespace)
                 phase = "call"
@@ -322,9 +393,12 @@ class _Worker:
                 state.restore_builtins()  # the call may have emptied them; snapshot needs them
                 phase = "result"
                 result = snapshot(value, RESULT_REPR_LIMIT)
+                plain = is_plain(value)
                 state.restore_builtins()
                 args_after = bound.arguments_after()
                 phase = "done"
+        except _Done:
+            pass
         except _BaseException as exc:
             # Without its traceback the exception no longer pins the call's frames (and the
             # memory a memory bomb built in them).
@@ -338,6 +412,7 @@ class _Worker:
             "status": "ok",
             "result": None,
             "result_literal": False,
+            "result_plain": False,
             "exception": None,
             "args_after": args_after,
             "trace": trace_json,
@@ -366,6 +441,7 @@ class _Worker:
                 reply["detail"] = f"trace truncated at max_steps={max_steps}"
         elif result is not None:
             reply["result"], reply["result_literal"] = result
+            reply["result_plain"] = plain
         return reply
 
     def describe(self, error: BaseException, phase: str) -> str:
@@ -385,25 +461,190 @@ class _Worker:
         return text
 
 
+class _ForkServer:
+    """Serves untrusted calls from a clean template: one forked child per call.
+
+    This process (the template) never runs untrusted code itself. For each call it forks a
+    child, which closes the template's pipes, dies with the template, may start no process,
+    runs the call under the call's limits, writes its reply on a pipe of its own and exits.
+    The template reads at most `_wire.REPLY_LIMIT` bytes of it (without decoding them), kills
+    the child at the deadline, reaps it, empties the working directory, and relays the
+    child's bytes with a header saying how the child ended. Nothing a child does reaches the
+    next call: each one starts from the template's memory as it was before any call.
+    """
+
+    def __init__(self, fork: Callable[[], int], pidfd_open: Callable[[int], int]) -> None:
+        self._fork = fork
+        self._pidfd_open = pidfd_open
+        self._pid = os.getpid()
+
+    def handle(
+        self,
+        worker: _Worker,
+        request_id: Any,
+        code: str,
+        calls: list[str],
+        mode: str,
+        request: dict[str, Any],
+    ) -> bool:
+        timeout_s = float(request["timeout_s"])
+        memory_mb = int(request["memory_mb"])
+        traced = bool(request.get("trace", False))
+        max_steps = int(request.get("max_steps", 10_000))
+        # Compiled once here (compiling runs nothing), so every child starts with the code
+        # object instead of compiling it again.
+        compiled: list[CodeType | TraceError] = []
+        if not traced:
+            try:
+                compiled.append(compile_module(code))
+            except TraceError as exc:
+                compiled.append(exc)
+            except (RecursionError, MemoryError):
+                compiled.clear()  # let each child fail under its own limits
+        for index, call in enumerate(calls):
+            header, body, pid = self.one(
+                worker, code, call, mode, traced, max_steps, timeout_s, memory_mb, compiled
+            )
+            last = index == len(calls) - 1
+            header.update(request=request_id, index=index, relay=True, retire=False)
+            if last:  # the parent may send the next request at once: clean up first
+                self.reap(pid)
+                pid = 0
+                header["retire"] = not worker.state.clean_directory()
+            _wire.write_all(worker.write_fd, _wire.encode(header))
+            _wire.write_all(worker.write_fd, len(body).to_bytes(4, "big") + body)
+            self.reap(pid)
+            if not worker.state.clean_directory():
+                return False  # the parent learns it from the next reply's absence
+        return True
+
+    def one(
+        self,
+        worker: _Worker,
+        code: str,
+        call: str,
+        mode: str,
+        traced: bool,
+        max_steps: int,
+        timeout_s: float,
+        memory_mb: int,
+        compiled: list[CodeType | TraceError],
+    ) -> tuple[dict[str, Any], bytes, int]:
+        """Run one call in a forked child: `(header, the child's bytes, its pid)`.
+
+        The child is killed as soon as its reply is complete (what it does after that is no
+        part of the call) and the caller reaps it after relaying the reply, so its exit is
+        not on the way of the reply.
+        """
+        read_end, write_end = os.pipe()
+        started = _perf_counter()
+        pid = self._fork()
+        if pid == 0:  # the child
+            status = 1
+            try:
+                os.close(read_end)
+                os.close(worker.read_fd)
+                os.close(worker.write_fd)
+                _confine.die_with_parent(self._pid)
+                _confine.no_new_processes()
+                worker.limits.margin_s = 0.0  # CPU time is limited to the timeout itself
+                reply = worker.run_one(
+                    code, call, compiled, traced, max_steps, timeout_s, memory_mb, mode
+                )
+                _wire.write_all(write_end, worker.reply_bytes(reply))
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write_end)
+        pidfd = self._pidfd_open(pid)
+        deadline = time.monotonic() + timeout_s + 0.05
+        poller = select.poll()
+        poller.register(read_end, select.POLLIN)
+        poller.register(pidfd, select.POLLIN)
+        body = bytearray()
+        ended = ""
+        exited = False
+        try:
+            while not ended:
+                left = int((deadline - time.monotonic()) * 1000) + 1
+                events = poller.poll(left) if left > 0 else []
+                if not events:
+                    ended = "timeout"
+                    break
+                for fd, _ in events:
+                    if fd == pidfd:
+                        exited = True
+                        poller.unregister(pidfd)
+                        os.set_blocking(read_end, False)  # drain what it wrote, then stop
+                        continue
+                    try:
+                        chunk = os.read(read_end, 1 << 20)
+                    except BlockingIOError:
+                        chunk = b""
+                    if not chunk:
+                        ended = "exit"
+                        break
+                    body += chunk
+                    if len(body) >= 4:
+                        size = int.from_bytes(body[:4], "big")
+                        if size > _wire.REPLY_LIMIT:
+                            ended = "oversize"
+                        elif len(body) >= 4 + size:
+                            del body[4 + size :]
+                            ended = "reply"
+                if exited and not ended:
+                    ended = "exit"
+        finally:
+            with contextlib.suppress(OSError):
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            os.close(pidfd)
+            os.close(read_end)
+        header: dict[str, Any] = {"ended": ended, "duration_s": _perf_counter() - started}
+        if ended != "reply":
+            wait_status = self.reap(pid)
+            pid = 0
+            if os.WIFSIGNALED(wait_status):
+                header["signal"] = os.WTERMSIG(wait_status)
+            else:
+                header["code"] = os.WEXITSTATUS(wait_status)
+            body = bytearray()
+        return header, bytes(body), pid
+
+    @staticmethod
+    def reap(pid: int) -> int:
+        """Wait for a child (already killed, or ended) and return its wait status."""
+        return os.waitpid(pid, 0)[1] if pid else 0
+
+
 def main(config_json: str) -> None:
     """Entry point of a worker process (see the module docstring)."""
     config = json.loads(config_json)
     workdir = str(config["workdir"])
+    _confine.die_with_parent(config.get("parent_pid"))
+    _confine.not_dumpable()
     os.chdir(workdir)
     os.umask(0o077)
     redirected = 0
     uid = config.get("uid")
     if uid is not None and os.geteuid() == 0:
         redirected = _confine.drop_privileges(int(uid), int(config["gid"]))
+    forking = bool(config.get("fork", False))
     _confine.set_fixed_limits(
         memory_mb=int(config["memory_mb"]),
         file_mb=int(config["file_mb"]),
         open_files=int(config["open_files"]),
+        processes=forking,
     )
+    # The template keeps the real functions it forks and waits with; the guard disables them.
+    real_fork, real_pidfd_open = os.fork, os.pidfd_open
     # Its own descriptor, so code that closes sys.stdin leaves fd 0 (/dev/null) in place.
     sys.stdin = _open(os.devnull, encoding="utf-8")
     private = _guard.install(workdir)
     worker = _Worker(config, private)
+    if forking:
+        worker.fork = _ForkServer(real_fork, real_pidfd_open)
+        gc.collect()
+        gc.freeze()  # children then share the template's pages instead of copying them
     worker.send(
         {
             "ready": True,
@@ -413,6 +654,7 @@ def main(config_json: str) -> None:
             "hash_randomization": sys.flags.hash_randomization,
             "redirected_import_dirs": redirected,
             "trace_available": _trace is not None,
+            "fork": forking,
         }
     )
     # os._exit: skip atexit handlers and finalisers the untrusted code may have left behind.

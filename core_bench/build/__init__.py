@@ -13,7 +13,7 @@ import os
 import platform
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -21,22 +21,36 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
+from core_bench.build._authors import CACHE_FILE, AuthorOptions, ask_authors, check_authors
+from core_bench.build._hash_stable import ALT_HASH_SEED
 from core_bench.build._options import BuildOptions
 from core_bench.build._parallel import build_guarded, build_in_processes
-from core_bench.build._problem import ProblemBuild, build_problem, variant_id
+from core_bench.build._problem import (
+    ProblemBuild,
+    build_problem,
+    literal_output,
+    traced_output,
+    variant_id,
+)
+from core_bench.build._reimplement import ProblemExtras, extras_of, with_authored
 from core_bench.build._store import FILES, WorkStore, read_jsonl, write_benchmark
 from core_bench.datasets import load_dataset, validate_problems
+from core_bench.errors import UsageError
 from core_bench.progress import Progress
 from core_bench.schemas import Manifest, Probe, Problem, SkippedRow, Variant
 from tracer import SandboxPool
 
 __all__ = [
     "FILES",
+    "AuthorOptions",
     "Benchmark",
     "BuildOptions",
     "BuildResult",
     "build_benchmark",
+    "check_authors",
+    "literal_output",
     "load_benchmark",
+    "traced_output",
     "variant_id",
 ]
 
@@ -75,11 +89,13 @@ class _Done:
     failure: str | None
     tally: Counter[str]
     seconds: dict[str, float]
+    skipped: list[SkippedRow] = field(default_factory=list)
 
 
 def _done(result: ProblemBuild) -> _Done:
-    tally: Counter[str] = Counter()
+    tally: Counter[str] = Counter(result.dropped)
     if result.failure is None:
+        tally.update(result.counts)
         tally["problems"] = 1
         tally["calls"] = len(result.problem.calls)
         tally["variants"] = len(result.variants)
@@ -89,11 +105,13 @@ def _done(result: ProblemBuild) -> _Done:
         tally["probes.anchored"] = sum(p.anchored for p in result.probes)
         if not any(v.kind == "equivalent" for v in result.variants):
             tally["problems.without_equivalent_variants"] = 1
-    return _Done(result.failure, tally, result.seconds)
+    skipped = result.skipped if result.failure is None else []
+    return _Done(result.failure, tally, result.seconds, skipped)
 
 
-def _counts(done: list[_Done], skipped: list[SkippedRow]) -> dict[str, int]:
+def _counts(done: list[_Done], skipped: list[SkippedRow], authored: Counter[str]) -> dict[str, int]:
     counts: Counter[str] = Counter({"problems": 0, "skipped": len(skipped)})
+    counts.update(authored)
     for item in done:
         counts.update(item.tally)
     return dict(sorted(counts.items()))
@@ -106,6 +124,7 @@ def build_benchmark(
     pool: SandboxPool | None = None,
     on_skip: Callable[[SkippedRow], None] | None = None,
     processes: int | None = None,
+    author_cache: Path | None = None,
 ) -> BuildResult:
     """Build the benchmark of `options` into the directory `out`.
 
@@ -120,6 +139,11 @@ def build_benchmark(
         processes: build problems in this many processes (default: one per CPU), each with
             its own sandbox worker; 1 builds in this process with `pool`. The files do not
             depend on it.
+        author_cache: the cache of `options.authors`' requests (default
+            `out/authors.sqlite`).
+
+    Raises:
+        UsageError: an author spec is bad, or OpenAI's API is used without a key.
     """
     stages: dict[str, float] = {}
     started = time.perf_counter()
@@ -141,15 +165,34 @@ def build_benchmark(
             if on_skip:
                 on_skip(bad)
         stages["validate"] = time.perf_counter() - mark
+        extras = extras_of(loaded)
+        authored: Counter[str] = Counter()
+        if options.authors is not None:
+            mark = time.perf_counter()
+            try:
+                asked = ask_authors(
+                    [r.problem for r in kept],
+                    options.authors,
+                    seed=options.seed,
+                    cache=author_cache or out / CACHE_FILE,
+                )
+            except ValueError as exc:
+                raise UsageError(f"--authors: {exc}") from None
+            extras, authored = with_authored(extras, asked.implementations), asked.counts
+            stages["authors"] = time.perf_counter() - mark
         mark = time.perf_counter()
         store = WorkStore(out, options.fingerprint(loaded.info.sha256))
         count = processes if processes is not None else (os.cpu_count() or 1)
-        done = _build_all([r.problem for r in kept], options, active, store, count)
+        done = _build_all([r.problem for r in kept], options, active, store, count, extras)
         stages["problems"] = time.perf_counter() - mark
     finally:
         if own_pool:
             active.close()
     for row, result in zip(kept, done, strict=True):
+        for part in result.skipped:
+            skipped.append(part)
+            if on_skip:
+                on_skip(part)
         if result.failure is not None:
             failed = SkippedRow(
                 file=row.file, line=row.line, id=row.problem.id, reason=result.failure
@@ -162,7 +205,7 @@ def build_benchmark(
         seed=options.seed,
         options=options.as_dict(),
         package_versions=_versions(),
-        counts=_counts(done, skipped),
+        counts=_counts(done, skipped, authored),
         skipped=skipped,
         built_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )
@@ -182,6 +225,7 @@ def _build_all(
     pool: SandboxPool,
     store: WorkStore,
     processes: int,
+    extras: Mapping[str, ProblemExtras] | None = None,
 ) -> list[_Done]:
     """Build every problem not already in `store`, saving each as it finishes.
 
@@ -197,13 +241,26 @@ def _build_all(
         bar.advance(len(problems) - len(todo))
         finished: Iterable[tuple[int, ProblemBuild]]
         if processes > 1 and len(todo) > 1:
-            finished = build_in_processes([(i, problems[i]) for i in todo], options, processes)
+            finished = build_in_processes(
+                [(i, problems[i]) for i in todo], options, processes, extras
+            )
         else:
             # Sandbox runs overlap with LibCST work when two problems are in flight per worker.
             executor = stack.enter_context(ThreadPoolExecutor(max_workers=max(2, 2 * pool.workers)))
+            hash_pool = stack.enter_context(
+                SandboxPool(workers=pool.workers, hash_seed=ALT_HASH_SEED)
+            )
 
             def one(index: int) -> ProblemBuild:
-                return build_guarded(problems[index], options, pool, build_problem)
+                extra = extras.get(problems[index].id) if extras else None
+                return build_guarded(
+                    problems[index],
+                    options,
+                    pool,
+                    build_problem,
+                    extras=extra,
+                    hash_pool=hash_pool,
+                )
 
             finished = zip(todo, executor.map(one, todo), strict=True)
         for index, result in finished:

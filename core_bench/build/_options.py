@@ -6,6 +6,8 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass
 
+from core_bench.build._authors import AuthorOptions
+
 
 @dataclass(frozen=True, slots=True)
 class BuildOptions:
@@ -29,6 +31,7 @@ class BuildOptions:
         limit: build only the first N problems of the dataset.
         timeout_s: wall-clock limit of one call in the sandbox.
         max_steps: step limit of one traced call.
+        authors: models asked for reimplementations (`--authors`), or None.
     """
 
     dataset: str = "bundled"
@@ -44,6 +47,7 @@ class BuildOptions:
     singles: int = 4
     distractors: bool = False
     crash_mutants: bool = False
+    authors: AuthorOptions | None = None
 
     def as_dict(self) -> dict[str, object]:
         """The options as plain JSON values (for the manifest)."""

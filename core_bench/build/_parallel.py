@@ -4,51 +4,75 @@ cannot use more than one core however many sandbox workers it has."""
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable, Iterator
+import os
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
+from core_bench.build._hash_stable import ALT_HASH_SEED
 from core_bench.build._options import BuildOptions
 from core_bench.build._problem import ProblemBuild, build_problem
+from core_bench.build._reimplement import ProblemExtras
 from core_bench.schemas import Problem
-from tracer import SandboxPool
+from tracer import SandboxPool, die_with_parent
 
 # The sandbox pool of a build process, made by its initializer: a process pool's tasks cannot
 # carry a pool of live worker processes with them.
 _process_pool: SandboxPool | None = None
+_hash_pool: SandboxPool | None = None
 
 
-def _start(workers: int) -> None:
-    global _process_pool
+def _start(workers: int, parent: int | None = None) -> None:
+    global _process_pool, _hash_pool
+    die_with_parent(parent)  # a build killed with SIGKILL takes its processes with it
     _process_pool = SandboxPool(workers=workers)
+    _hash_pool = SandboxPool(workers=workers, hash_seed=ALT_HASH_SEED)
 
 
 def build_guarded(
     problem: Problem,
     options: BuildOptions,
     pool: SandboxPool,
-    build: Callable[[Problem, BuildOptions, SandboxPool], ProblemBuild] = build_problem,
+    build: Callable[..., ProblemBuild] = build_problem,
+    extras: ProblemExtras | None = None,
+    hash_pool: SandboxPool | None = None,
 ) -> ProblemBuild:
-    """Build one problem; a bug on one problem becomes its failure, not the build's."""
+    """Build one problem; a bug on one problem becomes its failure, not the build's.
+
+    `extras` (other implementations, imported probes) and `hash_pool` (workers under another
+    hash seed) are passed on to `build` only when given.
+    """
+    given: dict[str, object] = {}
+    if extras is not None:
+        given["extras"] = extras
+    if hash_pool is not None:
+        given["hash_pool"] = hash_pool
     try:
-        return build(problem, options, pool)
+        return build(problem, options, pool, **given)
     except Exception as exc:
         return ProblemBuild(problem, failure=f"build failed: {type(exc).__name__}: {exc}")
 
 
-def _build_in_process(problem: Problem, options: BuildOptions) -> ProblemBuild:
+def _build_in_process(
+    problem: Problem, options: BuildOptions, extras: ProblemExtras | None = None
+) -> ProblemBuild:
     assert _process_pool is not None, "the build process was started without its initializer"
-    return build_guarded(problem, options, _process_pool)
+    return build_guarded(
+        problem, options, _process_pool, build_problem, extras=extras, hash_pool=_hash_pool
+    )
 
 
 def build_in_processes(
-    items: list[tuple[int, Problem]], options: BuildOptions, processes: int
+    items: list[tuple[int, Problem]],
+    options: BuildOptions,
+    processes: int,
+    extras: Mapping[str, ProblemExtras] | None = None,
 ) -> Iterator[tuple[int, ProblemBuild]]:
     """Yield `(index, build)` as problems finish, over `processes` processes with one sandbox
     worker each. At most two problems per process are queued, so a killed build has little
     work in flight."""
     context = multiprocessing.get_context("spawn")  # the parent holds threads and pipes
     with ProcessPoolExecutor(
-        max_workers=processes, mp_context=context, initializer=_start, initargs=(1,)
+        max_workers=processes, mp_context=context, initializer=_start, initargs=(1, os.getpid())
     ) as executor:
         todo = iter(items)
         running: dict[Future[ProblemBuild], int] = {}
@@ -58,7 +82,9 @@ def build_in_processes(
                 item = next(todo, None)
                 if item is None:
                     return
-                running[executor.submit(_build_in_process, item[1], options)] = item[0]
+                extra = extras.get(item[1].id) if extras else None
+                future = executor.submit(_build_in_process, item[1], options, extra)
+                running[future] = item[0]
 
         refill()
         while running:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
+from core_bench.build._hash_stable import HASH_UNSTABLE, stable_calls, stable_probes
 from core_bench.build._options import BuildOptions
+from core_bench.build._reimplement import ProblemExtras, check_reimplementations
 from core_bench.probes import anchor_probes, mark_anchored, probes_for_call
-from core_bench.schemas import Probe, Problem, Variant
+from core_bench.schemas import Probe, Problem, SkippedRow, Variant
 from tracer import Outcome, SandboxPool, Trace
 from transforms import cyclomatic_complexity, generate_call_outcomes, generate_variants
 
@@ -21,6 +25,13 @@ class ProblemBuild:
     probes: list[Probe] = field(default_factory=list)
     failure: str | None = None
     seconds: dict[str, float] = field(default_factory=dict)
+    counts: Counter[str] = field(default_factory=Counter)
+    """Tallies for the manifest beyond what the records show (reimplementations checked,
+    kept and rejected by reason)."""
+    skipped: list[SkippedRow] = field(default_factory=list)
+    """Parts of the problem's data left out (an implementation that is not equivalent)."""
+    dropped: dict[str, int] = field(default_factory=dict)
+    """Calls and probes left out because their answers change with the hash seed."""
 
 
 def variant_id(problem_id: str, kind: str, number: int) -> str:
@@ -79,17 +90,67 @@ def _traces(
     return [[outcome.trace for outcome in outcomes] for outcomes in results]
 
 
-def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) -> ProblemBuild:
+def traced_output(trace: Trace | None) -> str:
+    """What `Variant.outputs` holds for one call: the repr of the result, "!ExceptionType" when
+    the call raised, "!Truncated" when the step limit cut it, "!NoTrace" when it could not be
+    traced (timeout, crash)."""
+    if trace is None:
+        return "!NoTrace"
+    if trace.truncated:
+        return "!Truncated"
+    if trace.exception is not None:
+        return "!" + trace.exception.partition(":")[0].strip()
+    return trace.result if trace.result is not None else "!NoTrace"
+
+
+def literal_output(stored: str) -> str | None:
+    """A stored output (`Variant.outputs`) as an answer a model can give, or None when the
+    call raised, was cut, or returned a value with no literal repr."""
+    if stored.startswith("!"):
+        return None
+    try:
+        ast.literal_eval(stored)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return stored
+
+
+def build_problem(
+    problem: Problem,
+    options: BuildOptions,
+    pool: SandboxPool,
+    extras: ProblemExtras | None = None,
+    hash_pool: SandboxPool | None = None,
+) -> ProblemBuild:
     """Extend the calls, generate and verify variants, trace every (variant, call), pick probes.
+
+    `extras` adds other implementations, verified and kept as "reimplementation" variants
+    (generated calls they disagree on are dropped first), and imported probes (see
+    `core_bench.build._reimplement`).
 
     Probes: on the original, `options.probes` per call; on an equivalent variant, first the
     original's probes asked again where the variant's trace allows (anchored), then its own
-    probes up to the same count; on a mutant, its own probes only.
+    probes up to the same count; on a mutant, its own probes only. With `hash_pool` (workers
+    under another hash seed), calls and probes whose answers change with the seed are dropped
+    (`_hash_stable`) and counted in `dropped`.
     """
     seed = options.problem_seed(problem.id)
     seconds: dict[str, float] = {}
     mark = time.perf_counter()
     calls, outputs, verification, known = _extend_calls(problem, options, seed, pool)
+    dropped: dict[str, int] = {}
+    if hash_pool is not None:
+        calls, outputs, dropped["calls.hash_unstable"] = stable_calls(
+            problem, calls, outputs, hash_pool, options.timeout_s
+        )
+        if not calls:
+            return ProblemBuild(problem, failure=HASH_UNSTABLE, dropped=dropped)
+    checked = None
+    if extras is not None:
+        checked = check_reimplementations(problem, calls, outputs, extras, options, pool, seed)
+        disagreed = set(calls) - set(checked.calls)
+        calls, outputs = checked.calls, checked.outputs
+        verification = [call for call in verification if call not in disagreed]
     problem = problem.model_copy(update={"calls": calls, "outputs": outputs})
     seconds["calls"] = time.perf_counter() - mark
     mark = time.perf_counter()
@@ -142,10 +203,29 @@ def build_problem(problem: Problem, options: BuildOptions, pool: SandboxPool) ->
     mark = time.perf_counter()
     traces = _traces([v.code for v in variants], calls, options, pool)
     seconds["traces"] = time.perf_counter() - mark
+    if checked is not None:  # traced where `check_reimplementations` ran them
+        variants, traces = variants + checked.variants, traces + checked.traces
+    variants = [
+        v.model_copy(update={"outputs": [traced_output(t) for t in ts]})
+        for v, ts in zip(variants, traces, strict=True)
+    ]
     mark = time.perf_counter()
     probes = _probes(problem, variants, traces, options, seed)
+    if hash_pool is not None:
+        alt_traces = _traces([v.code for v in variants], calls, options, hash_pool)
+        probes, dropped["probes.hash_unstable"] = stable_probes(probes, variants, alt_traces)
     seconds["probes"] = time.perf_counter() - mark
-    return ProblemBuild(problem, variants, probes, seconds=seconds)
+    if checked is None:
+        return ProblemBuild(problem, variants, probes, seconds=seconds, dropped=dropped)
+    return ProblemBuild(
+        problem,
+        variants,
+        probes + checked.probes,
+        seconds=seconds,
+        counts=checked.counts,
+        skipped=checked.skipped,
+        dropped=dropped,
+    )
 
 
 def _probes(

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from core_bench.build._problem import ProblemBuild
-from core_bench.schemas import Manifest, Probe, Problem, Variant
+from core_bench.schemas import Manifest, Probe, Problem, SkippedRow, Variant
 
 WORK_DIR = ".work"
 FILES = ("problems.jsonl", "variants.jsonl", "probes.jsonl")
@@ -48,6 +49,9 @@ class WorkStore:
             variants=[Variant.model_validate(v) for v in data["variants"]],
             probes=[Probe.model_validate(p) for p in data["probes"]],
             failure=data["failure"],
+            counts=Counter(data.get("counts", {})),
+            skipped=[SkippedRow.model_validate(s) for s in data.get("skipped", [])],
+            dropped=data.get("dropped", {}),
         )
 
     def save(self, index: int, built: ProblemBuild) -> None:
@@ -57,6 +61,9 @@ class WorkStore:
             "variants": [v.model_dump(mode="json") for v in built.variants],
             "probes": [p.model_dump(mode="json") for p in built.probes],
             "failure": built.failure,
+            "counts": dict(built.counts),
+            "skipped": [s.model_dump(mode="json") for s in built.skipped],
+            "dropped": built.dropped,
         }
         write_atomic(self._path(index), json.dumps(data))
 

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from core_bench.build import BuildOptions, build_benchmark
-from core_bench.commands._args import number
+from core_bench.build import AuthorOptions, BuildOptions, build_benchmark, check_authors
+from core_bench.commands._args import add_endpoint_flags, number
 from core_bench.errors import UsageError
 from core_bench.schemas import SkippedRow
 
@@ -60,12 +60,81 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--timeout", type=float, default=5.0, help="seconds per sandboxed call (default 5)"
     )
+    authors = parser.add_argument_group(
+        "reimplementations written by models",
+        "Each --authors model is asked, per problem, for an independent implementation; it "
+        "is kept as a variant (family reimplementation) only when it behaves like the "
+        "original on every call plus 16 fresh ones, has cyclomatic complexity >= 3 and token "
+        "Jaccard <= 0.7 against every kept implementation. Requests go through the client "
+        "and cache of `core-bench run` (flags below); a rebuild asks nothing twice.",
+    )
+    authors.add_argument(
+        "--authors",
+        action="append",
+        default=[],
+        metavar="openai:MODEL",
+        help="a model that writes reimplementations; repeat for several",
+    )
+    authors.add_argument(
+        "--author-samples",
+        type=number(int, 1, "a positive whole number"),
+        default=1,
+        help="requests per problem and author (default 1)",
+    )
+    authors.add_argument(
+        "--system-prompt",
+        metavar="TEXT|@FILE",
+        help="a system message before every authoring prompt (@FILE reads it from a file)",
+    )
+    authors.add_argument(
+        "--cache",
+        type=Path,
+        help="the requests' cache file (default OUT/authors.sqlite)",
+    )
+    add_endpoint_flags(
+        parser,
+        timeout_flag="--request-timeout",
+        max_tokens=2048,
+        title="author endpoint (as for `core-bench run`; --request-timeout is its --timeout)",
+    )
     parser.set_defaults(handler=run)
 
 
 def _report(row: SkippedRow) -> None:
     where = ":".join(str(x) for x in (row.file, row.line) if x is not None)
     print(f"skipped {where} {row.id or ''}: {row.reason}".replace("  ", " "), file=sys.stderr)
+
+
+def _authors(args: argparse.Namespace) -> AuthorOptions | None:
+    if not args.authors:
+        return None
+    try:
+        check_authors(args.authors)
+    except ValueError as exc:
+        raise UsageError(f"--authors: {exc}") from None
+    if args.top_p is not None and not 0 < args.top_p <= 1:
+        raise UsageError(f"--top-p: expected a number in (0, 1], got {args.top_p}")
+    system = args.system_prompt
+    if system is not None and system.startswith("@"):
+        try:
+            system = Path(system[1:]).read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise UsageError(f"--system-prompt {system}: cannot read: {exc}") from None
+    return AuthorOptions(
+        models=tuple(dict.fromkeys(args.authors)),
+        samples=args.author_samples,
+        base_urls=tuple(args.base_url),
+        api=args.api,
+        temperature=args.temperature,
+        top_p=args.top_p,
+        max_tokens=args.max_tokens,
+        system_prompt=system,
+        concurrency=args.concurrency,
+        timeout_s=args.request_timeout,
+        retries=args.retries,
+        backoff_s=args.backoff,
+        stream=args.stream,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,8 +153,9 @@ def run(args: argparse.Namespace) -> int:
         calls=args.calls,
         limit=args.limit,
         timeout_s=args.timeout,
+        authors=_authors(args),
     )
-    result = build_benchmark(options, args.out, on_skip=_report)
+    result = build_benchmark(options, args.out, on_skip=_report, author_cache=args.cache)
     counts = result.manifest.counts
     print(f"built {args.out}")
     for key, value in counts.items():

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from core_bench.commands._isolation import add_isolation_flag, check_isolation
 from core_bench.datasets import load_dataset
 from core_bench.errors import UsageError
 from core_bench.grading import MODES, OFFICIAL_TIMEOUT_S, score_cruxeval
@@ -54,6 +55,7 @@ def register(subparsers: Any) -> None:
         default=OFFICIAL_TIMEOUT_S,
         help=f"seconds per generation (default {OFFICIAL_TIMEOUT_S:g}, as the official scorer)",
     )
+    add_isolation_flag(parser)
     parser.set_defaults(handler=run)
 
 
@@ -90,6 +92,7 @@ def _rows(spec: str | None) -> list[Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Score, print pass@1 and pass@5 (rounded as the official script prints), write --out."""
+    check_isolation(args)
     if args.mode not in MODES:
         raise UsageError(f"--mode must be 'input' or 'output', got {args.mode!r}")
     if not args.timeout > 0:

@@ -2,10 +2,9 @@
 
 Every response in the run's cache.sqlite is graded afresh by the current grader (so a fixed
 grader or a new `--float-tolerance` applies to old runs), samples.jsonl is rewritten with the
-new verdicts, and summary.json with the metrics of `core_bench.metrics`, including two that a
-run alone does not give: mutant sensitivity (from the mutants' outputs memoised in the cache)
-and trace faithfulness (the calls asked with the `trace` strategy are traced in the sandbox).
-Samples whose request has no stored response (failed requests) are kept as they were.
+new verdicts, and summary.json with the metrics of `core_bench.metrics`, computed as `run`
+computes them (`core_bench.runs.summary_rows`: the same responses give a byte-identical
+summary.json). Samples whose request has no stored response (failed requests) are kept as they were.
 """
 
 from __future__ import annotations
@@ -14,16 +13,23 @@ import argparse
 import asyncio
 import dataclasses
 import sys
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from core_bench.build import Benchmark, load_benchmark
 from core_bench.commands._args import number
+from core_bench.commands._isolation import add_isolation_flag, check_isolation
 from core_bench.errors import UsageError
-from core_bench.metrics import MutantOutputs, summarize
-from core_bench.runs import ResponseCache, RunConfig, RunManifest, Sampling, read_samples
+from core_bench.runs import (
+    ResponseCache,
+    RunConfig,
+    RunManifest,
+    Sampling,
+    read_samples,
+    real_traces,
+    summary_rows,
+)
 from core_bench.runs._rundir import (
     benchmark_ref,
     sample_lines,
@@ -38,8 +44,9 @@ from core_bench.runs._runner import (
     grader_fingerprint,
     make_backend,
 )
-from core_bench.runs._tasks import Task, code_call_key, make_tasks
+from core_bench.runs._tasks import make_tasks
 from core_bench.schemas import MetricRow, Sample
+from core_bench.suites import select_suite
 from tracer import SandboxPool
 
 
@@ -88,6 +95,8 @@ def regrade(
     bench: Path | None = None,
     float_tolerance: float | None = None,
     pool: SandboxPool | None = None,
+    plots: bool = True,
+    baselines: bool = True,
 ) -> GradeResult:
     """Grade a run directory again from its cached responses and rewrite its results.
 
@@ -96,6 +105,8 @@ def regrade(
         bench: the benchmark directory, when it moved since the run (default: the manifest's).
         float_tolerance: a new float tolerance (default: the run's).
         pool: the sandbox pool for input predictions (else one is made and closed).
+        plots: draw the report's plots.
+        baselines: run the report's reference agents (floor and ceiling).
 
     Raises:
         UsageError: not a run directory, or the benchmark differs from the run's.
@@ -114,6 +125,7 @@ def regrade(
         raise UsageError(f"{exc} (pass --bench where the run's benchmark now is)") from None
     if benchmark_ref(benchmark).sha256 != manifest.benchmark.sha256:
         raise UsageError(f"{config.bench}: not the benchmark the run used (sha256 differs)")
+    benchmark = select_suite(benchmark, config.suite, seed=config.suite_seed).benchmark
     old = read_samples(out / "samples.jsonl") if (out / "samples.jsonl").is_file() else []
     result = asyncio.run(_regrade(config, manifest, benchmark, old, pool))
     if float_tolerance is not None:
@@ -124,7 +136,7 @@ def regrade(
     try:  # as after a run: the report only views the results, so failing to draw it is no error
         from core_bench.report import write_report
 
-        write_report([out], out)
+        write_report([out], out, plots=plots, baselines=baselines)
     except Exception as exc:
         print(f"core-bench grade: warning: report not written ({exc})", file=sys.stderr)
     return result
@@ -164,8 +176,7 @@ async def _regrade(
         items = [(r, replace(found[r.key], verdict=None)) for r in requests if r.key in found]
         loop = _Loop(config, backend, cache, grader, get_pool, exec_timeout)
         fresh = await loop._regrade(items)
-        mutants = _mutants(benchmark, cache, config.limit)
-        traces = await asyncio.to_thread(_traces, tasks, get_pool, exec_timeout)
+        traces = await asyncio.to_thread(real_traces, tasks, get_pool, exec_timeout)
     finally:
         await backend.aclose()
         cache.close()
@@ -181,47 +192,8 @@ async def _regrade(
         and before[(s.task_id, s.sample_index)].verdict != s.verdict
     )
     samples = sorted([*fresh, *kept], key=lambda s: (s.task_id, s.sample_index))
-    rows = summarize(
-        samples, benchmark, model=manifest.model, mutant_outputs=mutants, traces=traces
-    )
+    rows = summary_rows(samples, benchmark, manifest.model, tasks, traces)
     return GradeResult(samples, rows, len(fresh), len(kept), changed)
-
-
-def _mutants(benchmark: Benchmark, cache: ResponseCache, limit: int | None) -> MutantOutputs:
-    """The mutants' outputs that the run memoised in its cache."""
-    problems = {p.id: p for p in benchmark.problems[:limit]}
-    wanted: dict[str, tuple[str, int]] = {}
-    for variant in benchmark.variants:
-        problem = problems.get(variant.problem_id)
-        if variant.kind != "mutant" or problem is None:
-            continue
-        for index, call in enumerate(problem.calls):
-            wanted[code_call_key(variant.code, call)] = (variant.id, index)
-    known = cache.outputs(wanted)
-    return {wanted[key]: value for key, value in known.items()}
-
-
-def _traces(
-    tasks: Sequence[Task], pool: Callable[[], SandboxPool], timeout_s: float
-) -> dict[tuple[str, int], str]:
-    """The real traces ("core" rendering) of the calls asked with the `trace` strategy."""
-    wanted: dict[tuple[str, int], tuple[str, str]] = {}
-    for task in tasks:
-        if task.strategy == "trace" and task.kind in ("output", "input"):
-            wanted[(task.variant_id, task.call_index)] = (task.code, task.call)
-    if not wanted:
-        return {}
-    by_code: dict[str, list[tuple[tuple[str, int], str]]] = {}
-    for key, (code, call) in wanted.items():
-        by_code.setdefault(code, []).append((key, call))
-    jobs = [(code, [call for _, call in items]) for code, items in by_code.items()]
-    outcomes = pool().map(jobs, timeout_s=timeout_s, trace=True)
-    found: dict[tuple[str, int], str] = {}
-    for items, batch in zip(by_code.values(), outcomes, strict=True):
-        for (key, _), outcome in zip(items, batch, strict=True):
-            if outcome.trace is not None:
-                found[key] = outcome.trace.render("core")
-    return found
 
 
 def register(subparsers: Any) -> None:
@@ -244,12 +216,28 @@ def register(subparsers: Any) -> None:
         type=number(float, 0.0, "a number >= 0"),
         help="tolerance of float comparisons (default: the run's)",
     )
+    add_isolation_flag(parser)
+    parser.add_argument(
+        "--no-plots", action="store_true", help="write the report's tables only, no plots"
+    )
+    parser.add_argument(
+        "--no-baselines",
+        action="store_true",
+        help="do not run the reference agents (floor, ceiling) for the report",
+    )
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
     """Regrade the run and print what changed."""
-    result = regrade(args.run, bench=args.bench, float_tolerance=args.float_tolerance)
+    check_isolation(args)
+    result = regrade(
+        args.run,
+        bench=args.bench,
+        float_tolerance=args.float_tolerance,
+        plots=not args.no_plots,
+        baselines=not args.no_baselines,
+    )
     print(
         f"{args.run}: {result.regraded} samples graded again ({result.changed} changed), "
         f"{result.kept} kept; {len(result.metrics)} metric rows -> {args.run / 'summary.json'}"

@@ -28,6 +28,14 @@ def register(subparsers: Any) -> None:
         help="where to write the report (default: the run directory for one run, ./report "
         "for several)",
     )
+    parser.add_argument(
+        "--no-plots", action="store_true", help="write the tables only, no plots/*.png"
+    )
+    parser.add_argument(
+        "--no-baselines",
+        action="store_true",
+        help="do not run the reference agents (floor, ceiling) on the runs' benchmarks",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -38,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     runs: list[Path] = args.runs
     out: Path = args.out or (runs[0] if len(runs) == 1 else Path("report"))
     try:
-        report = write_report(runs, out)
+        report = write_report(runs, out, plots=not args.no_plots, baselines=not args.no_baselines)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     print(report)

@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 from core_bench.build import Benchmark, load_benchmark
 from core_bench.commands._args import number
+from core_bench.commands._isolation import add_isolation_flag, check_isolation
 from core_bench.errors import UsageError
 from core_bench.runs import (
     AGENTS,
@@ -20,11 +21,15 @@ from core_bench.runs import (
     Sampling,
     default_out,
     ensure_bundled_benchmark,
+    format_plan,
+    make_tasks,
     parse_model,
+    plan,
     resolve_endpoint,
     run,
 )
 from core_bench.runs._rundir import benchmark_ref
+from core_bench.suites import SUITES, Suite, select_suite
 
 
 def _choices(allowed: tuple[str, ...]) -> Any:
@@ -87,6 +92,25 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--limit", type=number(int, 1, "a positive whole number"), help="first N problems only"
+    )
+    parser.add_argument(
+        "--suite",
+        choices=SUITES,
+        help="quick (a smoke test: at most 500 tasks per strategy and sample), standard (sized "
+        "for 95%% intervals of at most 3 points at 70%% accuracy; the default for openai: "
+        "models without --limit), full (everything; the default otherwise)",
+    )
+    parser.add_argument(
+        "--suite-seed",
+        type=number(int, 0, "a whole number >= 0"),
+        default=0,
+        help="seed of the suite's selection of problems, variants and probes (default 0)",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the requests per task kind and strategy and the estimated tokens, send "
+        "nothing and write nothing",
     )
     parser.add_argument(
         "--system-prompt",
@@ -161,6 +185,13 @@ def register(subparsers: Any) -> None:
         help="first retry's backoff in seconds, doubled per retry, jittered (default 1)",
     )
     endpoint.add_argument("--stream", action="store_true", help="ask for streamed responses")
+    endpoint.add_argument(
+        "--no-stop",
+        dest="stop",
+        action="store_false",
+        help="send no stop sequences (by default [/ANSWER], and for direct the tags that "
+        "start more few-shot text; a server that rejects them is asked again without)",
+    )
     parser.add_argument(
         "--float-tolerance",
         type=number(float, 0.0, "a number >= 0"),
@@ -168,6 +199,15 @@ def register(subparsers: Any) -> None:
         help="tolerance of float comparisons in grading (default 0: exact)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_isolation_flag(parser)
+    parser.add_argument(
+        "--no-plots", action="store_true", help="write the run's report without plots"
+    )
+    parser.add_argument(
+        "--no-baselines",
+        action="store_true",
+        help="do not run the reference agents (floor, ceiling) for the run's report",
+    )
     parser.set_defaults(handler=handle)
 
     def one_line_error(message: str) -> NoReturn:
@@ -197,6 +237,7 @@ def _benchmark(path: Path | None) -> Benchmark:
 
 def handle(args: argparse.Namespace) -> int:
     """Run every model; exit 0 when every task was answered, 1 when some requests failed."""
+    check_isolation(args)
     models: list[str] = list(dict.fromkeys(args.model))
     for spec in models:
         try:
@@ -211,6 +252,7 @@ def handle(args: argparse.Namespace) -> int:
         print("note: --samples > 1 at temperature 0; samples may be identical", file=sys.stderr)
     status = 0
     for spec in models:
+        suite = args.suite or _default_suite(spec, args.limit)
         config = RunConfig(
             model=spec,
             bench=benchmark.root,
@@ -233,18 +275,64 @@ def handle(args: argparse.Namespace) -> int:
             retries=args.retries,
             backoff_s=args.backoff,
             stream=args.stream,
+            stop=args.stop,
             float_tolerance=args.float_tolerance,
+            suite=suite,
+            suite_seed=args.suite_seed,
         )
+        if args.dry_run:
+            _dry_run(config, benchmark)
+            continue
+        if args.suite is None and suite != "full":
+            print(f"note: {spec}: suite {suite} (--suite full asks everything)", file=sys.stderr)
         try:
             config = resolve_endpoint(config)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         config = replace(config, out=_out(args.out, config, benchmark, several=len(models) > 1))
-        result = run(config, benchmark=benchmark, progress=not args.quiet)
+        result = run(
+            config,
+            benchmark=benchmark,
+            progress=not args.quiet,
+            plots=not args.no_plots,
+            baselines=not args.no_baselines,
+        )
         _report(result)
         if result.counts["failed"]:
             status = 1
     return status
+
+
+def _default_suite(spec: str, limit: int | None) -> Suite:
+    """`standard` for a real model unless --limit already sizes the run; else `full`."""
+    return "standard" if spec.startswith("openai:") and limit is None else "full"
+
+
+def _dry_run(config: RunConfig, benchmark: Benchmark) -> None:
+    selection = select_suite(benchmark, config.suite, seed=config.suite_seed)
+    tasks = make_tasks(
+        selection.benchmark, kinds=config.tasks, strategies=config.strategies, limit=config.limit
+    )
+    rows = plan(
+        tasks,
+        samples=config.samples,
+        max_tokens=config.sampling.max_tokens,
+        api=config.api,
+        system_prompt=config.system_prompt,
+    )
+    chosen = selection.benchmark
+    print(
+        f"{config.model}: suite {config.suite}: {len(chosen.problems)} problems, "
+        f"{len(chosen.variants)} variants, {len(chosen.probes)} probes"
+        + (f" (first {config.limit} problems)" if config.limit else "")
+    )
+    if selection.gap_half_width is not None and selection.probe_half_width is not None:
+        print(
+            f"  expected 95% half-widths at 70% accuracy: robustness gap "
+            f"{100 * selection.gap_half_width:.1f} points, probe accuracy "
+            f"{100 * selection.probe_half_width:.1f} points"
+        )
+    print(format_plan(rows, samples=config.samples))
 
 
 def _out(given: Path | None, config: RunConfig, benchmark: Benchmark, *, several: bool) -> Path:

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -55,25 +59,76 @@ def run(args: argparse.Namespace) -> int:
     """Trace the call and print it; exit status 1 when the sandbox stopped the call."""
     if args.max_steps < 1:
         raise UsageError(f"--max-steps must be a positive integer, got {args.max_steps}")
+    if not args.timeout > 0:
+        raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout}")
     code = read_source(args.file)
     result = _trace(code, args)
     if args.format == "json":
-        print(json.dumps(result.to_json(), ensure_ascii=False, indent=1))
+        print(escape_controls(json.dumps(result.to_json(), ensure_ascii=False, indent=1)))
     else:
-        print(result.render(args.format))
+        print(escape_controls(result.render(args.format)))
     return 0
+
+
+def escape_controls(text: str) -> str:
+    """`text` with every control, format and separator character but the newline written as
+    an escape (`\\u001b`, `\\u202e`): traced code chooses its reprs and exception messages,
+    and they must not drive the terminal they are printed on."""
+    out = []
+    for char in text:
+        if char == "\n" or unicodedata.category(char) not in _ESCAPED:
+            out.append(char)
+        else:
+            code = ord(char)
+            # \\u form: valid inside the JSON formats' strings, and plain to read elsewhere
+            out.append(f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    return "".join(out)
+
+
+_ESCAPED = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+
+
+class _TimedOut(BaseException):
+    """Raised in the traced code when --timeout runs out (in-process tracing)."""
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[list[bool]]:
+    """Interrupt the code run inside after `seconds` (and again every 0.1 s, should it catch
+    the first interruption); the yielded flag says whether it ran out."""
+    fired = [False]
+
+    def interrupt(signum: int, frame: Any) -> None:
+        fired[0] = True
+        raise _TimedOut
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.1)
+    try:
+        yield fired
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _trace(code: str, args: argparse.Namespace) -> Trace:
     where = "<stdin>" if args.file == "-" else args.file
     if args.in_process:
+        timed_out = f"{where}: the call did not finish within --timeout {args.timeout:g} s"
         try:
-            return trace(code, args.call, max_steps=args.max_steps)
+            with _deadline(args.timeout) as fired:
+                traced = trace(code, args.call, max_steps=args.max_steps)
+        except _TimedOut:
+            raise UsageError(timed_out) from None
         except TraceError as exc:
-            raise UsageError(f"{where}: {exc}") from None
+            raise UsageError(escape_controls(f"{where}: {exc}")) from None
+        if fired[0]:
+            raise UsageError(timed_out)
+        return traced
     outcome = run_call(
         code, args.call, timeout_s=args.timeout, trace=True, max_steps=args.max_steps
     )
     if outcome.trace is None:
-        raise UsageError(f"{where}: {outcome.exception or outcome.status} {outcome.detail}".strip())
+        problem = f"{where}: {outcome.exception or outcome.status} {outcome.detail}".strip()
+        raise UsageError(escape_controls(problem))
     return outcome.trace

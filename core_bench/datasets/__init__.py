@@ -4,6 +4,7 @@ loaded = load_dataset("bundled")            # or "cruxeval", "core-qa=PATH", a p
 kept, skipped = validate_problems(loaded.rows, pool)
 """
 
+from core_bench.datasets._core_qa import Implementation
 from core_bench.datasets._download import DEFAULT_CACHE, cache_dir, fetch
 from core_bench.datasets._load import (
     CRUXEVAL_SHA256,
@@ -21,6 +22,7 @@ __all__ = [
     "CRUXEVAL_URL",
     "DEFAULT_CACHE",
     "DatasetError",
+    "Implementation",
     "LoadedDataset",
     "SourcedProblem",
     "bundled_path",

@@ -8,20 +8,19 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import libcst as cst
+from typing import TYPE_CHECKING, Any
 
 from core_bench.datasets._download import fetch, sha256_of
 from core_bench.errors import UsageError
 from core_bench.schemas import (
-    Anchor,
     DatasetInfo,
     Probe,
-    ProbeFeatures,
     Problem,
     SkippedRow,
 )
+
+if TYPE_CHECKING:
+    from core_bench.datasets._core_qa import Implementation
 
 CRUXEVAL_URL = (
     "https://raw.githubusercontent.com/facebookresearch/cruxeval/main/data/cruxeval.jsonl"
@@ -53,6 +52,8 @@ class LoadedDataset:
     rows: list[SourcedProblem]
     skipped: list[SkippedRow] = field(default_factory=list)
     probes: list[Probe] = field(default_factory=list)
+    implementations: dict[str, list[Implementation]] = field(default_factory=dict)
+    """Problem id -> its other implementations (CoRE's data), to verify as variants."""
 
 
 def bundled_path() -> Path:
@@ -89,7 +90,10 @@ def load_dataset(spec: str) -> LoadedDataset:
         path = fetch(url, "cruxeval.jsonl", sha256=CRUXEVAL_SHA256)
         return _load_cruxeval_format(path, name="cruxeval")
     if spec.startswith("core-qa="):
-        return _load_core_qa(_local(spec.removeprefix("core-qa=")))
+        from core_bench.datasets._core_qa import load_core_qa  # it builds on this module
+
+        path = _local(spec.removeprefix("core-qa="))
+        return load_core_qa(path, LoadedDataset(info=_info("core-qa", path), rows=[]))
     if spec.startswith(("http://", "https://")):
         name = "url-" + spec.rstrip("/").rsplit("/", 1)[-1]
         return _load_cruxeval_format(fetch(spec, name), name=spec)
@@ -113,10 +117,19 @@ def _info(name: str, path: Path) -> DatasetInfo:
 def _json_lines(path: Path, skipped: list[SkippedRow]) -> list[tuple[int, dict[str, Any]]]:
     rows: list[tuple[int, dict[str, Any]]] = []
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = path.read_bytes()
+    except OSError as exc:
         raise DatasetError(f"{path}: cannot read: {exc}") from None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # Rows end at "\n" only: JSON strings may hold U+2028 and other characters that
+    # `str.splitlines` would split a row at.
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        try:
+            raw = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            reason = f"not UTF-8: byte {exc.start + 1} of the line ({exc.reason})"
+            row_id = _id_of(line)
+            skipped.append(SkippedRow(file=str(path), line=number, id=row_id, reason=reason))
+            continue
         if not raw.strip():
             continue
         try:
@@ -124,11 +137,25 @@ def _json_lines(path: Path, skipped: list[SkippedRow]) -> list[tuple[int, dict[s
         except json.JSONDecodeError as exc:
             skipped.append(SkippedRow(file=str(path), line=number, reason=f"broken JSON: {exc}"))
             continue
+        except (RecursionError, MemoryError, ValueError) as exc:  # nesting depth, huge numbers
+            reason = f"JSON too deep or too large to read: {type(exc).__name__}"
+            skipped.append(SkippedRow(file=str(path), line=number, reason=reason))
+            continue
         if not isinstance(row, dict):
             skipped.append(SkippedRow(file=str(path), line=number, reason="not a JSON object"))
             continue
         rows.append((number, row))
     return rows
+
+
+def _id_of(line: bytes) -> str | None:
+    """The id of a row that cannot be decoded, when the rest of it can be read."""
+    try:
+        row = json.loads(line.decode("utf-8", "replace"))
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    value = row.get("id") if isinstance(row, dict) else None
+    return str(value) if value is not None else None
 
 
 def entry_of(code: str, preferred: str = "f") -> str:
@@ -144,6 +171,10 @@ def entry_of(code: str, preferred: str = "f") -> str:
         tree = ast.parse(code)
     except SyntaxError as exc:
         raise ValueError(f"code does not parse (line {exc.lineno}): {exc.msg}") from None
+    except (RecursionError, MemoryError) as exc:  # e.g. 200,000 terms in one expression
+        raise ValueError(f"code too deeply nested to parse ({type(exc).__name__})") from None
+    except ValueError as exc:  # NUL bytes
+        raise ValueError(f"code cannot be parsed: {exc}") from None
     names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     if "." in preferred:  # a method, as LeetCode-style code is called: "Solution().solve"
         root = preferred.split(".")[0].split("(")[0]
@@ -236,148 +267,3 @@ def _load_bundled(path: Path) -> LoadedDataset:
         )
         loaded.rows.append(SourcedProblem(problem, str(path), number))
     return loaded
-
-
-def _load_core_qa(path: Path) -> LoadedDataset:
-    """CoRE's questions: one problem per distinct implementation, its questions as probes.
-
-    CoRE groups several implementations of one task under an id prefix ("Fine/46_8" and
-    "Fine/46_6" may be different code); each implementation becomes problem "core-qa/<prefix>/
-    v<k>", its distinct inputs become its calls. Questions and answers are kept as written,
-    with CoRE's `answer_type`; their anchor is CoRE's target line (occurrence 1: CoRE does not
-    state one), and they are of kind "imported".
-    """
-    try:
-        rows = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DatasetError(f"{path}: cannot read CoRE's JSON: {exc}") from None
-    if not isinstance(rows, list):
-        raise DatasetError(f"{path}: expected a JSON list of questions")
-    loaded = LoadedDataset(info=_info("core-qa", path), rows=[])
-    problems: dict[str, dict[str, Any]] = {}
-    versions: dict[str, list[str]] = {}
-    for index, row in enumerate(rows):
-        row_id = str(row.get("id", index)) if isinstance(row, dict) else str(index)
-        here = {"file": str(path), "line": index + 1, "id": row_id}
-        if not isinstance(row, dict) or _missing(row, ("id", "source_code", "input", "question")):
-            loaded.skipped.append(
-                SkippedRow.model_validate(
-                    {**here, "reason": "missing id, source_code, input or question"}
-                )
-            )
-            continue
-        func = str((row.get("meta_data") or {}).get("func_name") or "")
-        try:
-            entry = entry_of(row["source_code"], func or "f")
-        except ValueError as exc:
-            loaded.skipped.append(SkippedRow.model_validate({**here, "reason": str(exc)}))
-            continue
-        row = {**row, "source_code": _without_typing_annotations(row["source_code"])}
-        prefix = row["id"].rsplit("_", 1)[0]
-        codes = versions.setdefault(prefix, [])
-        if row["source_code"] not in codes:
-            codes.append(row["source_code"])
-        problem_id = f"core-qa/{prefix}/v{codes.index(row['source_code']) + 1}"
-        state = problems.setdefault(
-            problem_id,
-            {
-                "code": row["source_code"],
-                "entry": entry,
-                "calls": [],
-                "outputs": [],
-                "line": index + 1,
-            },
-        )
-        call = f"{entry}({row['input']})"
-        if call not in state["calls"]:
-            state["calls"].append(call)
-            state["outputs"].append(_core_literal(str(row.get("output", ""))))
-        loaded.probes.append(_core_probe(row, index, problem_id, state["calls"].index(call)))
-    for problem_id, state in problems.items():
-        problem = Problem(
-            id=problem_id,
-            source="core-qa",
-            code=state["code"],
-            entry=state["entry"],
-            calls=state["calls"],
-            outputs=state["outputs"],
-        )
-        loaded.rows.append(SourcedProblem(problem, str(path), state["line"]))
-    return loaded
-
-
-_TYPING_NAMES = frozenset({"List", "Dict", "Set", "Tuple", "Optional", "Union", "Any"})
-
-
-class _DropAnnotations(cst.CSTTransformer):
-    def leave_Param(self, original_node: cst.Param, updated_node: cst.Param) -> cst.Param:
-        return updated_node.with_changes(annotation=None)
-
-    def leave_FunctionDef(
-        self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
-    ) -> cst.FunctionDef:
-        return updated_node.with_changes(returns=None)
-
-
-def _without_typing_annotations(code: str) -> str:
-    """LeetCode-style code uses `List` etc. without importing them (LeetCode's environment
-    does); dropping the annotations makes it run and keeps every line where it was."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return code
-    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-    imported = {
-        a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
-    }
-    if not (loaded & _TYPING_NAMES) - imported:
-        return code
-    return cst.parse_module(code).visit(_DropAnnotations()).code
-
-
-def _core_literal(text: str) -> str:
-    """CoRE writes some outputs JSON-style ("false", "null"); give the Python repr."""
-    try:
-        ast.literal_eval(text)
-        return text
-    except (ValueError, SyntaxError):
-        pass
-    try:
-        return repr(json.loads(text))
-    except (json.JSONDecodeError, ValueError):
-        return text
-
-
-def _core_probe(row: dict[str, Any], index: int, problem_id: str, call_index: int) -> Probe:
-    """One of CoRE's questions; its id keeps CoRE's own id and the row's position, since
-    CoRE's ids are not unique."""
-    line = row.get("target_line_number")
-    step = row.get("target_step_index")
-    return Probe(
-        id=f"{problem_id}:{row['id']}:{index}",
-        problem_id=problem_id,
-        variant_id=f"{problem_id}:original",
-        call_index=call_index,
-        kind="imported",
-        dimensions=_core_dimensions(str(row.get("complexity_type") or "")),
-        question=row["question"],
-        anchor=Anchor(line=int(line) if isinstance(line, int) else 0, occurrence=1),
-        answer=str(row.get("ground_truth", "")),
-        answer_type=str(row.get("answer_type") or "unknown"),
-        features=ProbeFeatures(step_index=int(step) if isinstance(step, int) else -1),
-        anchored=False,
-    )
-
-
-def _core_dimensions(complexity: str) -> list[Any]:
-    text = complexity.lower()
-    found = []
-    if "arithmetic" in text:
-        found.append("Arithmetic")
-    if "condition" in text or "logic" in text:
-        found.append("Logic")
-    if "state" in text:
-        found.append("State")
-    if "boundar" in text or "loop" in text:
-        found.append("Boundary")
-    return found

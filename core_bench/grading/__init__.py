@@ -25,6 +25,7 @@ from core_bench.grading._cruxeval import (
     skipped,
 )
 from core_bench.grading._extract import TASKS, Extracted, extract_answer
+from core_bench.grading._free_text import is_free_text, matches_free_text
 from core_bench.grading._inputs import grade_inputs
 from core_bench.grading._trace import grade_trace, parse_trace
 from core_bench.grading._values import grade_value, parse_literal, same_value, values_equal
@@ -38,6 +39,7 @@ def grade_response(
     expected: str,
     call: str | None = None,
     float_tolerance: float = 0.0,
+    truncated: bool = False,
 ) -> tuple[str | None, Verdict, str]:
     """Extract the answer from a response and grade it against the expected repr.
 
@@ -49,21 +51,28 @@ def grade_response(
             `[line, {name: value}]` pairs.
         call: the call the task asks about (see `extract_answer`).
         float_tolerance: relative and absolute tolerance for floats (default 0: exact).
+        truncated: the response was cut at the token limit (see `extract_answer`).
 
     Returns:
         `(answer, verdict, reason)`: the extracted answer (None when none was found) and the
-        value grader's verdict and reason; a full trace is compared pair by pair.
+        value grader's verdict and reason; a full trace is compared pair by pair. An
+        `expected` that is free text, not a literal (a question imported as written), is also
+        met by an answer tag or answer saying that text (`matches_free_text`).
 
     Raises:
         ValueError: `task` is "input" or unknown, or a full_trace `expected` is not a trace.
     """
     if task == "input":
         raise ValueError("input predictions are graded by running them: use grade_inputs")
-    found = extract_answer(text, task=task, call=call)
+    found = extract_answer(text, task=task, call=call, truncated=truncated)
     if task == "full_trace":
         verdict, reason = grade_trace(found.answer, expected, float_tolerance=float_tolerance)
     else:
         verdict, reason = grade_value(found.answer, expected, float_tolerance=float_tolerance)
+        # Questions imported as written may expect free text (CoRE's "else", "i=0, j=1").
+        free = verdict != "correct" and is_free_text(expected)
+        if free and matches_free_text(text, found.answer, expected):
+            verdict, reason = "correct", ""
     return found.answer, verdict, reason
 
 

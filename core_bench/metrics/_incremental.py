@@ -5,31 +5,24 @@ from __future__ import annotations
 from collections import defaultdict
 
 from core_bench.metrics._data import Context, correct
+from core_bench.probes import STAGE_OF_KIND
 from core_bench.schemas import MetricRow
 
 STAGES = ("coverage", "state", "path", "output")
 """REval's tasks in the order each builds on the one before."""
 
-STAGE_OF_KIND = {
-    "coverage": "coverage",
-    "state_after": "state",
-    "loop_exit_state": "state",
-    "call_return": "state",
-    "branch": "path",
-    "next_line": "path",
-}
-"""Which REval stage a probe kind asks about; other kinds (loop_iterations, full_trace,
-imported) belong to none."""
-
 
 def incremental_rows(ctx: Context) -> list[MetricRow]:
     """IC x100: the percentage of units whose answers are incrementally consistent.
 
-    A unit is a (variant, call, sample index) with an output sample and probe samples of at
-    least one other stage (`STAGE_OF_KIND`). A stage is right when every sample of it in the
-    unit is correct. The unit is consistent when no stage is right after an earlier stage that
-    is wrong (its stages, in `STAGES` order, read right...right wrong...wrong); stages with no
-    probe are left out of the sequence. Interval bootstrapped by problem; n = units.
+    A unit is a (variant, call, sample index) with an output sample and probe samples of every
+    other stage (`STAGE_OF_KIND`): coverage, state and path. With fewer stages IC is vacuous (a
+    unit with one probe and an output is consistent whatever is answered, which gave IC = 100
+    to a model wrong on every output), so such units are left out, and without any complete
+    unit there is no IC row. A stage is right when every sample of it in the unit is correct.
+    The unit is consistent when no stage is right after an earlier stage that is wrong (its
+    stages, in `STAGES` order, read right...right wrong...wrong). Interval bootstrapped by
+    problem; n = units.
     """
     stages: dict[tuple[str, int, int], dict[str, bool]] = defaultdict(dict)
     problems: dict[tuple[str, int, int], str] = {}
@@ -49,7 +42,7 @@ def incremental_rows(ctx: Context) -> list[MetricRow]:
         problems[key] = sample.problem_id
     tallies: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for key, seen in stages.items():
-        if "output" not in seen or len(seen) < 2:
+        if len(seen) < len(STAGES):
             continue
         sequence = [seen[s] for s in STAGES if s in seen]
         first_wrong = sequence.index(False) if False in sequence else len(sequence)

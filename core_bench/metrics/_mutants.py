@@ -4,12 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from core_bench.build import Benchmark, literal_output
 from core_bench.grading import grade_value
 from core_bench.metrics._data import Context, correct
 from core_bench.schemas import MetricRow
 
 MutantOutputs = Mapping[tuple[str, int], str | None]
 """(variant id, call index) -> repr of what the mutant's call returns (None: no literal)."""
+
+
+def stored_mutant_outputs(benchmark: Benchmark) -> MutantOutputs:
+    """The mutants' outputs the build stored (`Variant.outputs`), literal ones only."""
+    found: dict[tuple[str, int], str | None] = {}
+    for variant in benchmark.variants:
+        if variant.kind == "mutant":
+            for index, stored in enumerate(variant.outputs):
+                found[(variant.id, index)] = literal_output(stored)
+    return found
 
 
 def _same(answer: str | None, expected: str) -> bool:

@@ -1,4 +1,5 @@
-"""Robustness gap: accuracy on originals minus accuracy on equivalent variants, same calls."""
+"""Robustness gap: accuracy on originals minus accuracy on equivalent variants, same calls,
+overall (composed variants), per transform (single-transform variants) and per family."""
 
 from __future__ import annotations
 
@@ -6,15 +7,40 @@ from collections import defaultdict
 
 from core_bench.metrics._data import Context, correct
 from core_bench.metrics._stats import mcnemar
-from core_bench.schemas import MetricRow
+from core_bench.schemas import MetricRow, Variant
+
+SEPARATE_FAMILIES = ("distractor",)
+"""Families never mixed into the overall gap ("all"); they have their own "family:F" rows."""
+
+
+def _groups(variant: Variant) -> list[str]:
+    """The robustness groups an equivalent variant's pairs count in (see `robustness_rows`)."""
+    groups: list[str] = []
+    if variant.family not in SEPARATE_FAMILIES and not variant.single:
+        groups.append("all")
+    if variant.single and len(variant.chain) == 1:
+        groups.append(variant.chain[0])
+    if variant.family is not None:
+        groups.append(f"family:{variant.family}")
+    return groups
 
 
 def robustness_rows(ctx: Context) -> list[MetricRow]:
-    """robustness_gap (x100, bootstrap CI by problem) and mcnemar_p per transform and "all".
+    """robustness_gap (x100, bootstrap CI by problem) and mcnemar_p per group.
 
     A pair is (the original's sample, an equivalent variant's sample) of the same problem, task
-    (output or input), call and sample index. Group "all" holds every pair; group T holds the
-    pairs whose variant has T in its chain (a variant counts once per transform it applies).
+    (output or input), call and sample index. The variant's record says which groups the pair
+    counts in (issue 9's factorial design):
+
+    - "all": composed variants (`Variant.single` False) outside the `distractor` family: the
+      overall gap;
+    - a transform's name T: single-transform variants whose chain is [T] only, so each
+      transform's gap is its own (not confounded with renaming or with the rest of a chain);
+      a renaming style's single variants give renaming its own rows;
+    - "family:F": every variant of family F (`Variant.family`: rewrite, idiom, rename,
+      distractor, reimplementation), single or composed: each family is an axis of its own,
+      distractor variants only there.
+
     The gap is the original's accuracy minus the variant's over the group's pairs (an original
     sample appears in one pair per variant of the group). mcnemar_p is McNemar's two-sided
     test on the pairs' discordant counts (exact up to 1000, treating pairs as independent,
@@ -37,14 +63,13 @@ def robustness_rows(ctx: Context) -> list[MetricRow]:
             if key not in originals:
                 continue
             orig, var = originals[key], correct(sample)
-            chain = ctx.variants[sample.variant_id].chain
-            for group in ("all", *dict.fromkeys(chain)):
+            for group in _groups(ctx.variants[sample.variant_id]):
                 tally = groups[group].setdefault(sample.problem_id, [0, 0, 0, 0])
                 tally[0] += int(orig) - int(var)
                 tally[1] += 1
                 tally[2] += orig and not var
                 tally[3] += var and not orig
-        for group, problems in sorted(groups.items()):
+        for group, problems in sorted(groups.items(), key=lambda g: (g[0] != "all", g[0])):
             units = [(float(t[0]), float(t[1])) for _, t in sorted(problems.items())]
             row = ctx.ratio_row(task, "robustness_gap", group, units)
             if row is not None:

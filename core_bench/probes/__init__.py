@@ -5,8 +5,11 @@
 `probes_for_call` chooses a few probes for one (variant, call) from its trace: stratified over
 the kinds of DESIGN.md's table (all but `input` and `output`, which are tasks), weighted toward
 error-prone steps, deterministic from the seed. `anchor_probes` asks the original's probes of
-another variant, where that variant's trace shows the same value history. What each kind's
-answer is, exactly, is documented in `core_bench.probes._kinds`.
+another variant, where that variant's trace shows the same value history. Each kind is one row
+of `KINDS` (`core_bench.probes._registry`): its dimensions, answer type, REval stage, reader,
+question, anchoring and static answerability rule. A probe whose answer the code text alone
+gives (`answerable`, documented in `core_bench.probes._answerable`) is never asked; the build
+also drops probes that do not hold under a second hash seed (`probe_holds`).
 """
 
 from __future__ import annotations
@@ -16,9 +19,20 @@ from collections.abc import Sequence
 from core_bench.probes._anchoring import anchor_group, anchor_probes, mark_anchored, same_value
 from core_bench.probes._build import build_probe, probe_id
 from core_bench.probes._context import CallContext
-from core_bench.probes._kinds import KINDS, MAX_TRACE_LINES, RETURN_MARK, Reading, answer_type
+from core_bench.probes._kinds import MAX_TRACE_LINES, RETURN_MARK
 from core_bench.probes._questions import ordinal
+from core_bench.probes._reading import Reading
+from core_bench.probes._registry import (
+    KINDS,
+    ROWS,
+    STAGE_OF_KIND,
+    KindSpec,
+    answer_type,
+    answerable,
+    static_answer,
+)
 from core_bench.probes._select import rng_for, select
+from core_bench.probes._stability import probe_holds
 from core_bench.schemas import Probe
 from tracer import Trace
 
@@ -41,7 +55,7 @@ def _kinds(kinds: Sequence[str] | None) -> list[str]:
 def _readings(ctx: CallContext, kinds: list[str]) -> dict[str, list[Reading]]:
     if ctx.trace.truncated:
         return {}  # counts and "never runs" cannot be told from a cut trace
-    return {kind: list(KINDS[kind].each(ctx)) for kind in kinds}
+    return {kind: [r for r in KINDS[kind].each(ctx) if not answerable(ctx, r)] for kind in kinds}
 
 
 def probes_for_call(
@@ -58,7 +72,10 @@ def probes_for_call(
     """Choose up to `count` probes for one call of one variant.
 
     Selection is round-robin over the kinds that have candidates, in the fixed kind order
-    shuffled by a random source seeded with `f"{seed}:{variant_id}:{call_index}"`; within a
+    shuffled by a random source seeded with `f"{seed}:{variant_id}:{call_index}"`, each
+    kind's place drawn by its registry weight (kinds a constant guess answers half the time
+    weigh less), at most the kind's `per_call` probes of a kind, and True/False kinds drawn
+    with either answer by a coin where the call offers both; within a
     kind, candidates are drawn by weight (late iterations, compound conditions, loop exits,
     lines with many operators weigh more), preferring lines the kind has not used yet. A
     truncated trace gives no probes.
@@ -91,7 +108,10 @@ def probes_for_call(
             ctx, reading, problem_id=problem_id, variant_id=variant_id, call_index=call_index
         )
 
-    probes = select(readings, chosen_kinds, count, rng, accept)
+    weights = {kind: KINDS[kind].weight for kind in chosen_kinds}
+    caps = {kind: KINDS[kind].per_call or count for kind in chosen_kinds}
+    balanced = frozenset(k for k in chosen_kinds if KINDS[k].answer == "bool")
+    probes = select(readings, chosen_kinds, count, rng, accept, weights, caps, balanced)
     order = {kind: i for i, kind in enumerate(PROBE_KINDS)}
     return sorted(probes, key=lambda p: (p.features.step_index, order[p.kind], p.id))
 
@@ -126,16 +146,27 @@ def candidate_probes(
 
 __all__ = [
     "DEFAULT_COUNT",
+    "KINDS",
     "MAX_TRACE_LINES",
     "PROBE_KINDS",
     "RETURN_MARK",
+    "ROWS",
+    "STAGE_OF_KIND",
+    "CallContext",
+    "KindSpec",
+    "Reading",
     "anchor_group",
     "anchor_probes",
     "answer_type",
+    "answerable",
     "candidate_probes",
     "mark_anchored",
     "ordinal",
+    "probe_holds",
     "probe_id",
     "probes_for_call",
+    "rng_for",
     "same_value",
+    "select",
+    "static_answer",
 ]

@@ -16,8 +16,10 @@ from collections.abc import Callable
 
 from core_bench.probes._build import build_probe
 from core_bench.probes._context import CallContext, literal
-from core_bench.probes._kinds import KINDS, RETURN_MARK, Reading, read_next_line
+from core_bench.probes._kinds import RETURN_MARK, read_next_line
 from core_bench.probes._lines import LineFacts
+from core_bench.probes._reading import Reading
+from core_bench.probes._registry import KINDS, answerable
 from core_bench.schemas import Probe
 from tracer import Trace
 
@@ -294,25 +296,49 @@ class _Matcher:
             return None
         return KINDS["call_return"].read(v, function.line, k, name)
 
+    def count(self, reading: Reading) -> Reading | None:
+        """The mapped line of the same role, with the same answer (a count or a pass)."""
+        facts = self.original.facts.lines[reading.line]
+        read = KINDS[reading.kind].read
+        for line in self.lines(reading.line, lambda f: _same_role(facts, f)):
+            found = read(self.variant, line, reading.occurrence, None)
+            if found is not None and found.answer == reading.answer:
+                return found
+        return None
+
+    def def_line(self, reading: Reading) -> Reading | None:
+        """The variant's entry function, asked about the renamed variable (if any)."""
+        v = self.variant
+        if not v.steps:
+            return None
+        name = (
+            None
+            if reading.variable is None
+            else self.renames.get(reading.variable, reading.variable)
+        )
+        return KINDS[reading.kind].read(v, v.steps[0].line, reading.occurrence, name)
+
     def counterpart(self, reading: Reading) -> Reading | None:
-        """The variant's reading asking the same question, or None."""
-        if reading.kind in ("state_after", "loop_exit_state"):
-            found = self.value_counterpart(reading)
-        elif reading.kind == "branch":
-            found = self.branch(reading)
-        elif reading.kind == "loop_iterations":
-            found = self.loop_iterations(reading)
-        elif reading.kind == "coverage":
-            found = self.coverage(reading)
-        elif reading.kind == "next_line":
-            found = self.next_line(reading)
-        elif reading.kind == "call_return":
-            found = self.call_return(reading)
-        else:
+        """The variant's reading asking the same question (by the kind's anchoring strategy),
+        or None."""
+        strategy = KINDS[reading.kind].anchoring
+        if strategy is None:
             return None  # full_trace: line numbers differ by construction
+        found = {
+            "value": self.value_counterpart,
+            "branch": self.branch,
+            "loop": self.loop_iterations,
+            "coverage": self.coverage,
+            "line": self.next_line,
+            "call": self.call_return,
+            "count": self.count,
+            "def_line": self.def_line,
+        }[strategy](reading)
         if found is None or found.kind != reading.kind:
             return None
-        if reading.kind != "next_line" and not same_value(found.answer, reading.answer):
+        if KINDS[reading.kind].answer == "line":
+            return found if self._corresponds(reading.answer, found.answer) else None
+        if not same_value(found.answer, reading.answer):
             return None
         return found
 
@@ -369,7 +395,7 @@ def anchor_probes(
         if reading is None or reading.answer != probe.answer:
             continue  # not a probe of this trace
         found = matcher.counterpart(reading)
-        if found is None:
+        if found is None or answerable(variant, found):
             continue
         built = build_probe(
             variant,

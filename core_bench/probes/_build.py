@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from core_bench.probes._context import CallContext
-from core_bench.probes._kinds import Reading, answer_type, dimensions
-from core_bench.probes._questions import question
+from core_bench.probes._reading import Reading
+from core_bench.probes._registry import KINDS, answer_type, dimensions
 from core_bench.schemas import Anchor, Probe, ProbeFeatures
-
-_DEF_LINE_KINDS = frozenset({"call_return", "full_trace"})
 
 
 def probe_id(
@@ -33,12 +31,12 @@ def build_probe(
     Features: `step_index` is the anchored step (the number of steps for a line that never
     ran), `iteration` the innermost loop's iteration there, `nesting` the loops around the
     anchor line (its own loop included for a header), `operators` the operators on it (0 for
-    the `def` line anchors of call_return and full_trace).
+    the kinds anchored on a `def` line).
     """
     kind_type = answer_type(reading.kind, reading.answer)
     if kind_type is None:
         return None
-    on_def = reading.kind in _DEF_LINE_KINDS
+    on_def = KINDS[reading.kind].on_def_line
     facts = ctx.facts.lines.get(reading.line)
     operators = facts.operators if facts is not None and not on_def else 0
     executed = reading.step < len(ctx.steps)
@@ -63,7 +61,7 @@ def build_probe(
         call_index=call_index,
         kind=reading.kind,
         dimensions=dimensions(reading.kind, operators),
-        question=question(ctx, reading),
+        question=KINDS[reading.kind].question(ctx, reading),
         anchor=Anchor(line=reading.line, occurrence=reading.occurrence, variable=reading.variable),
         answer=reading.answer,
         answer_type=kind_type,

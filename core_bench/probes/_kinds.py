@@ -44,12 +44,11 @@ header or out of the function, and never-run lines weigh more.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 
 from core_bench.probes._context import CallContext, literal
 from core_bench.probes._lines import LineFacts
-from core_bench.schemas import Dimension, ProbeKind
+from core_bench.probes._reading import Reading
 from tracer import Step
 
 MAX_TRACE_LINES = 40
@@ -60,32 +59,6 @@ MAX_TRACE_CHARS = 4000
 
 RETURN_MARK = "'return'"
 """The next_line answer when the frame returns right after the line."""
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """An answer read at one anchor, with what selection and questions need.
-
-    Attributes:
-        kind: the probe kind.
-        line: anchor line (of the traced code).
-        occurrence: anchor occurrence (see the module docstring, per kind).
-        variable: anchor variable, or None.
-        answer: the answer's repr.
-        step: index of the anchored step (the run the anchor names; for a line that never
-            runs, the number of steps).
-        weight: how error-prone the step is; selection prefers heavier readings.
-        ordinal: for loop kinds, which entry of the loop the anchor names (from 1).
-    """
-
-    kind: ProbeKind
-    line: int
-    occurrence: int
-    variable: str | None
-    answer: str
-    step: int
-    weight: float
-    ordinal: int = 0
 
 
 def _operator_weight(operators: int, compound: bool) -> float:
@@ -400,77 +373,3 @@ def each_full_trace(ctx: CallContext) -> Iterator[Reading]:
         reading = read_full_trace(ctx, ctx.steps[0].line)
         if reading is not None:
             yield reading
-
-
-@dataclass(frozen=True, slots=True)
-class KindSpec:
-    """A probe kind: its dimensions, reader and enumerator."""
-
-    kind: ProbeKind
-    dimensions: tuple[Dimension, ...]
-    read: Callable[[CallContext, int, int, str | None], Reading | None]
-    each: Callable[[CallContext], Iterator[Reading]]
-
-
-KINDS: dict[str, KindSpec] = {
-    spec.kind: spec
-    for spec in (
-        KindSpec("state_after", ("State",), read_state_after, each_state_after),
-        KindSpec("branch", ("Logic",), read_branch, each_branch),
-        KindSpec("loop_iterations", ("Boundary",), read_loop_iterations, each_loop_iterations),
-        KindSpec(
-            "loop_exit_state", ("Boundary", "State"), read_loop_exit_state, each_loop_exit_state
-        ),
-        KindSpec("coverage", ("Logic",), read_coverage, each_coverage),
-        KindSpec("next_line", ("Logic",), read_next_line, each_next_line),
-        KindSpec("call_return", ("State",), read_call_return, each_call_return),
-        KindSpec(
-            "full_trace",
-            ("Arithmetic", "Logic", "State", "Boundary"),
-            read_full_trace,
-            each_full_trace,
-        ),
-    )
-}
-"""Every trace-derived kind, in the fixed order selection shuffles."""
-
-
-def dimensions(kind: str, operators: int) -> list[Dimension]:
-    """CoRE dimensions of a probe: its kind's, plus Arithmetic for a state_after probe on a line
-    with two or more operators."""
-    dims = list(KINDS[kind].dimensions)
-    if kind == "state_after" and operators >= 2:
-        dims.insert(0, "Arithmetic")
-    return dims
-
-
-_TYPES = {
-    bool: "bool",
-    int: "int",
-    float: "float",
-    complex: "complex",
-    str: "str",
-    bytes: "bytes",
-    list: "list",
-    tuple: "tuple",
-    dict: "dict",
-    set: "set",
-    type(None): "none",
-}
-
-
-def answer_type(kind: str, answer: str) -> str | None:
-    """The answer type a grader parses the answer as; None when the answer is not a literal.
-
-    "line" for next_line (an int, or the string 'return'), "trace" for full_trace (a list of
-    [line, dict] pairs); otherwise the type of the literal: "int", "float", "bool", "str",
-    "list", "tuple", "dict", "set", "none", "bytes" or "complex".
-    """
-    if kind == "next_line":
-        return "line"
-    if kind == "full_trace":
-        return "trace"
-    ok, value = literal(answer)
-    if not ok:
-        return None
-    return _TYPES.get(type(value))

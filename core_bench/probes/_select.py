@@ -4,10 +4,10 @@ steps, and deterministic from the seed."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
-from core_bench.probes._kinds import Reading
+from core_bench.probes._reading import Reading
 
 T = TypeVar("T")
 
@@ -32,11 +32,21 @@ def select(
     count: int,
     rng: random.Random,
     accept: Callable[[Reading], T | None],
+    weights: Mapping[str, float] | None = None,
+    caps: Mapping[str, int] | None = None,
+    balanced: frozenset[str] = frozenset(),
 ) -> list[T]:
     """Pick up to `count` readings, round-robin over kinds.
 
-    The kinds are visited in `kind_order` shuffled by `rng` (kinds without readings are
-    skipped); each visit takes the kind's next reading in `weighted_order`, preferring a line
+    The kinds are visited in `kind_order` shuffled by `rng`, by weight when `weights` gives
+    one per kind (weighted sampling without replacement: a heavier kind tends to come earlier
+    in the order, so it is picked more often when `count` is below the number of kinds with
+    readings); kinds without readings are skipped, and a kind stops once it has `caps[kind]`
+    results. For a kind in `balanced` (True/False answers), a coin first picks the answer the
+    kind's reading must have, where readings with either answer exist, so that a constant
+    guess is right about half the time. A kind whose weight is below 1 takes part in the
+    call only with that probability. Each visit takes the kind's next reading in
+    `weighted_order`, preferring a line
     the kind has not used yet. `accept` turns a reading into the result, or rejects it (None),
     and then the kind's next reading is tried.
 
@@ -51,8 +61,22 @@ def select(
         The accepted results, in the order they were picked.
     """
     order = list(kind_order)
-    rng.shuffle(order)
+    if weights is None:
+        rng.shuffle(order)
+    else:
+        keys = {k: rng.random() ** (1.0 / max(weights.get(k, 1.0), 0.05)) for k in order}
+        order.sort(key=lambda k: -keys[k])
     queues = {kind: weighted_order(readings[kind], rng) for kind in order if readings.get(kind)}
+    if weights is not None:
+        for kind in list(queues):
+            if weights.get(kind, 1.0) < 1.0 and rng.random() >= weights[kind]:
+                del queues[kind]
+    for kind in balanced & set(queues):
+        answers = sorted({r.answer for r in queues[kind]})
+        if len(answers) > 1:
+            wanted = rng.choice(answers)
+            queues[kind] = [r for r in queues[kind] if r.answer == wanted]
+    taken: dict[str, int] = dict.fromkeys(queues, 0)
     used: dict[str, set[int]] = {kind: set() for kind in queues}
     chosen: list[T] = []
     while len(chosen) < count and queues:
@@ -67,7 +91,8 @@ def select(
                 if result is not None:
                     used[kind].add(reading.line)
                     chosen.append(result)
+                    taken[kind] += 1
                     break
-            if not queue:
+            if not queue or (caps is not None and taken[kind] >= caps.get(kind, count)):
                 del queues[kind]
     return chosen

@@ -14,28 +14,68 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core_bench.report._baselines import BASELINES, baseline_label, missing_roles, run_baselines
 from core_bench.report._doc import Block, Heading, Image, Paragraph, markdown
+from core_bench.report._glossary import FEW_ITEMS, MEANING
 from core_bench.report._html import render
 from core_bench.report._load import RunData, load_runs
 from core_bench.report._plots import Plot, draw_all
-from core_bench.report._tables import CSV_COLUMNS, Table, metric_tables, runs_table, summary_csv
+from core_bench.report._tables import (
+    CSV_COLUMNS,
+    Table,
+    datasets_line,
+    headline_table,
+    metric_tables,
+    runs_table,
+    summary_csv,
+)
 from core_bench.runs._rundir import write_atomic
 
-__all__ = ["CSV_COLUMNS", "Plot", "RunData", "Table", "load_runs", "write_report"]
+__all__ = [
+    "BASELINES",
+    "CSV_COLUMNS",
+    "MEANING",
+    "Plot",
+    "RunData",
+    "Table",
+    "load_runs",
+    "write_report",
+]
 
 TITLE = "core-bench report"
 
 
-def write_report(run_dirs: list[Path], out: Path) -> Path:
+def write_report(
+    run_dirs: list[Path], out: Path, *, plots: bool = True, baselines: bool = True
+) -> Path:
     """Write the report of these runs into `out` and return the path of report.md.
+
+    Args:
+        run_dirs: the run directories, side by side in that order.
+        out: the report's directory.
+        plots: draw the plots (False: tables only; drawing is most of a small report's time).
+        baselines: run the reference agents of `BASELINES` on each run's benchmark and
+            options (into `out/baselines/`, replayed from their cache on later reports) and
+            show them as the headline's floor and ceiling columns.
 
     Raises:
         ValueError: a path is not a run directory, or its summary.json is not valid.
     """
     runs = load_runs(run_dirs)
     out.mkdir(parents=True, exist_ok=True)
-    plots = draw_all(runs, out / "plots")
-    blocks = _blocks(runs, plots, out)
+    references: list[tuple[str, RunData]] = []
+    notes: list[str] = []
+    if baselines:
+        dirs, notes = run_baselines(runs, out / "baselines")
+        references = (
+            [(baseline_label(d.run.get("model", "")) or d.label, d) for d in load_runs(dirs)]
+            if dirs
+            else []
+        )
+    if any(baseline_label(d.label) is None for d in runs):  # else the baselines are the models
+        references += [(label, d) for d in runs if (label := baseline_label(d.label)) is not None]
+    drawn = draw_all(runs, out / "plots") if plots else None
+    blocks = _blocks(runs, drawn, out, references, notes, baselines)
     write_atomic(out / "summary.csv", summary_csv(runs), sync=False)
     write_atomic(out / "report.html", render(blocks, out, TITLE), sync=False)
     report = out / "report.md"
@@ -43,13 +83,41 @@ def write_report(run_dirs: list[Path], out: Path) -> Path:
     return report
 
 
-def _blocks(runs: list[RunData], plots: list[Plot], out: Path) -> list[Block]:
-    blocks: list[Block] = [Heading(TITLE, 1), runs_table(runs)]
-    notes = [note for data in runs for note in data.notes]
+def _blocks(
+    runs: list[RunData],
+    plots: list[Plot] | None,
+    out: Path,
+    references: list[tuple[str, RunData]],
+    baseline_notes: list[str],
+    baselines: bool,
+) -> list[Block]:
+    models = [d for d in runs if baseline_label(d.label) is None] or runs
+    blocks: list[Block] = [Heading(TITLE, 1), Paragraph(datasets_line(runs))]
+    blocks.append(headline_table(models, references))
+    said = [
+        f"Values x100 with 95% bootstrap intervals by problem; `few`: fewer than {FEW_ITEMS} "
+        "units (n), read with care."
+    ]
+    if references:
+        said.append(
+            "Reference agents ran on the same benchmark with the same options: "
+            + ", ".join(label for label, _ in references)
+            + "."
+        )
+    if not baselines:
+        said.append("Reference agents were not run for this report.")
+    missing = missing_roles()
+    if missing:
+        said.append("No reference agent in this version for: " + ", ".join(missing) + ".")
+    blocks.append(Paragraph(" ".join(said)))
+    blocks.append(runs_table(runs))
+    notes = [note for data in runs for note in data.notes] + baseline_notes
     if notes:
         blocks.append(Paragraph("Data not available: " + "; ".join(notes) + "."))
     blocks.append(Heading("Plots"))
-    for plot in plots:
+    if plots is None:
+        blocks.append(Paragraph("Plots not drawn (asked for tables only)."))
+    for plot in plots or []:
         blocks.append(Heading(plot.title, 3))
         blocks.append(Paragraph(plot.description))
         if plot.path is not None:
@@ -61,4 +129,9 @@ def _blocks(runs: list[RunData], plots: list[Plot], out: Path) -> list[Block]:
     if not tables:
         blocks.append(Paragraph("No metric rows in any summary.json."))
     blocks.extend(tables)
+    from core_bench.report._usage import usage_table  # here: a small addition to the report
+
+    usage = usage_table(runs)
+    if usage is not None:
+        blocks.append(usage)
     return blocks

@@ -45,5 +45,6 @@ def markdown(blocks: list[Block]) -> str:
         elif isinstance(block, Image):
             parts.append(f"![{block.alt}]({block.src})\n")
         else:
-            parts.append(f"**{block.title}**\n\n{block.markdown()}")
+            note = f": {block.note}" if block.note else ""
+            parts.append(f"**{block.title}**{note}\n\n{block.markdown()}")
     return "\n".join(parts)

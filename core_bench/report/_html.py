@@ -31,7 +31,8 @@ def _table(table: Table) -> str:
         "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
         for row in table.rows
     )
-    caption = f"<caption><strong>{html.escape(table.title)}</strong></caption>"
+    note = f": {html.escape(table.note)}" if table.note else ""
+    caption = f"<caption><strong>{html.escape(table.title)}</strong>{note}</caption>"
     return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 

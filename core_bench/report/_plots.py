@@ -10,11 +10,12 @@ import hashlib
 import math
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import get_args
 
 import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -46,26 +47,54 @@ class Plot:
     note: str = ""
 
 
-def draw_all(runs: list[RunData], plots_dir: Path) -> list[Plot]:
-    """Draw every plot into `plots_dir` (a skipped plot's old PNG is removed)."""
-    plots_dir.mkdir(parents=True, exist_ok=True)
-    makers: list[Callable[[list[RunData], Path], Plot]] = [
+Drawn = tuple[Plot, Figure | None]
+"""A plot's metadata and its figure (None when skipped), before the figure is saved."""
+
+
+def figures(runs: list[RunData]) -> list[Drawn]:
+    """Every plot of the report with its figure, not yet saved (`draw_all` saves them)."""
+    makers: list[Callable[[list[RunData]], Drawn]] = [
         robustness_heatmap,
         accuracy_by_dimension,
         superficial_quadrant,
         accuracy_by_trace_position,
     ]
-    plots = [make(runs, plots_dir) for make in makers]
-    for plot in plots:
-        if plot.path is None:
-            (plots_dir / f"{plot.name}.png").unlink(missing_ok=True)
+    return [make(runs) for make in makers]
+
+
+def draw_all(runs: list[RunData], plots_dir: Path) -> list[Plot]:
+    """Draw every plot into `plots_dir` (a skipped plot's old PNG is removed)."""
+    plots_dir.mkdir(parents=True, exist_ok=True)
+    plots = []
+    for plot, figure in figures(runs):
+        path = plots_dir / f"{plot.name}.png"
+        if figure is None:
+            path.unlink(missing_ok=True)
+            plots.append(plot)
+        else:
+            plots.append(replace(plot, path=_save(figure, path)))
     return plots
 
 
 def _save(figure: Figure, path: Path) -> Path:
-    FigureCanvasAgg(figure)
     figure.savefig(path, format="png", dpi=110, metadata={"Software": None})
     return path
+
+
+def _new_figure(width: float, height: float) -> Figure:
+    """A figure whose layout engine keeps every label and outside legend inside it."""
+    figure = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(figure)
+    return figure
+
+
+def _legend_below(figure: Figure, axes: Axes) -> None:
+    """The legend under the plot, never over the data."""
+    handles, labels = axes.get_legend_handles_labels()
+    if handles:
+        figure.legend(
+            handles, labels, loc="outside lower center", ncols=min(3, len(labels)), fontsize=8
+        )
 
 
 def _series_names(
@@ -80,51 +109,74 @@ def _series_names(
     }
 
 
-def robustness_heatmap(runs: list[RunData], plots_dir: Path) -> Plot:
+def robustness_heatmap(runs: list[RunData]) -> Drawn:
     """Robustness gap (accuracy on originals minus on variants) per transform and run."""
     name, title = "robustness_heatmap", "Robustness gap by transform"
     description = (
-        "Accuracy on originals minus accuracy on variants, per transform (rows) and run "
-        '(columns), from the `robustness_gap` rows of summary.json ("all": every transform); '
-        "red: worse on variants."
+        "Accuracy on originals minus accuracy on variants in points (0-100 scale), per "
+        "transform (rows) and run (columns), from the `robustness_gap` rows of summary.json "
+        '("all": every transform); each cell shows the gap and its n; red: worse on variants.'
     )
     rows = {
         i: [r for r in data.rows if r.metric == "robustness_gap"] for i, data in enumerate(runs)
     }
     rows = {i: members for i, members in rows.items() if members}
     if not rows:
-        return Plot(name, title, description, None, "skipped: no run has robustness_gap rows")
+        return Plot(name, title, description, None, "skipped: no run has robustness_gap rows"), None
     names = _series_names(runs, rows)
     columns = list(names)
     groups = {r.group for members in rows.values() for r in members}
     transforms = sorted(groups - {"all"}) + (["all"] if "all" in groups else [])
     grid = np.full((len(transforms), len(columns)), np.nan)
+    counts: dict[tuple[int, int], int] = {}
     for i, members in rows.items():
         for r in members:
-            grid[transforms.index(r.group), columns.index((i, r.task, r.strategy))] = r.value
-    limit = float(np.nanmax(np.abs(grid))) or 1.0
-    figure = Figure(figsize=(2.0 + 1.6 * len(columns), 1.2 + 0.45 * len(transforms)))
+            cell = (transforms.index(r.group), columns.index((i, r.task, r.strategy)))
+            grid[cell] = r.value
+            counts[cell] = r.n
+    limit = max(10.0, float(np.nanmax(np.abs(grid))))
+    figure = _new_figure(3.0 + 1.5 * len(columns), 1.4 + 0.42 * len(transforms))
     axes = figure.add_subplot()
     image = axes.imshow(
         np.ma.masked_invalid(grid), cmap="RdBu_r", vmin=-limit, vmax=limit, aspect="auto"
     )
-    axes.set_xticks(range(len(columns)), [names[c] for c in columns], rotation=20, ha="right")
-    axes.set_yticks(range(len(transforms)), transforms)
-    for y in range(len(transforms)):
-        for x in range(len(columns)):
-            if not math.isnan(grid[y, x]):
-                axes.text(x, y, f"{grid[y, x]:.2f}", ha="center", va="center", fontsize=8)
-    figure.colorbar(image, ax=axes, label="gap")
+    axes.set_xticks(range(len(columns)), [_wrap(names[c]) for c in columns], fontsize=8)
+    axes.set_yticks(range(len(transforms)), transforms, fontsize=8)
+    for (y, x), n in counts.items():
+        dark = abs(grid[y, x]) > 0.6 * limit  # white text on the darkest cells stays legible
+        axes.text(
+            x,
+            y,
+            f"{grid[y, x]:+.1f}\nn={n}",
+            ha="center",
+            va="center",
+            fontsize=6.5,
+            linespacing=1.0,
+            color="white" if dark else "black",
+        )
+    figure.colorbar(image, ax=axes, label="gap (points)")
     axes.set_title(title)
-    figure.tight_layout()
-    return Plot(name, title, description, _save(figure, plots_dir / f"{name}.png"))
+    return Plot(name, title, description, None), figure
 
 
-def accuracy_by_dimension(runs: list[RunData], plots_dir: Path) -> Plot:
+def _wrap(label: str, width: int = 18) -> str:
+    """A long series name on several lines, so tick labels do not run into each other."""
+    words, lines, line = label.split(), [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def accuracy_by_dimension(runs: list[RunData]) -> Drawn:
     """Accuracy per CoRE dimension, one bar per run (and task/strategy)."""
     name, title = "accuracy_by_dimension", "Accuracy by probe dimension"
     description = (
-        "Accuracy per probe dimension (Arithmetic, Logic, State, Boundary), from the "
+        "Accuracy (0-100) per probe dimension (Arithmetic, Logic, State, Boundary), from the "
         "`accuracy_by_dimension` (or `accuracy`) rows of summary.json whose group is a "
         "dimension; error bars are 95% intervals where the row has one."
     )
@@ -134,11 +186,12 @@ def accuracy_by_dimension(runs: list[RunData], plots_dir: Path) -> Plot:
     }
     rows = {i: members for i, members in rows.items() if members}
     if not rows:
-        return Plot(name, title, description, None, "skipped: no run has accuracy by dimension")
+        note = "skipped: no run has accuracy by dimension"
+        return Plot(name, title, description, None, note), None
     names = _series_names(runs, rows)
     dims = [d for d in DIMENSIONS if any(r.group == d for m in rows.values() for r in m)]
     width = 0.8 / len(names)
-    figure = Figure(figsize=(2.0 + 1.3 * len(dims) * max(1, len(names) / 2), 3.8))
+    figure = _new_figure(2.5 + 1.3 * len(dims) * max(1, len(names) / 2), 4.2)
     axes = figure.add_subplot()
     for k, key in enumerate(names):
         found = {r.group: r for r in rows[key[0]] if (r.task, r.strategy) == key[1:]}
@@ -147,14 +200,11 @@ def accuracy_by_dimension(runs: list[RunData], plots_dir: Path) -> Plot:
         errors = np.array([_error_bar(found.get(d)) for d in dims]).T
         axes.bar(xs, values, width, yerr=errors, capsize=2, label=names[key])
     axes.set_xticks(range(len(dims)), dims)
-    # summary.json may report x100 (as CoRE does) or as a fraction; the axis follows the rows.
-    top = 100.0 if any(r.value > 1.0 for m in rows.values() for r in m) else 1.0
-    axes.set_ylim(0, top * 1.05)
-    axes.set_ylabel("accuracy" + (" (%)" if top > 1 else ""))
+    axes.set_ylim(0, 105)
+    axes.set_ylabel("accuracy (0-100)")
     axes.set_title(title)
-    axes.legend(fontsize=8)
-    figure.tight_layout()
-    return Plot(name, title, description, _save(figure, plots_dir / f"{name}.png"))
+    _legend_below(figure, axes)
+    return Plot(name, title, description, None), figure
 
 
 def _error_bar(row: MetricRow | None) -> tuple[float, float]:
@@ -196,13 +246,13 @@ def _jitter(text: str) -> float:
     return (digest[0] / 255 - 0.5) * 0.16
 
 
-def superficial_quadrant(runs: list[RunData], plots_dir: Path) -> Plot:
+def superficial_quadrant(runs: list[RunData]) -> Drawn:
     """I against Ws per problem, one panel per run and strategy."""
     name, title = "superficial_quadrant", "I against Ws per problem"
     description = (
-        "One point per problem: Ws (fraction of its probes answered right) across, I (every "
-        "output prediction on its original and equivalent variants right, 0 or 1, jittered) "
-        "up; from samples.jsonl joined with the run's benchmark. Top left (I = 1, Ws < 0.5) "
+        "One point per problem: Ws (percentage of its probes answered right) across, I (every "
+        "output prediction on its original and equivalent variants right: 0 or 100, jittered) "
+        "up; from samples.jsonl joined with the run's benchmark. Top left (I = 100, Ws < 50) "
         "is superficial execution: right outputs without the intermediate states."
     )
     panels: list[tuple[str, dict[str, tuple[float, float]]]] = []
@@ -212,88 +262,91 @@ def superficial_quadrant(runs: list[RunData], plots_dir: Path) -> Plot:
             label = f"{data.label} {strategy}" if len(scores) > 1 else data.label
             panels.append((label, by_problem))
     if not panels:
-        return Plot(
-            name,
-            title,
-            description,
-            None,
-            "skipped: no run has output and probe samples on a problem of a readable benchmark",
-        )
+        note = "skipped: no run has output and probe samples on a problem of a readable benchmark"
+        return Plot(name, title, description, None, note), None
     columns = min(3, len(panels))
     lines = math.ceil(len(panels) / columns)
-    figure = Figure(figsize=(3.4 * columns, 3.2 * lines))
+    figure = _new_figure(3.6 * columns, 3.3 * lines)
     findings = []
     for k, (label, by_problem) in enumerate(panels):
         axes = figure.add_subplot(lines, columns, k + 1)
-        xs = [ws for _, ws in by_problem.values()]
-        ys = [i + _jitter(problem) for problem, (i, _) in by_problem.items()]
+        xs = [100 * ws for _, ws in by_problem.values()]
+        ys = [100 * (i + _jitter(problem)) for problem, (i, _) in by_problem.items()]
         axes.scatter(xs, ys, s=18, alpha=0.7)
-        axes.axvline(0.5, color="grey", linewidth=0.8)
-        axes.axhline(0.5, color="grey", linewidth=0.8)
-        axes.text(0.02, 0.92, "superficial", transform=axes.transAxes, fontsize=8, color="red")
-        axes.set_xlim(-0.05, 1.05)
-        axes.set_ylim(-0.3, 1.3)
-        axes.set_yticks([0, 1])
-        axes.set_xlabel("Ws")
-        axes.set_ylabel("I")
-        axes.set_title(label, fontsize=9)
+        axes.axvline(50, color="grey", linewidth=0.8)
+        axes.axhline(50, color="grey", linewidth=0.8)
+        axes.text(2, 118, "superficial", fontsize=8, color="red", va="top")
+        axes.set_xlim(-5, 105)
+        axes.set_ylim(-30, 130)
+        axes.set_yticks([0, 100])
+        axes.set_xlabel("Ws (0-100)")
+        axes.set_ylabel("I (0 or 100)")
+        axes.set_title(f"{label} (n={len(by_problem)})", fontsize=9)
         superficial = sum(i == 1 and ws < 0.5 for i, ws in by_problem.values())
         findings.append(f"{label} {superficial}/{len(by_problem)}")
-    figure.tight_layout()
     note = "problems in the superficial quadrant: " + ", ".join(findings)
-    return Plot(name, title, description, _save(figure, plots_dir / f"{name}.png"), note)
+    return Plot(name, title, description, None, note), figure
 
 
-def _bucket(step: int) -> int:
-    return int(math.log2(step + 1))
-
-
-def _bucket_label(bucket: int) -> str:
-    low, high = 2**bucket - 1, 2 ** (bucket + 1) - 2
-    return str(low) if low == high else f"{low}-{high}"
-
-
-def accuracy_by_trace_position(runs: list[RunData], plots_dir: Path) -> Plot:
+def accuracy_by_trace_position(runs: list[RunData]) -> Drawn:
     """Probe accuracy against how far into the trace the probe points."""
-    name, title = "accuracy_by_trace_length", "Probe accuracy against trace length"
+    name, title = "accuracy_by_trace_length", "Probe accuracy against trace position"
     description = (
-        "Accuracy of probe answers against how many steps of the trace the model must follow "
-        "to reach the probe (the probe's `features.step_index` in the benchmark, in buckets "
-        "doubling in width); from samples.jsonl joined with the run's benchmark."
+        "Accuracy (0-100) of probe answers against how many steps of the trace the model must "
+        "follow to reach the probe (its `features.step_index`), in the buckets of the "
+        "`accuracy_by_position` rows of summary.json (the same as the tables), with their 95% "
+        "intervals; each point is labelled with its n."
     )
-    series: dict[str, dict[int, list[bool]]] = {}
-    for data in runs:
-        if data.benchmark is None:
-            continue
-        steps = {p.id: p.features.step_index for p in data.benchmark.probes}
-        by_strategy: dict[str, dict[int, list[bool]]] = defaultdict(lambda: defaultdict(list))
-        for sample in data.samples:
-            if sample.task == "probe" and sample.probe_id in steps:
-                bucket = _bucket(steps[sample.probe_id])
-                by_strategy[sample.strategy][bucket].append(sample.verdict == "correct")
-        for strategy, buckets in sorted(by_strategy.items()):
-            label = f"{data.label} {strategy}" if len(by_strategy) > 1 else data.label
-            series[label] = buckets
-    if not series:
-        return Plot(
-            name,
-            title,
-            description,
-            None,
-            "skipped: no run has probe samples joined with a readable benchmark",
-        )
-    figure = Figure(figsize=(6.0, 3.8))
+    rows = {
+        i: [r for r in data.rows if r.metric == "accuracy_by_position" and r.task == "probe"]
+        for i, data in enumerate(runs)
+    }
+    rows = {i: members for i, members in rows.items() if members}
+    if not rows:
+        note = "skipped: no run has accuracy_by_position rows"
+        return Plot(name, title, description, None, note), None
+    names = _series_names(runs, rows)
+    buckets = sorted({r.group for members in rows.values() for r in members}, key=_bucket_start)
+    figure = _new_figure(6.5, 4.4)
     axes = figure.add_subplot()
-    every = sorted({b for buckets in series.values() for b in buckets})
-    for label, buckets in series.items():
-        xs = sorted(buckets)
-        ys = [sum(buckets[b]) / len(buckets[b]) for b in xs]
-        axes.plot(xs, ys, marker="o", label=label)
-    axes.set_xticks(every, [_bucket_label(b) for b in every])
-    axes.set_ylim(-0.05, 1.05)
+    found = {
+        key: {r.group: r for r in rows[key[0]] if (r.task, r.strategy) == key[1:]} for key in names
+    }
+    # n under each bucket's name when every series has the same n there, else beside each point
+    shared = {
+        b: ns.pop() if len(ns := {f[b].n for f in found.values() if b in f}) == 1 else None
+        for b in buckets
+    }
+    for k, (key, label) in enumerate(names.items()):
+        mine = found[key]
+        xs = [x for x, b in enumerate(buckets) if b in mine]
+        ys = [mine[buckets[x]].value for x in xs]
+        errors = np.array([_error_bar(mine[buckets[x]]) for x in xs]).T
+        axes.errorbar(xs, ys, yerr=errors, marker="o", capsize=3, label=label)
+        for x, y in zip(xs, ys, strict=True):
+            if shared[buckets[x]] is None:
+                axes.annotate(
+                    f"n={mine[buckets[x]].n}",
+                    (x, y),
+                    textcoords="offset points",
+                    xytext=(6, -10 - 9 * k),
+                    fontsize=7,
+                    color="#555555",
+                )
+    axes.set_xticks(
+        range(len(buckets)),
+        [b if shared[b] is None else f"{b}\nn={shared[b]}" for b in buckets],
+    )
+    axes.set_xlim(-0.5, len(buckets) - 0.5)
+    axes.set_ylim(0, 105)
     axes.set_xlabel("trace step of the probe")
-    axes.set_ylabel("probe accuracy")
+    axes.set_ylabel("probe accuracy (0-100)")
     axes.set_title(title)
-    axes.legend(fontsize=8)
-    figure.tight_layout()
-    return Plot(name, title, description, _save(figure, plots_dir / f"{name}.png"))
+    _legend_below(figure, axes)
+    return Plot(name, title, description, None), figure
+
+
+def _bucket_start(bucket: str) -> int:
+    """The first step of a bucket name such as "5-9" or "50+" (buckets sort numerically)."""
+    digits = "".join(ch for ch in bucket.split("-")[0] if ch.isdigit())
+    return int(digits) if digits else 0

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from core_bench.runs import _prompts as prompts
 from core_bench.runs._agents import AGENTS, ReferenceAgent, perturb
+from core_bench.runs._blind import BEST, CANDIDATES, Seen, blind_answer
 from core_bench.runs._bundled import bundled_benchmark_dir, ensure_bundled_benchmark
 from core_bench.runs._cache import ResponseCache, request_key
 from core_bench.runs._client import Completion, OpenAIBackend, Request, Sampling
+from core_bench.runs._plan import PlanRow, estimate_tokens, format_plan, plan
 from core_bench.runs._prompts import Prompt, render
 from core_bench.runs._retry import RequestFailed, RetryPolicy, classify, retry_after
 from core_bench.runs._rundir import RunManifest, read_samples
@@ -32,15 +34,19 @@ from core_bench.runs._runner import (
     resolve_endpoint,
     run,
 )
+from core_bench.runs._summary import real_traces, summary_rows
 from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, make_tasks
 
 __all__ = [
     "AGENTS",
+    "BEST",
+    "CANDIDATES",
     "STRATEGIES",
     "TASK_KINDS",
     "Backend",
     "Completion",
     "OpenAIBackend",
+    "PlanRow",
     "Prompt",
     "ReferenceAgent",
     "Request",
@@ -51,20 +57,27 @@ __all__ = [
     "RunManifest",
     "RunResult",
     "Sampling",
+    "Seen",
     "Task",
+    "blind_answer",
     "bundled_benchmark_dir",
     "classify",
     "default_out",
     "ensure_bundled_benchmark",
+    "estimate_tokens",
+    "format_plan",
     "make_backend",
     "make_tasks",
     "parse_model",
     "perturb",
+    "plan",
     "prompts",
     "read_samples",
+    "real_traces",
     "render",
     "request_key",
     "resolve_endpoint",
     "retry_after",
     "run",
+    "summary_rows",
 ]

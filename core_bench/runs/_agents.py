@@ -13,6 +13,9 @@ built for.
   shape, not what it does).
 - `echo`: repeats the input: output tasks get the first argument, input tasks the call with
   the output as its argument, probes the first argument too.
+- `blind`: answers from the code text and the call alone, never from ground truth: the best
+  cheap rule per kind (coverage True, branch False, the next non-blank line, the first
+  argument for outputs, the type's default, ...; see `core_bench.runs._blind`). The floor.
 """
 
 from __future__ import annotations
@@ -24,12 +27,13 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from core_bench.runs._blind import Seen, blind_answer
 from core_bench.runs._client import Completion, Request
 from core_bench.runs._prompts import answer_block
 from core_bench.runs._tasks import Task, code_call_key
 from tracer import SandboxPool
 
-AGENTS = ("oracle", "superficial", "style-biased", "echo")
+AGENTS = ("oracle", "superficial", "style-biased", "echo", "blind")
 
 STYLE_BIAS_ERROR_RATE = 0.5
 """How often `style-biased` is wrong on an equivalent variant."""
@@ -112,6 +116,9 @@ class ReferenceAgent:
             trace = f"[Return] {task.output}"
         elif self.name == "style-biased":
             value, trace = self._style_biased(task, rng, right)
+        elif self.name == "blind":
+            value = self._blind(task)
+            trace = f"[Return] {_first_argument(task.call)}"
         else:
             value = self._echo(task)
             trace = f"[Return] {_first_argument(task.call)}"
@@ -139,6 +146,13 @@ class ReferenceAgent:
         if task.kind == "input":
             return f"assert {task.call} == {task.output}"
         return _format(task, task.expected)
+
+    def _blind(self, task: Task) -> str:
+        if task.kind == "input":
+            return self._echo(task)
+        seen = Seen(task.code, task.entry, task.call, task.probe)
+        kind = task.probe.kind if task.probe is not None else "output"
+        return _format(task, blind_answer(kind, seen))
 
     def _echo(self, task: Task) -> str:
         if task.kind == "input":

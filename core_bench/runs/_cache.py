@@ -10,6 +10,10 @@ Tables:
   not grade (or execute) an answer twice; a new grader version grades afresh.
 - `outputs`: (code, call) key -> what running the call returned, for mutant variants, whose
   outputs the benchmark files do not hold.
+- `prompts`: prompt hash (the samples' `prompt_hash`) -> the rendered chat messages sent to a
+  model (zlib-compressed JSON), stored with the first response of each prompt from a server
+  (`put(..., messages=...)`); `prompt(hash)` reads them back. Reference agents' prompts are
+  not stored: `core-bench prompt` renders any task's prompt again, identically.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import hashlib
 import json
 import sqlite3
 import time
+import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +50,10 @@ CREATE TABLE IF NOT EXISTS grades (
 CREATE TABLE IF NOT EXISTS outputs (
     key TEXT PRIMARY KEY,
     result TEXT
+);
+CREATE TABLE IF NOT EXISTS prompts (
+    hash TEXT PRIMARY KEY,
+    messages BLOB NOT NULL
 );
 """
 
@@ -91,6 +100,8 @@ class Cached:
     answer: str | None = None
     verdict: str | None = None
     reason: str = ""
+    usage: dict[str, int] | None = None
+    """The server's token counts (prompt_tokens, completion_tokens), when it sent them."""
 
 
 class ResponseCache:
@@ -139,13 +150,14 @@ class ResponseCache:
         for chunk in _chunks(list(keys), _CHUNK):
             marks = ",".join("?" * len(chunk))
             rows = self._db.execute(
-                "SELECT r.key, r.text, r.finish_reason, g.answer, g.verdict, g.reason "
+                "SELECT r.key, r.text, r.finish_reason, g.answer, g.verdict, g.reason, r.meta "
                 "FROM responses r LEFT JOIN grades g ON g.key = r.key AND g.grader = ? "
                 f"WHERE r.key IN ({marks})",
                 (grader, *chunk),
             )
-            for key, text, finish, answer, verdict, reason in rows:
-                found[key] = Cached(text, finish, answer, verdict, reason or "")
+            for key, text, finish, answer, verdict, reason, meta in rows:
+                usage = _usage(meta)
+                found[key] = Cached(text, finish, answer, verdict, reason or "", usage)
         return found
 
     def put(
@@ -159,9 +171,16 @@ class ResponseCache:
         finish_reason: str | None,
         meta: Mapping[str, Any],
         commit: bool = True,
+        messages: Sequence[Mapping[str, str]] | None = None,
     ) -> None:
-        """Store one response; with `commit` (the default) it is durable on return."""
+        """Store one response (and the messages of its prompt, when given, once per prompt);
+        with `commit` (the default) it is durable on return."""
         self._begin()
+        if messages is not None:
+            packed = zlib.compress(json.dumps([dict(m) for m in messages]).encode("utf-8"))
+            self._db.execute(
+                "INSERT OR IGNORE INTO prompts VALUES (?, ?)", (prompt_hash, sqlite3.Binary(packed))
+            )
         self._db.execute(
             "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -177,6 +196,16 @@ class ResponseCache:
         )
         if commit:
             self.commit()
+
+    def prompt(self, prompt_hash: str) -> list[dict[str, str]] | None:
+        """The chat messages stored for a prompt hash, or None when none were stored."""
+        row = self._db.execute(
+            "SELECT messages FROM prompts WHERE hash = ?", (prompt_hash,)
+        ).fetchone()
+        if row is None:
+            return None
+        messages: list[dict[str, str]] = json.loads(zlib.decompress(row[0]).decode("utf-8"))
+        return messages
 
     def put_grade(
         self, key: str, grader: str, answer: str | None, verdict: str, reason: str
@@ -204,6 +233,18 @@ class ResponseCache:
         self._begin()
         self._db.executemany("INSERT OR REPLACE INTO outputs VALUES (?, ?)", results.items())
         self.commit()
+
+
+def _usage(meta: str) -> dict[str, int] | None:
+    """The token counts in a response's stored metadata, if any."""
+    try:
+        usage = json.loads(meta).get("usage")
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(usage, dict):
+        return None
+    counts = {k: v for k, v in usage.items() if isinstance(v, int) and not isinstance(v, bool)}
+    return counts or None
 
 
 def _chunks(items: list[str], size: int) -> Iterator[list[str]]:

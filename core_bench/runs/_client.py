@@ -3,6 +3,13 @@
 One `openai.AsyncOpenAI` per replica (base URL), `max_retries=0` (the run's own policy in
 `_retry` retries), a per-request timeout, and the least-loaded replica for each attempt.
 Chat completions by default; the completions API (`api="completions"`) for base models.
+
+Stop sequences (`[/ANSWER]`, and per strategy the tags that end an answer, see
+`_prompts.stop_sequences`) are sent with both APIs, as CRUXEval's own script sends them; a
+server that rejects them (an HTTP 400 naming `stop`) is asked again without them, and the
+backend stops sending them (`stop_supported` turns False, `meta["stop_sent"]` records it).
+Streamed requests ask for the token counts in the last chunk (`stream_options`), likewise
+dropped for a server that rejects them.
 """
 
 from __future__ import annotations
@@ -102,6 +109,7 @@ class OpenAIBackend:
         policy: the retry policy.
         concurrency: requests in flight at most (sizes the connection pools).
         stream: ask for streamed responses.
+        stop: send stop sequences (False: never, for servers that mishandle them).
     """
 
     durable = True
@@ -119,6 +127,7 @@ class OpenAIBackend:
         policy: RetryPolicy | None = None,
         concurrency: int = 16,
         stream: bool = False,
+        stop: bool = True,
     ) -> None:
         if not base_urls:
             raise ValueError("at least one base URL is needed")
@@ -130,6 +139,10 @@ class OpenAIBackend:
         self.timeout_s = timeout_s
         self.policy = policy or RetryPolicy()
         self.stream = stream
+        self.stop = stop
+        self.stop_supported = True
+        self._stream_usage = True
+        """False once the server rejected stop sequences: they are not sent any more."""
         self.retries = 0
         """Attempts retried so far (all requests)."""
         per_replica = max(1, -(-concurrency // len(self.base_urls)))
@@ -165,8 +178,8 @@ class OpenAIBackend:
         }
         if s.top_p is not None:
             params["top_p"] = s.top_p
-        if self.api == "completions":
-            params["stop"] = [STOP]
+        if self.stop:
+            params["stop"] = [STOP]  # the runner widens it per strategy
         return params
 
     def task_key(self, task: Task) -> str | None:
@@ -187,6 +200,15 @@ class OpenAIBackend:
         Raises:
             RequestFailed: the request failed for good.
         """
+        return await self.complete_prompt(request.prompt, request.params)
+
+    async def complete_prompt(self, prompt: Prompt, params: dict[str, Any]) -> Completion:
+        """Ask for one response to a prompt that is no task of a run (a build's requests for
+        reimplementations), with `params` as `params()` gives them; retried per the policy.
+
+        Raises:
+            RequestFailed: the request failed for good.
+        """
         started = time.perf_counter()
         replica_used: list[str] = []
 
@@ -196,7 +218,7 @@ class OpenAIBackend:
             replica_used.append(replica.url)
             try:
                 client = replica.clients[next(replica.turn)]
-                result = await asyncio.wait_for(self._send(client, request), self.timeout_s)
+                result = await asyncio.wait_for(self._send(client, prompt, params), self.timeout_s)
             finally:
                 replica.inflight -= 1
             replica.served += 1
@@ -215,17 +237,42 @@ class OpenAIBackend:
         }
         if usage:
             meta["usage"] = usage
+        if "stop" in params and not self.stop_supported:
+            meta["stop_sent"] = False
         return Completion(text, finish, meta)
 
     async def _send(
-        self, client: openai.AsyncOpenAI, request: Request
+        self, client: openai.AsyncOpenAI, prompt: Prompt, params: dict[str, Any]
     ) -> tuple[str, str | None, dict[str, Any]]:
-        body: dict[str, Any] = {"model": self.model, **request.params}
+        body: dict[str, Any] = {"model": self.model, **params}
         chat = self.api == "chat"
         if chat:
-            body["messages"] = list(request.prompt.messages)
+            body["messages"] = list(prompt.messages)
         else:
-            body["prompt"] = request.prompt.text
+            body["prompt"] = prompt.text
+        if not self.stop_supported:
+            body.pop("stop", None)
+        if self.stream and self._stream_usage:
+            body["stream_options"] = {"include_usage": True}
+        try:
+            return await self._post(client, body)
+        except openai.BadRequestError as exc:
+            message = str(exc).lower()
+            optional = [k for k in ("stream_options", "stop") if k in body and k in message]
+            if not optional:
+                raise
+            body.pop(optional[0])
+            result = await self._post(client, body)  # a 400 again: not about it, raised
+            if optional[0] == "stop":
+                self.stop_supported = False  # a server without stop sequences: ask without
+            else:
+                self._stream_usage = False
+            return result
+
+    async def _post(
+        self, client: openai.AsyncOpenAI, body: dict[str, Any]
+    ) -> tuple[str, str | None, dict[str, Any]]:
+        chat = self.api == "chat"
         if self.stream:
             return await self._send_stream(client, body, chat)
         # A raw POST through the client (auth, base URL, timeouts and errors as usual) skips
@@ -239,6 +286,7 @@ class OpenAIBackend:
     ) -> tuple[str, str | None, dict[str, Any]]:
         parts: list[str] = []
         finish: str | None = None
+        usage: dict[str, Any] = {}
         if chat:
             chat_stream = await client.chat.completions.create(**body, stream=True)
             async for chunk in chat_stream:
@@ -246,13 +294,17 @@ class OpenAIBackend:
                     if choice.delta is not None and choice.delta.content:
                         parts.append(choice.delta.content)
                     finish = choice.finish_reason or finish
+                if chunk.usage is not None:
+                    usage = chunk.usage.model_dump(exclude_none=True)
         else:
             text_stream = await client.completions.create(**body, stream=True)
             async for piece in text_stream:
                 for option in piece.choices[:1]:
                     parts.append(option.text or "")
                     finish = option.finish_reason or finish
-        return "".join(parts), finish, {}
+                if piece.usage is not None:
+                    usage = piece.usage.model_dump(exclude_none=True)
+        return "".join(parts), finish, usage
 
     async def aclose(self) -> None:
         """Close every HTTP connection."""

@@ -47,9 +47,12 @@ class RunManifest(BaseModel):
         model: the model spec, e.g. "openai:gpt-4o-mini" or "ref:oracle".
         base_urls: the replicas requests went to (empty for reference agents).
         sampling: temperature, max_tokens, top_p, samples, seed.
+        usage: token counts, truncation, wall time and requests/s (see `_usage`).
         status: "running" while the run goes on, "complete" when every task has a sample
             that did not fail, "incomplete" when some requests failed (rerun to retry them).
         counts: tasks, samples, cached, requested, failed, retries.
+        isolation: how the sandbox isolated code and model answers: "bwrap" (bubblewrap
+            namespaces) or "process" (plain processes, rlimits, the guard).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -65,9 +68,11 @@ class RunManifest(BaseModel):
     package_versions: dict[str, str]
     git_commit: str | None
     started_at: str
+    usage: dict[str, Any] = {}
     finished_at: str | None = None
-    status: Literal["running", "complete", "incomplete"] = "running"
+    status: Literal["running", "complete", "incomplete", "interrupted"] = "running"
     counts: dict[str, int] = {}
+    isolation: str | None = None
 
 
 def benchmark_ref(benchmark: Benchmark) -> BenchmarkRef:
@@ -208,6 +213,7 @@ def write_summary(out: Path, manifest: RunManifest, rows: Sequence[MetricRow]) -
         "benchmark_sha256": manifest.benchmark.sha256,
         "status": manifest.status,
         "counts": manifest.counts,
+        "usage": manifest.usage,
         "started_at": manifest.started_at,
         "finished_at": manifest.finished_at,
     }

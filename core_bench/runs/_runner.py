@@ -16,7 +16,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,21 +36,23 @@ from core_bench.runs._client import (
     Request,
     Sampling,
 )
-from core_bench.runs._prompts import STOP, Prompt, render
+from core_bench.runs._prompts import STOP, Prompt, render, stop_sequences
 from core_bench.runs._retry import RequestFailed, RetryPolicy
 from core_bench.runs._rundir import (
     RunManifest,
     SampleLog,
     benchmark_ref,
     git_commit,
-    metrics,
     package_versions,
     write_manifest,
     write_summary,
 )
+from core_bench.runs._summary import real_traces, summary_rows
 from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, code_call_key, make_tasks
+from core_bench.runs._usage import usage_summary
 from core_bench.schemas import MetricRow, Sample, Strategy, TaskKind, Verdict
-from tracer import SandboxPool
+from core_bench.suites import Suite, select_suite
+from tracer import SandboxPool, default_isolation
 
 AGENT_WORKERS = 128
 """Tasks in flight for a reference agent (its only waits are sandboxed input grading)."""
@@ -78,8 +80,12 @@ class RunConfig:
         retries: retries of a request after its first attempt.
         backoff_s: the first retry's backoff (doubling per retry, jittered).
         stream: ask for streamed responses.
+        stop: send stop sequences (see `_prompts.stop_sequences`).
         float_tolerance: tolerance of float comparisons in grading.
         cache: the cache file (default: `out/cache.sqlite`).
+        suite: "quick", "standard" or "full" (`core_bench.suites`): the seeded subset of the
+            benchmark to ask.
+        suite_seed: the seed of the suite's selection.
     """
 
     model: str
@@ -99,8 +105,11 @@ class RunConfig:
     retries: int = 6
     backoff_s: float = 1.0
     stream: bool = False
+    stop: bool = True
     float_tolerance: float = 0.0
     cache: Path | None = None
+    suite: Suite = "full"
+    suite_seed: int = 0
 
     def public(self) -> dict[str, Any]:
         """The config as JSON values, without the API key (for manifest.json)."""
@@ -207,6 +216,7 @@ def make_backend(config: RunConfig) -> Backend:
         policy=RetryPolicy(retries=config.retries, base_s=config.backoff_s),
         concurrency=config.concurrency,
         stream=config.stream,
+        stop=config.stop,
     )
 
 
@@ -292,9 +302,16 @@ class _InputGrader:
 
 
 def _sample(
-    request: Request, response: str, answer: str | None, verdict: str, reason: str
+    request: Request,
+    response: str,
+    answer: str | None,
+    verdict: str,
+    reason: str,
+    finish_reason: str | None = None,
+    usage: Mapping[str, Any] | None = None,
 ) -> Sample:
     task = request.task
+    tokens = _tokens(usage)
     return Sample(
         task_id=task.id,
         task=task.kind,
@@ -309,10 +326,35 @@ def _sample(
         answer=answer,
         verdict=verdict,  # type: ignore[arg-type]
         reason=reason,
+        finish_reason=finish_reason,
+        truncated=_truncated(finish_reason, tokens[1], request.params.get("max_tokens")),
+        prompt_tokens=tokens[0],
+        completion_tokens=tokens[1],
     )
 
 
-def _grade_text(task: Task, text: str, tolerance: float) -> tuple[str | None, Verdict, str]:
+def _truncated(finish_reason: str | None, completion_tokens: int | None, limit: Any) -> bool:
+    """Whether a response hit the token limit: the server says so ("length"), or, where it
+    gave no reason (some streams), its completion is as long as the limit."""
+    if finish_reason is not None:
+        return finish_reason == "length"
+    return isinstance(limit, int) and completion_tokens is not None and completion_tokens >= limit
+
+
+def _tokens(usage: Mapping[str, Any] | None) -> tuple[int | None, int | None]:
+    """(prompt, completion) tokens of a server's `usage`, where it gave them as integers."""
+    if not usage:
+        return None, None
+    counts = [usage.get(k) for k in ("prompt_tokens", "completion_tokens")]
+    prompt, completion = (
+        c if isinstance(c, int) and not isinstance(c, bool) else None for c in counts
+    )
+    return prompt, completion
+
+
+def _grade_text(
+    task: Task, text: str, tolerance: float, truncated: bool = False
+) -> tuple[str | None, Verdict, str]:
     try:
         return grade_response(
             text,
@@ -320,6 +362,7 @@ def _grade_text(task: Task, text: str, tolerance: float) -> tuple[str | None, Ve
             expected=task.expected,
             call=task.call,
             float_tolerance=tolerance,
+            truncated=truncated,
         )
     except ValueError as exc:  # an expected answer the grader cannot read: a benchmark bug
         return None, "error", f"grading failed: {exc}"
@@ -356,6 +399,8 @@ def run(
     benchmark: Benchmark | None = None,
     pool: SandboxPool | None = None,
     progress: bool = True,
+    plots: bool = True,
+    baselines: bool = True,
 ) -> RunResult:
     """Run one model over a benchmark and write its run directory.
 
@@ -367,12 +412,21 @@ def run(
         benchmark: the benchmark, when already loaded (else read from `config.bench`).
         pool: the sandbox pool for grading input predictions (else one is made and closed).
         progress: show a progress bar (on a terminal).
+        plots: draw the report's plots (False: tables only, much faster on small runs).
+        baselines: run the report's reference agents (floor and ceiling) on the same tasks.
 
     Raises:
         ValueError: a bad model spec, or no API key for OpenAI.
     """
     with _fewer_collections():
-        return asyncio.run(_run(config, benchmark, pool, progress))
+        result = asyncio.run(_run(config, benchmark, pool, progress))
+    try:  # the report only views the run: failing to draw it must not fail the run
+        from core_bench.report import write_report
+
+        write_report([result.out], result.out, plots=plots, baselines=baselines)
+    except Exception as exc:
+        print(f"core-bench run: warning: report not written ({exc})", file=sys.stderr)
+    return result
 
 
 @contextlib.contextmanager
@@ -398,6 +452,7 @@ async def _run(
     started_at = datetime.now(UTC).isoformat(timespec="seconds")
     config = resolve_endpoint(config)
     bench = benchmark if benchmark is not None else load_benchmark(config.bench)
+    bench = select_suite(bench, config.suite, seed=config.suite_seed).benchmark
     out = config.out
     out.mkdir(parents=True, exist_ok=True)
     cache = ResponseCache(config.cache or out / "cache.sqlite")
@@ -434,16 +489,22 @@ async def _run(
             package_versions=package_versions(),
             git_commit=git_commit(),
             started_at=started_at,
+            isolation=given_pool.isolation if given_pool else default_isolation()[0],
         )
         write_manifest(out, manifest)
         loop = _Loop(config, backend, cache, grader, get_pool, exec_timeout)
-        samples = await loop.run(requests, found, out, progress)
+        try:
+            samples = await loop.run(requests, found, out, progress)
+        except BaseException:  # Ctrl-C, a cancelled task, a bug: never leave "running"
+            write_manifest(out, _stopped(manifest, loop, len(tasks)))
+            raise
+        traces = await asyncio.to_thread(real_traces, tasks, get_pool, exec_timeout)
     finally:
         await backend.aclose()
         cache.close()
         for made_pool in made:
             made_pool.close()
-    rows = metrics(samples, bench, config.model)
+    rows = summary_rows(samples, bench, config.model, tasks, traces)
     counts = {
         "tasks": len(tasks),
         "samples": len(samples),
@@ -457,25 +518,44 @@ async def _run(
             "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "status": "incomplete" if loop.failed else "complete",
             "counts": counts,
+            "usage": usage_summary(
+                samples, seconds=time.perf_counter() - started, requested=loop.requested
+            ),
         }
     )
     write_manifest(out, manifest)
     write_summary(out, manifest, rows)
-    try:  # the report only views the run: failing to draw it must not fail the run
-        from core_bench.report import write_report
-
-        write_report([out], out)
-    except Exception as exc:
-        print(f"core-bench run: warning: report not written ({exc})", file=sys.stderr)
     return RunResult(out, manifest, samples, rows, counts, time.perf_counter() - started)
+
+
+def _stopped(manifest: RunManifest, loop: _Loop, tasks: int) -> RunManifest:
+    """The manifest of a run stopped before its end: what was done, and that it stopped."""
+    counts = {
+        "tasks": tasks,
+        "cached": loop.cached,
+        "requested": loop.requested,
+        "failed": loop.failed,
+    }
+    return manifest.model_copy(
+        update={
+            "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "status": "interrupted",
+            "counts": counts,
+        }
+    )
 
 
 def _requests(tasks: Sequence[Task], backend: Backend, config: RunConfig) -> list[Request]:
     params = [backend.params(i) for i in range(config.samples)]
+    by_strategy = {
+        strategy: [{**p, "stop": stop_sequences(strategy)} if "stop" in p else p for p in params]
+        for strategy in STRATEGIES
+    }
     requests: list[Request] = []
     for task in tasks:
         prompt = render(task, system_prompt=config.system_prompt)
         sent = prompt.hash if backend.api == "chat" else prompt.text_hash
+        params = by_strategy[task.strategy]
         for index in range(config.samples):
             key = request_key(
                 model=backend.spec,
@@ -534,11 +614,15 @@ class _Loop:
             self._inputs = _InputGrader(self.pool(), self.exec_timeout)
         return self._inputs
 
-    async def _grade(self, request: Request, text: str) -> tuple[str | None, Verdict, str]:
+    async def _grade(
+        self, request: Request, text: str, truncated: bool
+    ) -> tuple[str | None, Verdict, str]:
         task = request.task
         if task.kind != "input":
-            return _grade_text(task, text, self.config.float_tolerance)
-        found = grading.extract_answer(text, task="input", call=f"{task.entry}(??)")
+            return _grade_text(task, text, self.config.float_tolerance, truncated)
+        found = grading.extract_answer(
+            text, task="input", call=f"{task.entry}(??)", truncated=truncated
+        )
         verdict, reason = await self._input_grader().grade(task.code, found.answer, task.output)
         return found.answer, verdict, reason
 
@@ -557,7 +641,17 @@ class _Loop:
                 regrade.append((request, hit))
             else:
                 text = full_text(request.prompt, hit.text, hit.finish_reason, api)
-                samples.append(_sample(request, text, hit.answer, hit.verdict, hit.reason))
+                samples.append(
+                    _sample(
+                        request,
+                        text,
+                        hit.answer,
+                        hit.verdict,
+                        hit.reason,
+                        hit.finish_reason,
+                        hit.usage,
+                    )
+                )
         self.cached = len(requests) - len(pending)
         try:
             samples.extend(await self._regrade(regrade))
@@ -584,27 +678,34 @@ class _Loop:
         """Grade cached responses that this grader has not graded yet (in bulk)."""
         api = self.backend.api
         out: list[Sample] = []
-        inputs: list[tuple[Request, str, str | None]] = []
+        inputs: list[tuple[Request, str, str | None, Cached]] = []
         for request, hit in items:
             text = full_text(request.prompt, hit.text, hit.finish_reason, api)
             task = request.task
+            cut = hit.finish_reason == "length"
             if task.kind == "input":
-                found = grading.extract_answer(text, task="input", call=f"{task.entry}(??)")
-                inputs.append((request, text, found.answer))
+                found = grading.extract_answer(
+                    text, task="input", call=f"{task.entry}(??)", truncated=cut
+                )
+                inputs.append((request, text, found.answer, hit))
                 continue
-            answer, verdict, reason = _grade_text(task, text, self.config.float_tolerance)
+            answer, verdict, reason = _grade_text(task, text, self.config.float_tolerance, cut)
             self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
-            out.append(_sample(request, text, answer, verdict, reason))
+            out.append(
+                _sample(request, text, answer, verdict, reason, hit.finish_reason, hit.usage)
+            )
         if inputs:
             graded = await asyncio.to_thread(
                 grade_inputs,
-                [(r.task.code, answer, r.task.output) for r, _, answer in inputs],
+                [(r.task.code, answer, r.task.output) for r, _, answer, _ in inputs],
                 self.pool(),
                 timeout_s=self.exec_timeout,
             )
-            for (request, text, answer), (verdict, reason) in zip(inputs, graded, strict=True):
+            for (request, text, answer, hit), (verdict, reason) in zip(inputs, graded, strict=True):
                 self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
-                out.append(_sample(request, text, answer, verdict, reason))
+                out.append(
+                    _sample(request, text, answer, verdict, reason, hit.finish_reason, hit.usage)
+                )
         self.cache.commit()
         return out
 
@@ -652,11 +753,14 @@ class _Loop:
                         finish_reason=completion.finish_reason,
                         meta=completion.meta,
                         commit=durable,
+                        messages=request.prompt.messages if durable else None,
                     )
-                    text = full_text(request.prompt, completion.text, completion.finish_reason, api)
-                    answer, verdict, reason = await self._grade(request, text)
+                    finish = completion.finish_reason
+                    text = full_text(request.prompt, completion.text, finish, api)
+                    answer, verdict, reason = await self._grade(request, text, finish == "length")
                     self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
-                    made = [_sample(r, text, answer, verdict, reason) for r in group]
+                    usage = completion.meta.get("usage")
+                    made = [_sample(r, text, answer, verdict, reason, finish, usage) for r in group]
                     since_commit += 1
                     if since_commit >= 2_000:
                         self.cache.commit()

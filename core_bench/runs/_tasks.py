@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from core_bench.build import Benchmark
+from core_bench.build import Benchmark, literal_output
 from core_bench.schemas import Probe, Problem, Strategy, TaskKind, Variant
 
 TASK_KINDS: tuple[TaskKind, ...] = ("output", "input", "probe", "full_trace")
@@ -93,9 +93,10 @@ def make_tasks(
         kinds: task kinds to include.
         strategies: strategies to include.
         limit: only the first N problems (in the order of problems.jsonl).
-        mutant_outputs: finds the outputs of mutant variants (by running them); without it,
-            mutants get no output or input tasks. A mutant call that does not return a
-            literal value gets none either.
+        mutant_outputs: finds the outputs of mutant variants (by running them) when the
+            benchmark does not hold them (`Variant.outputs`, filled by builds since schema 2);
+            without either, mutants get no output or input tasks. A mutant call that does not
+            return a literal value gets none either.
     """
     wanted = set(kinds)
     chosen = benchmark.problems[:limit] if limit is not None else benchmark.problems
@@ -161,12 +162,18 @@ def _variant_outputs(
     variants: Sequence[Variant],
     mutant_outputs: MutantOutputs | None,
 ) -> dict[str, list[str | None]]:
-    """Outputs per variant: the problem's for originals and verified equivalents."""
+    """Outputs per variant: the problem's for originals and verified equivalents, the stored
+    ones for mutants (else found by `mutant_outputs`)."""
     outputs: dict[str, list[str | None]] = {}
-    mutants = [v for v in variants if v.kind == "mutant"]
+    mutants: list[Variant] = []
     for variant in variants:
+        calls = len(problems[variant.problem_id].calls)
         if variant.kind != "mutant":
             outputs[variant.id] = list(problems[variant.problem_id].outputs)
+        elif len(variant.outputs) == calls:
+            outputs[variant.id] = [literal_output(o) for o in variant.outputs]
+        else:
+            mutants.append(variant)
     if mutants and mutant_outputs is not None:
         jobs = [(v.code, problems[v.problem_id].calls) for v in mutants]
         for variant, results in zip(mutants, mutant_outputs(jobs), strict=True):

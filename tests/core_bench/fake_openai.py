@@ -7,6 +7,11 @@ It serves POST /v1/chat/completions (plain and streamed) and POST /v1/completion
 127.0.0.1 with a free port, answers from a dictionary keyed on the prompt (the last user message
 of a chat request, or the completion prompt), counts requests per prompt, and injects faults on
 demand: scripted for the next requests or for one prompt, or drawn with a seeded probability.
+
+Like a real model that goes on past its answer, it can `ramble`: append text after the answer
+up to the request's `max_tokens` (finish_reason "length"), unless `honour_stop` is on and the
+request sends a stop sequence that occurs in the text (cut there, finish_reason "stop"). A
+token is `TOKEN_CHARS` characters; `usage` counts the prompt and completion that way.
 """
 
 from __future__ import annotations
@@ -25,6 +30,12 @@ from typing import Any, Literal
 FaultKind = Literal["429", "500", "503", "400", "drop", "slow", "malformed", "empty"]
 RETRYABLE_FAULTS: tuple[FaultKind, ...] = ("429", "500", "503", "drop", "slow", "malformed")
 DEFAULT_ANSWER = "[ANSWER]\nNone\n[/ANSWER]"
+TOKEN_CHARS = 4
+"""Characters per token, for `max_tokens` and `usage`."""
+FEWSHOT_RAMBLE = (
+    "\n\n[PYTHON]\ndef f(x):\n    return x + 1\nassert f(1) == ??\n[/PYTHON]\n[ANSWER]\n"
+)
+"""What a base model writes after its answer when nothing stops it: the next example."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +70,13 @@ class FakeOpenAI:
         slow_s: how long a "slow" answer takes.
         latency_s: delay before every answer.
         retry_after: Retry-After seconds sent with random 429s.
+        honour_stop: cut each answer at the first stop sequence the request sends.
+        ramble: text repeated after each answer up to the request's `max_tokens` (None: the
+            answer alone, whatever its length).
+        reject_stop: answer HTTP 400 to any request that sends stop sequences (as some
+            reasoning-model APIs do).
+        reject_params: more request parameters answered with HTTP 400 naming them (e.g.
+            "stream_options", which older servers do not know).
     """
 
     def __init__(
@@ -72,6 +90,10 @@ class FakeOpenAI:
         slow_s: float = 2.0,
         latency_s: float = 0.0,
         retry_after: float = 0.0,
+        honour_stop: bool = False,
+        ramble: str | None = None,
+        reject_stop: bool = False,
+        reject_params: Iterable[str] = (),
     ) -> None:
         self.answers = answers if answers is not None else {}
         self.default = default
@@ -80,6 +102,10 @@ class FakeOpenAI:
         self.slow_s = slow_s
         self.latency_s = latency_s
         self.retry_after = retry_after
+        self.honour_stop = honour_stop
+        self.ramble = ramble
+        self.reject_stop = reject_stop
+        self.reject_params = tuple(reject_params) + (("stop",) if reject_stop else ())
         self.counts: Counter[str] = Counter()
         """Requests per prompt (faulty ones included)."""
         self.statuses: Counter[str] = Counter()
@@ -185,6 +211,29 @@ class FakeOpenAI:
             return self.answers(prompt)
         return self.answers.get(prompt, self.default)
 
+    def generate(self, prompt: str, body: Mapping[str, Any]) -> tuple[str, str]:
+        """(text, finish_reason) of a request: the answer, rambling on to `max_tokens` when
+        `ramble` is set, cut at the first stop sequence when `honour_stop` is on."""
+        text = self.answer(prompt)
+        limit = body.get("max_tokens")
+        if self.ramble and isinstance(limit, int) and limit > 0:
+            room = limit * TOKEN_CHARS
+            while len(text) < room:
+                text += self.ramble
+        stops = body.get("stop") or []
+        if isinstance(stops, str):
+            stops = [stops]
+        if self.honour_stop and stops:
+            cuts = [text.find(s) for s in stops if s and s in text]
+            if cuts:
+                text = text[: min(cuts)]
+                limit = limit if isinstance(limit, int) else None
+                if limit is None or len(text) <= limit * TOKEN_CHARS:
+                    return text, "stop"
+        if self.ramble and isinstance(limit, int) and len(text) >= limit * TOKEN_CHARS:
+            return text[: limit * TOKEN_CHARS], "length"
+        return text, "stop"
+
     def _note(self, prompt: str, status: str) -> None:
         with self._lock:
             self.statuses[status] += 1
@@ -228,9 +277,15 @@ class _Handler(BaseHTTPRequestHandler):
             return
         fake = self.fake
         fault = fake._decide(prompt, body, path, self.headers.get("Authorization", ""))
+        rejected = [name for name in fake.reject_params if body.get(name)]
+        if rejected:
+            fake._note(prompt, "400")
+            message = f"Unsupported parameter: '{rejected[0]}' is not supported with this model."
+            self._json(400, _error(message, "invalid_request_error"))
+            return
         if fake.latency_s:
             time.sleep(fake.latency_s)
-        text = fake.answer(prompt)
+        text, finish = fake.generate(prompt, body)
         if fault is not None:
             kind = fault.kind
             fake._note(prompt, kind)
@@ -259,11 +314,13 @@ class _Handler(BaseHTTPRequestHandler):
             fake._note(prompt, "stream" if body.get("stream") else "200")
         model = str(body.get("model", "fake"))
         if body.get("stream"):
-            self._stream(chat, model, text)
+            options = body.get("stream_options") or {}
+            usage = _usage(prompt, text) if options.get("include_usage") else None
+            self._stream(chat, model, text, finish, usage)
         elif chat:
-            self._json(200, _chat_body(model, text))
+            self._json(200, _chat_body(model, text, finish, prompt))
         else:
-            self._json(200, _completion_body(model, text))
+            self._json(200, _completion_body(model, text, finish, prompt))
 
     def _json(self, status: int, payload: object, headers: Mapping[str, str] = {}) -> None:
         self._raw(status, json.dumps(payload).encode(), "application/json", headers)
@@ -280,7 +337,14 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:  # the client gave up (a "slow" answer past its timeout)
             self.close_connection = True
 
-    def _stream(self, chat: bool, model: str, text: str) -> None:
+    def _stream(
+        self,
+        chat: bool,
+        model: str,
+        text: str,
+        finish: str = "stop",
+        usage: dict[str, int] | None = None,
+    ) -> None:
         pieces = [text[i : i + 7] for i in range(0, len(text), 7)] or [""]
         events: list[dict[str, Any]] = []
         for piece in pieces:
@@ -290,10 +354,12 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 choice = {"index": 0, "text": piece, "finish_reason": None, "logprobs": None}
                 events.append(_envelope("text_completion", model, [choice]))
-        last: dict[str, Any] = {"index": 0, "finish_reason": "stop"}
+        last: dict[str, Any] = {"index": 0, "finish_reason": finish}
         last.update({"delta": {}} if chat else {"text": "", "logprobs": None})
         kind = "chat.completion.chunk" if chat else "text_completion"
         events.append(_envelope(kind, model, [last]))
+        if usage is not None:  # as OpenAI sends it: a last chunk with no choices
+            events.append({**_envelope(kind, model, []), "usage": usage})
         try:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -323,21 +389,28 @@ def _envelope(kind: str, model: str, choices: list[dict[str, Any]]) -> dict[str,
     return {"id": "fake-1", "object": kind, "created": 0, "model": model, "choices": choices}
 
 
-def _chat_body(model: str, text: str) -> dict[str, Any]:
+def _usage(prompt: str, text: str) -> dict[str, int]:
+    given, made = -(-len(prompt) // TOKEN_CHARS), -(-len(text) // TOKEN_CHARS)
+    return {"prompt_tokens": given, "completion_tokens": made, "total_tokens": given + made}
+
+
+def _chat_body(model: str, text: str, finish: str = "stop", prompt: str = "") -> dict[str, Any]:
     message = {"role": "assistant", "content": text}
     body = _envelope(
         "chat.completion",
         model,
-        [{"index": 0, "message": message, "finish_reason": "stop", "logprobs": None}],
+        [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
     )
-    body["usage"] = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+    body["usage"] = _usage(prompt, text)
     return body
 
 
-def _completion_body(model: str, text: str) -> dict[str, Any]:
-    choice = {"index": 0, "text": text, "finish_reason": "stop", "logprobs": None}
+def _completion_body(
+    model: str, text: str, finish: str = "stop", prompt: str = ""
+) -> dict[str, Any]:
+    choice = {"index": 0, "text": text, "finish_reason": finish, "logprobs": None}
     body = _envelope("text_completion", model, [choice])
-    body["usage"] = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+    body["usage"] = _usage(prompt, text)
     return body
 
 

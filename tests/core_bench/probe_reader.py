@@ -9,6 +9,7 @@ values, and that those single the run out.
 from __future__ import annotations
 
 import ast
+import itertools
 from dataclasses import dataclass, field
 
 from core_bench.schemas import Probe
@@ -24,6 +25,10 @@ DIMENSIONS = {
     "next_line": {"Logic"},
     "call_return": {"State"},
     "full_trace": {"Arithmetic", "Logic", "State", "Boundary"},
+    "run_count": {"Boundary", "Logic"},
+    "change_count": {"State"},
+    "first_true": {"Logic", "Boundary"},
+    "return_line": {"Logic"},
 }
 TYPES = {
     bool: "bool",
@@ -168,6 +173,15 @@ class Reread:
             return end.value
         if kind == "full_trace":
             return self.full_trace(line)
+        if kind == "run_count":
+            assert k == 1
+            return repr(len(self.runs(line)))
+        if kind == "change_count":
+            return self.change_count(line, var)
+        if kind == "first_true":
+            return self.first_true(line)
+        if kind == "return_line":
+            return self.return_line(line)
         run = self.runs(line)[k - 1]
         if kind == "state_after":
             after = self.next_in_frame(run)
@@ -188,6 +202,70 @@ class Reread:
         assert var is not None and var not in leave.opaque
         return leave.locals[var]
 
+    def entry_frame(self, def_line: int) -> list[Step]:
+        entry = self.steps[0]
+        assert entry.event == "call" and entry.line == def_line
+        frame = [s for s in self.steps if s.frame == entry.frame]
+        assert frame[-1].event == "return"
+        return frame
+
+    def change_count(self, def_line: int, var: str | None) -> str:
+        """Value changes of `var` in the entry frame: pairs of successive defined values that
+        differ."""
+        assert var is not None
+        values = [s.locals[var] for s in self.entry_frame(def_line) if var in s.locals]
+        changes = sum(1 for a, b in itertools.pairwise(values) if a != b)
+        assert changes >= 1
+        return repr(changes)
+
+    def innermost_loop(self, line: int) -> int:
+        loops = [
+            n
+            for n in ast.walk(self.tree)
+            if isinstance(n, ast.For | ast.While)
+            and n.lineno < line <= max(s.end_lineno or s.lineno for s in n.body)
+        ]
+        assert loops, f"line {line} is in no loop"
+        return max(n.lineno for n in loops)
+
+    def first_true(self, line: int) -> str:
+        """Header runs from the loop's only entry up to the first run of `line` whose branch
+        held."""
+        header = self.innermost_loop(line)
+        entries = self.entries(header)
+        assert len(entries) == 1
+        entry = entries[0]
+        passes = 0
+        for s in self.steps[entry.index :]:
+            if s.frame != entry.frame or s.event != "line":
+                continue
+            if s.line == header:
+                passes += 1
+            elif s.line == line and s.branch:
+                return repr(passes)
+        raise AssertionError(f"the condition on line {line} never holds")
+
+    def return_statements(self, def_line: int) -> list[int]:
+        node = next(
+            n
+            for n in ast.walk(self.tree)
+            if isinstance(n, ast.FunctionDef) and n.lineno == def_line
+        )
+        found: list[int] = []
+        stack: list[ast.AST] = list(node.body)
+        while stack:
+            sub = stack.pop()
+            if isinstance(sub, ast.Return):
+                found.append(sub.lineno)
+            if not isinstance(sub, ast.FunctionDef | ast.Lambda | ast.ClassDef):
+                stack.extend(ast.iter_child_nodes(sub))
+        return sorted(found)
+
+    def return_line(self, def_line: int) -> str:
+        lines = [s for s in self.entry_frame(def_line) if s.event == "line"]
+        assert lines[-1].line in self.return_statements(def_line)
+        return repr(lines[-1].line)
+
     def full_trace(self, def_line: int) -> str:
         entry = self.steps[0]
         assert entry.event == "call" and entry.line == def_line
@@ -207,15 +285,41 @@ class Reread:
         ast.literal_eval(text)  # every value the answer shows is a literal
         return text
 
+    def is_header(self, line: int) -> bool:
+        return any(
+            isinstance(n, ast.For | ast.While) and n.lineno == line for n in ast.walk(self.tree)
+        )
+
     def check_question(self, probe: Probe) -> None:
         """What the question says about the anchor is true and singles it out."""
         q, anchor = probe.question, probe.anchor
         line, k = anchor.line, anchor.occurrence
-        if probe.kind == "full_trace":
-            assert f"defined on line {line}" in q
+        note = f"The final check of line {line}, which ends the loop, counts as a run."
+        if probe.kind in ("full_trace", "change_count", "return_line"):
+            name = next(
+                n.name
+                for n in ast.walk(self.tree)
+                if isinstance(n, ast.FunctionDef) and n.lineno == line
+            )
+            assert f"`{name}`" in q, q
+            if probe.kind == "full_trace":
+                assert f"defined on line {line}" in q
+            elif probe.kind == "change_count":
+                assert f"value of `{anchor.variable}` change" in q, q
+            else:
+                listed = [str(n) for n in self.return_statements(line)]
+                assert ", ".join(listed[:-1]) + " or " + listed[-1] + "?" in q, q
             return
         assert f"line {line} (`{self.text(line)}`)" in q, q
         if probe.kind == "coverage":
+            return
+        if probe.kind == "run_count":
+            assert f"How many times does line {line} (`{self.text(line)}`) run" in q, q
+            assert (note in q) == self.is_header(line), q
+            return
+        if probe.kind == "first_true":
+            header = self.innermost_loop(line)
+            assert f"The loop on line {header} (`{self.text(header)}`) starts once" in q, q
             return
         if probe.kind == "call_return":
             assert f"the {nth(k)} call of `{anchor.variable}`" in q, q
@@ -225,17 +329,25 @@ class Reread:
         if probe.kind in ("loop_iterations", "loop_exit_state"):
             entries = self.entries(line)
             ordinal = [e.index for e in entries].index(run.index) + 1
-            assert (
-                f"entered for the {nth(ordinal)} time when line {line} runs for the {nth(k)} time"
-                in q
-            )
+            if len(entries) == 1:
+                assert f"Take the loop on line {line} (`{self.text(line)}`)." in q, q
+            else:
+                assert (
+                    f"Take the {nth(ordinal)} start of the loop on line {line} "
+                    f"(`{self.text(line)}`), at the {nth(k)} run of line {line}" in q
+                ), q
+                assert note in q, q
             others = [e for e in entries if e.index != run.index]
         else:
-            assert f"line {line} (`{self.text(line)}`) runs for the {nth(k)} time" in q or (
-                f"when line {line} runs for the {nth(k)} time" in q
-            ), q
+            ref = f"line {line} (`{self.text(line)}`) runs"
+            if len(self.runs(line)) == 1:
+                assert k == 1 and ref in q and "runs for the" not in q, q
+            else:
+                assert f"{ref} for the {nth(k)} time" in q, q
+            if self.is_header(line):
+                assert note in q, q
             others = [r for r in self.runs(line) if r.index != run.index]
-        if "in the iteration where" in q:
+        if "(when `" in q:
             values = self.loop_values(run)
             assert values, q
             for name, value in values.items():
@@ -270,7 +382,7 @@ class Reread:
 def check_probe(reread: Reread, probe: Probe) -> None:
     """The probe's answer, type, dimensions and question agree with a fresh reading."""
     assert reread.answer(probe) == probe.answer, probe
-    if probe.kind == "next_line":
+    if probe.kind in ("next_line", "return_line"):
         assert probe.answer_type == "line"
     elif probe.kind == "full_trace":
         assert probe.answer_type == "trace"

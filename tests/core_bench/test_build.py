@@ -136,11 +136,11 @@ def test_a_killed_build_resumes_without_redoing_finished_problems(
     real = build_module.build_problem
     done: list[str] = []
 
-    def dies_after_three(problem, opts, pool):  # type: ignore[no-untyped-def]
+    def dies_after_three(problem, opts, pool, *hash_pool):  # type: ignore[no-untyped-def]
         if len(done) >= 3:
             raise KeyboardInterrupt
         done.append(problem.id)
-        return real(problem, opts, pool)
+        return real(problem, opts, pool, *hash_pool)
 
     monkeypatch.setattr(build_module, "build_problem", dies_after_three)
     with pytest.raises(KeyboardInterrupt):
@@ -148,9 +148,9 @@ def test_a_killed_build_resumes_without_redoing_finished_problems(
     assert len(list((tmp_path / "resumed" / ".work").glob("0*.json"))) == 3
     rebuilt: list[str] = []
 
-    def counting(problem, opts, pool):  # type: ignore[no-untyped-def]
+    def counting(problem, opts, pool, *hash_pool):  # type: ignore[no-untyped-def]
         rebuilt.append(problem.id)
-        return real(problem, opts, pool)
+        return real(problem, opts, pool, *hash_pool)
 
     monkeypatch.setattr(build_module, "build_problem", counting)
     build_benchmark(options, tmp_path / "resumed", processes=1)

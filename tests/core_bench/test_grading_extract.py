@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from core_bench.grading import Extracted, extract_answer
+from core_bench.grading import Extracted, extract_answer, grade_value, parse_literal
 
 CALL = "f([1, 2, 3])"
 
@@ -436,3 +441,133 @@ def test_full_trace_in_plain_prose_is_the_latest_list_of_pairs() -> None:
     assert found.how == "last_line"
     assert found.answer == "[\n    [2, {'x': 1}],\n    [3, {}],\n]"
     assert extract_answer("No idea. []", task="full_trace") == Extracted(None, "none")
+
+
+# -- a corpus of real-looking responses, each with the answer a person would take ----------------
+
+CORPUS = Path(__file__).parent / "data" / "extraction_corpus.jsonl"
+"""Responses in the shapes small and large models give (ids name the shape), each with the
+answer a person reading it would take ("person", null for none) and the right answer
+("expected"). Entries whose code or reasoning holds the right value but state no answer are
+traps: taking that value is a false correct. The `held-*` entries were written after the
+extractor was tuned on the others; run as written they gave 1 false correct and 4 misses of
+25, which the extractor then fixed (an inline `return None` in prose, a JSON answer, "ends up
+as", "the return value is therefore")."""
+
+KNOWN_MISSES: dict[str, str] = {
+    # The first answer tag is the answer (CRUXEval's rule: what follows it is continued
+    # few-shot text, and stop sequences cut it there), even when the model corrects itself.
+    "more-self-correction": "'5'",
+}
+"""Corpus entries where extraction does not take what a person would (id -> what it takes)."""
+
+
+def _corpus() -> list[dict[str, Any]]:
+    with CORPUS.open() as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def _call_dump(text: str | None) -> str | None:
+    if text is None:
+        return None
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    return ast.dump(node) if isinstance(node, ast.Call) else None
+
+
+def _key(task: str, answer: str | None) -> object:
+    """What an answer means for grading: the call (input tasks) or the value; None when it
+    is no answer or does not read (graded unparseable either way)."""
+    if task == "input":
+        return _call_dump(answer)
+    if answer is None:
+        return None
+    ok, value = parse_literal(answer)
+    if not ok:
+        return None
+    return (
+        "literal",
+        repr(value)
+        if not isinstance(value, set | dict)
+        else sorted(map(repr, value.items() if isinstance(value, dict) else value)),
+    )
+
+
+def _correct(task: str, answer: str | None, expected: str) -> bool:
+    if task == "input":
+        return answer is not None and _call_dump(answer) == _call_dump(expected)
+    return answer is not None and grade_value(answer, expected)[0] == "correct"
+
+
+def _read_corpus() -> tuple[list[dict[str, Any]], list[str], dict[str, str]]:
+    rows = _corpus()
+    false_correct: list[str] = []
+    misses: dict[str, str] = {}
+    for row in rows:
+        task = row["task"]
+        got = extract_answer(
+            row["response"], task=task, call=row["call"], truncated=row["truncated"]
+        ).answer
+        if _correct(task, got, row["expected"]) and not _correct(
+            task, row["person"], row["expected"]
+        ):
+            false_correct.append(row["id"])
+        if _key(task, got) != _key(task, row["person"]):
+            misses[row["id"]] = repr(got)
+    return rows, false_correct, misses
+
+
+def test_corpus_has_no_false_corrects_and_only_the_listed_misses() -> None:
+    rows, false_correct, misses = _read_corpus()
+    assert len(rows) >= 150
+    assert len({row["id"] for row in rows}) == len(rows)
+    assert false_correct == []
+    assert misses == KNOWN_MISSES
+
+
+def test_corpus_covers_the_shapes_of_issue_14() -> None:
+    ids = " ".join(row["id"] for row in _corpus())
+    for shape in (
+        "close-only",
+        "open-then",
+        "times-",
+        "before-thought",
+        "code-",
+        "think-",
+        "md-",
+        "answer-is",
+        "trail-",
+        "several-",
+        "cut-",
+        "in-print",
+        "in-other",
+    ):
+        assert shape in ids
+    # the traps: responses whose code holds the expected value, which a person does not take
+    traps = [row for row in _corpus() if row["person"] is None]
+    assert len(traps) >= 30
+
+
+def test_a_truncated_response_gives_only_explicit_answers() -> None:
+    cut = "Okay so first x is 3. Then the loop runs and x is 4, then x is 5, and then"
+    assert extract_answer(cut, task="probe").answer == "5"  # read as a finished sentence
+    assert extract_answer(cut, task="probe", truncated=True) == Extracted(None, "none")
+    stated = "The loop runs twice. So the answer is 2. Let me double check: the first"
+    assert extract_answer(stated, task="probe", truncated=True).answer == "2"
+    tagged = "[ANSWER]\n7\n"
+    assert extract_answer(tagged, task="probe", truncated=True).answer == "7"
+
+
+def test_every_corpus_response_without_the_truncation_flag_is_still_read() -> None:
+    # Without knowing a response was cut, reading its last words is a guess: these are the
+    # corpus entries where the guess would be a false correct (the runner passes the flag).
+    wrong = []
+    for row in _corpus():
+        got = extract_answer(row["response"], task=row["task"], call=row["call"]).answer
+        if _correct(row["task"], got, row["expected"]) and not _correct(
+            row["task"], row["person"], row["expected"]
+        ):
+            wrong.append(row["id"])
+    assert wrong == ["cut-rambling-prose", "cut-cot-becomes"]

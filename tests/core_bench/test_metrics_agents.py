@@ -13,12 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from core_bench.build import Benchmark, BuildOptions, build_benchmark, load_benchmark
+from core_bench.build import (
+    Benchmark,
+    BuildOptions,
+    build_benchmark,
+    literal_output,
+    load_benchmark,
+    traced_output,
+)
 from core_bench.cli import main
 from core_bench.metrics import summarize
 from core_bench.runs import RunConfig, RunResult, read_samples, run
 from core_bench.schemas import MetricRow
-from tracer import SandboxPool
+from tracer import SandboxPool, trace
 
 AGENTS = ("oracle", "superficial", "style-biased", "echo")
 Rows = dict[tuple[str, str, str], MetricRow]
@@ -54,6 +61,8 @@ def results(
             benchmark=bench,
             pool=pool,
             progress=False,
+            plots=False,
+            baselines=False,
         )
         for agent in AGENTS
     }
@@ -75,27 +84,30 @@ def test_oracle_scores_100_everywhere(rows: dict[str, Rows]) -> None:
     for key in (
         ("output", "pass@1", "original"),
         ("input", "pass@1", "original"),
-        ("output", "I", "all"),
-        ("output", "Is", "all"),
-        ("probe", "W", "all"),
-        ("probe", "Ws", "all"),
-        ("core", "RCS", "all"),
-        ("core", "Cons", "all"),
+        ("output", "core_I", "all"),
+        ("output", "core_Is", "all"),
+        ("output", "I_call", "all"),
+        ("probe", "core_W", "all"),
+        ("probe", "core_Ws", "all"),
+        ("probe", "W_call", "all"),
+        ("core", "core_RCS", "all"),
+        ("core", "core_Cons", "all"),
         ("output", "coherence", "output_right/probes_right"),
         ("core", "IC", "all"),
     ):
         assert oracle[key].value == 100, key
     gaps = [r for (_, m, _), r in oracle.items() if m == "robustness_gap"]
-    assert len(gaps) > 2 and all(r.value == 0 and r.ci_low == r.ci_high == 0 for r in gaps)
+    # "all" of output and input, and per transform and family once the build marks them.
+    assert len(gaps) >= 2 and all(r.value == 0 and r.ci_low == r.ci_high == 0 for r in gaps)
     assert oracle[("output", "superficial_rate", "any_probe_wrong")].value == 0
     assert oracle[("output", "pass@1", "original")].n == 10
 
 
 def test_superficial_is_invariant_but_its_states_are_wrong(rows: dict[str, Rows]) -> None:
     superficial = rows["superficial"]
-    assert superficial[("output", "I", "all")].value == 100
-    assert superficial[("probe", "Ws", "all")].value < 30
-    assert superficial[("core", "RCS", "all")].value < 30
+    assert superficial[("output", "core_I", "all")].value == 100
+    assert superficial[("probe", "core_Ws", "all")].value < 30
+    assert superficial[("core", "core_RCS", "all")].value < 30
     assert superficial[("output", "superficial_rate", "any_probe_wrong")].value == 100
     assert superficial[("output", "coherence", "output_right/probes_wrong")].value == 100
     assert superficial[("core", "IC", "all")].value == 0
@@ -109,21 +121,46 @@ def test_style_biased_has_a_significant_robustness_gap(rows: dict[str, Rows]) ->
         assert 0 < gap.ci_low <= gap.value <= gap.ci_high
         assert biased[(task, "mcnemar_p", "all")].value < 0.01
         assert biased[(task, "pass@1", "original")].value == 100
-    assert biased[("output", "I", "all")].value < 50
+    assert biased[("output", "core_I", "all")].value < 50
 
 
 def test_echo_scores_near_zero_on_output_prediction(rows: dict[str, Rows]) -> None:
     echo = rows["echo"]
     assert echo[("output", "pass@1", "original")].value < 35
-    assert echo[("output", "I", "all")].value == 0
-    assert echo[("probe", "Ws", "all")].value < 10
+    assert echo[("output", "core_I", "all")].value == 0
+    assert echo[("probe", "core_Ws", "all")].value < 10
 
 
 def test_run_summary_comes_from_the_metrics_layer(results: dict[str, RunResult]) -> None:
     result = results["oracle"]
     summary = json.loads((result.out / "summary.json").read_text())
     metrics = {row["metric"] for row in summary["metrics"]}
-    assert {"pass@1", "robustness_gap", "mcnemar_p", "I", "Ws", "RCS", "IC"} <= metrics
+    assert {"pass@1", "robustness_gap", "mcnemar_p", "core_I", "core_Ws", "IC"} <= metrics
+    # Mutant and trace rows come from the run itself, not only from `grade`.
+    assert {"mutant_sensitivity", "mutant_stale", "trace_precision", "trace_faithful"} <= metrics
+
+
+def test_build_stores_every_variants_output_per_call(bench: Benchmark) -> None:
+    problems = {p.id: p for p in bench.problems}
+    differs = 0
+    for variant in bench.variants:
+        problem = problems[variant.problem_id]
+        assert len(variant.outputs) == len(problem.calls), variant.id
+        if variant.kind != "mutant":
+            assert variant.outputs == problem.outputs, variant.id
+        else:
+            differs += variant.outputs != problem.outputs
+            assert all(o.startswith("!") or literal_output(o) == o for o in variant.outputs)
+    assert differs > 0
+
+
+def test_traced_output_names_the_exception() -> None:
+    code = "def f(x):\n    if x:\n        raise ValueError('no')\n    return [x]\n"
+    assert traced_output(trace(code, "f(0)")) == "[0]"
+    assert traced_output(trace(code, "f(1)")) == "!ValueError"
+    assert traced_output(trace(code, "f(0)", max_steps=1)) == "!Truncated"
+    assert traced_output(None) == "!NoTrace"
+    assert literal_output("!ValueError") is None and literal_output("<object at 0x1>") is None
 
 
 def test_grade_regrades_a_run_without_the_model(
@@ -133,8 +170,11 @@ def test_grade_regrades_a_run_without_the_model(
     for agent in ("oracle", "style-biased", "superficial"):
         copies[agent] = tmp_path / agent
         shutil.copytree(results[agent].out, copies[agent])
-        assert main(["grade", str(copies[agent])]) == 0
+        assert main(["grade", str(copies[agent]), "--no-plots", "--no-baselines"]) == 0
         assert read_samples(copies[agent] / "samples.jsonl") == results[agent].samples
+        # run and grade write the same summary.json from the same responses, byte for byte.
+        ran = (results[agent].out / "summary.json").read_bytes()
+        assert (copies[agent] / "summary.json").read_bytes() == ran, agent
     assert "graded again (0 changed)" in capsys.readouterr().out
 
     def summary(agent: str) -> Rows:
@@ -166,7 +206,9 @@ def test_grade_with_a_new_tolerance_and_on_a_bad_directory(
 ) -> None:
     copy = tmp_path / "echo"
     shutil.copytree(results["echo"].out, copy)
-    assert main(["grade", str(copy), "--float-tolerance", "0.5"]) == 0
+    assert (
+        main(["grade", str(copy), "--float-tolerance", "0.5", "--no-plots", "--no-baselines"]) == 0
+    )
     manifest = json.loads((copy / "manifest.json").read_text())
     assert manifest["config"]["float_tolerance"] == 0.5
     assert main(["grade", str(tmp_path / "missing")]) == 2

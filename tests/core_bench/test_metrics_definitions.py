@@ -24,6 +24,9 @@ from core_bench.schemas import (
 
 CHAINS = {"orig": [], "eq1": ["rename_short", "for_to_while"], "eq2": ["rename_short"], "mut": []}
 KINDS = {"orig": "original", "eq1": "equivalent", "eq2": "equivalent", "mut": "mutant"}
+FAMILIES = {"orig": None, "eq1": "rewrite", "eq2": "rename", "mut": "mutant"}
+SINGLE = {"orig": False, "eq1": False, "eq2": True, "mut": False}
+"""eq1 is composed (renamed, then for -> while); eq2 is a single renaming."""
 
 
 def probe(
@@ -57,6 +60,8 @@ def benchmark() -> Benchmark:
             kind=KINDS[v],  # type: ignore[arg-type]
             code="",
             chain=CHAINS[v],
+            family=FAMILIES[v],  # type: ignore[arg-type]
+            single=SINGLE[v],
             jaccard=1.0,
             cc=1,
             verified_calls=2,
@@ -137,26 +142,33 @@ def core_samples() -> list[Sample]:
     return samples
 
 
-def test_core_metrics_per_problem_then_averaged() -> None:
-    rows = rows_of(core_samples())
-    # p1: I=1, Is=1, Ws=.5, W=0 ; p2: I=0, Is=5/6, Ws=1, W=1.
-    assert rows[("output", "I", "all")].value == pytest.approx(50)
-    assert rows[("output", "Is", "all")].value == pytest.approx(100 * (1 + 5 / 6) / 2)
-    assert rows[("probe", "Ws", "all")].value == pytest.approx(75)
-    assert rows[("probe", "W", "all")].value == pytest.approx(50)
-    assert rows[("core", "RCS", "all")].value == pytest.approx(25)  # (1 * .5 + 0 * 1) / 2
-    assert rows[("core", "Cons", "all")].value == pytest.approx(100 * (0.75 + 0) / 2)
-    assert rows[("output", "I", "all")].n == 2
-
-
-def test_robustness_gap_per_transform_and_mcnemar() -> None:
+def test_robustness_gap_overall_per_single_transform_and_per_family() -> None:
     rows = rows_of(core_samples())
     # p2's pairs: eq1 c0 is the one discordant pair (original right, variant wrong).
-    assert rows[("output", "robustness_gap", "all")].value == pytest.approx(100 / 8)
-    assert rows[("output", "robustness_gap", "for_to_while")].value == pytest.approx(100 / 4)
-    assert rows[("output", "robustness_gap", "rename_short")].value == pytest.approx(100 / 8)
+    # "all" holds composed variants only (eq1: 4 pairs).
+    assert rows[("output", "robustness_gap", "all")].value == pytest.approx(100 / 4)
     assert rows[("output", "mcnemar_p", "all")].value == 1.0
-    assert rows[("output", "mcnemar_p", "all")].n == 8
+    assert rows[("output", "mcnemar_p", "all")].n == 4
+    # A transform's row holds its single-transform variants only: renaming's own row is 0,
+    # and for_to_while, seen only composed with renaming, has no row (it would be confounded).
+    assert rows[("output", "robustness_gap", "rename_short")].value == 0
+    assert rows[("output", "mcnemar_p", "rename_short")].n == 4
+    assert ("output", "robustness_gap", "for_to_while") not in rows
+    # Families are axes of their own.
+    assert rows[("output", "robustness_gap", "family:rewrite")].value == pytest.approx(100 / 4)
+    assert rows[("output", "robustness_gap", "family:rename")].value == 0
+
+
+def test_distractors_stay_out_of_the_overall_gap() -> None:
+    bench = benchmark()
+    bench.variants[:] = [
+        v.model_copy(update={"family": "distractor"}) if v.id == "p2:eq1" else v
+        for v in bench.variants
+    ]
+    found = {(r.task, r.metric, r.group): r for r in summarize(core_samples(), bench, "m")}
+    assert found[("output", "robustness_gap", "all")].value == 0  # p1's eq1 only
+    assert found[("output", "robustness_gap", "all")].n == 1
+    assert found[("output", "robustness_gap", "family:distractor")].value == pytest.approx(50)
 
 
 def test_coherence_table_and_superficial_rate() -> None:
@@ -235,12 +247,37 @@ def test_mutant_sensitivity_and_stale_answers() -> None:
     assert not any(m.startswith("mutant") for _, m, _ in rows_of(samples))
 
 
-def test_incremental_consistency() -> None:
-    rows = rows_of(core_samples())
-    # p1's units: state right, path wrong, output right (inconsistent); p2's: state and path
-    # right, the output right or wrong (consistent either way).
-    assert rows[("core", "IC", "all")].value == pytest.approx(50)
-    assert rows[("core", "IC", "all")].n == 8
+def test_incremental_consistency_needs_every_stage() -> None:
+    # Output, state and path only: IC would be vacuous, so there is no row.
+    assert ("core", "IC", "all") not in rows_of(core_samples())
+    bench = benchmark()
+    bench.probes.extend(
+        probe("c", f"{p}:{v}", call, "coverage", ["Logic"], 1)
+        for p in ("p1", "p2")
+        for v in ("orig", "eq1")
+        for call in (0, 1)
+    )
+    coverage = [
+        sample("probe", f"{p}:{v}", c, True, probe_id=f"{p}:{v}:c")
+        for p in ("p1", "p2")
+        for v in ("orig", "eq1")
+        for c in (0, 1)
+    ]
+    found = {(r.task, r.metric, r.group): r for r in summarize(core_samples() + coverage, bench)}
+    # p1's units: coverage and state right, path wrong, output right (inconsistent); p2's:
+    # coverage, state and path right, the output right or wrong (consistent either way).
+    assert found[("core", "IC", "all")].value == pytest.approx(50)
+    assert found[("core", "IC", "all")].n == 8
+
+
+def test_a_model_wrong_everywhere_gets_no_vacuous_ic() -> None:
+    # Issue 14: one probe per unit and every answer wrong gave IC = 100 [100, 100].
+    wrong = [
+        s.model_copy(update={"verdict": "wrong"})
+        for s in core_samples()
+        if s.task == "output" or (s.probe_id or "").endswith(":a")
+    ]
+    assert ("core", "IC", "all") not in rows_of(wrong)
 
 
 REAL = """[Step 1] Line 2: kept = [] | locals: {words: ['a, b', 'c'], kept: []}

@@ -73,7 +73,9 @@ def test_a_renamed_variant_gets_every_question_with_mapped_names(
         assert twin.id == f"{probe.id}@p:v1"
         assert twin.variant_id == "p:v1" and twin.anchored
         assert twin.kind == probe.kind
-        assert twin.anchor.line == probe.anchor.line + 1
+        # kinds anchored on the `def` line keep it; every other line moved down by one
+        shift = 0 if probe.kind in ("change_count", "return_line", "call_return") else 1
+        assert twin.anchor.line == probe.anchor.line + shift
         assert twin.anchor.occurrence == probe.anchor.occurrence
         variable = probe.anchor.variable
         assert twin.anchor.variable == (FIZZ_RENAMES.get(variable, variable) if variable else None)
@@ -88,8 +90,8 @@ def test_counterpart_questions_are_written_from_the_variant() -> None:
     _, found = counterparts(FIZZ, FIZZ_RENAMED, CALL, FIZZ_RENAMES, {})
     twin = found["p:original:c0:state_after:5:13:count"]
     assert twin.question == (
-        "What is the value of `total` right after line 6 (`total += str(value).count('7')`) "
-        "runs for the 13th time (in the iteration where `value` = 77)?"
+        "What is `total` right after line 6 (`total += str(value).count('7')`) "
+        "runs for the 13th time (when `value` = 77)?"
     )
     assert twin.answer == "2"
     assert twin.anchor.line == 6 and twin.anchor.variable == "total"
@@ -108,8 +110,8 @@ def test_a_different_value_history_gets_no_counterpart() -> None:
     in_loop = {p.kind for p in probes if p.id in found and p.anchor.line in (3, 4, 5)}
     assert not in_loop & {"state_after", "loop_exit_state", "branch"}
     # before the loop the histories agree; the loop still runs 80 times; every line still runs
-    assert found["p:original:c0:state_after:2:1:count"].answer == "0"
-    assert {"loop_iterations", "coverage"} <= {p.kind for p in probes if p.id in found}
+    assert "p:original:c0:state_after:2:1:count" not in found  # `count = 0`: not asked
+    assert {"run_count"} <= {p.kind for p in probes if p.id in found}
 
 
 def test_swapped_branches_keep_states_but_not_outcomes() -> None:

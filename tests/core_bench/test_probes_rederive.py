@@ -54,7 +54,7 @@ def test_every_cruxeval_probe_answer_is_rederived() -> None:
         rederive(str(row["id"]), str(row["code"]), [f"f({row['input']})"], counts)
     print("\nprobes per kind over the 800 CRUXEval originals (count=6):", dict(counts))
     assert set(counts) == set(DIMENSIONS)
-    assert sum(counts.values()) > 4000
+    assert sum(counts.values()) > 3000  # statically answerable probes are never asked
 
 
 @pytest.mark.skipif(not BUNDLED.exists(), reason="data/bundled.jsonl is not there yet")

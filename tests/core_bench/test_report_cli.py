@@ -37,6 +37,8 @@ def results(bench: Benchmark, tmp_path_factory: pytest.TempPathFactory) -> dict[
                 benchmark=bench,
                 pool=pool,
                 progress=False,
+                plots=False,
+                baselines=False,
             )
             for agent in AGENTS
         }
@@ -194,7 +196,10 @@ def test_any_metric_rows_are_rendered_and_plotted(
     assert_png(tmp_path / "out" / "plots" / "accuracy_by_dimension.png")
     text = (tmp_path / "out" / "report.md").read_text()
     assert "**robustness_gap**" in text and "**a new metric**" in text
-    assert "| output | direct | t_two | 0 [-0.1, 0.3] (n=3) | 0.1 [-0.1, 0.3] (n=3) |" in text
+    assert (
+        "| output | direct | t_two | 0 [-0.1, 0.3] (n=3, few) | 0.1 [-0.1, 0.3] (n=3, few) |"
+        in text
+    )
 
 
 def test_absent_data_skips_plots_with_a_note(results: dict[str, RunResult], tmp_path: Path) -> None:
@@ -206,7 +211,7 @@ def test_absent_data_skips_plots_with_a_note(results: dict[str, RunResult], tmp_
     summary["metrics"] = [
         row
         for row in summary["metrics"]
-        if row["metric"] not in ("robustness_gap", "accuracy_by_dimension")
+        if row["metric"] not in ("robustness_gap", "accuracy_by_dimension", "accuracy_by_position")
     ]
     (run_dir / "summary.json").write_text(json.dumps(summary))
     out = tmp_path / "out"
@@ -215,9 +220,9 @@ def test_absent_data_skips_plots_with_a_note(results: dict[str, RunResult], tmp_
     write_report([run_dir], out)
     assert list((out / "plots").glob("*.png")) == []
     text = (out / "report.md").read_text()
-    for plot in ("robustness_gap rows", "accuracy by dimension"):
+    for plot in ("robustness_gap rows", "accuracy by dimension", "accuracy_by_position rows"):
         assert f"Skipped: no run has {plot}." in text, plot
-    assert text.count("readable benchmark.") == 2
+    assert text.count("readable benchmark.") == 1
     assert "not readable" in text
 
 
@@ -229,7 +234,7 @@ def test_a_failing_report_does_not_fail_the_run(
 ) -> None:
     import core_bench.report
 
-    def broken(run_dirs: list[Path], out: Path) -> Path:
+    def broken(run_dirs: list[Path], out: Path, **options: object) -> Path:
         raise RuntimeError("no plots today")
 
     monkeypatch.setattr(core_bench.report, "write_report", broken)
@@ -239,3 +244,34 @@ def test_a_failing_report_does_not_fail_the_run(
     assert (tmp_path / "r" / "summary.json").is_file()
     assert not (tmp_path / "r" / "report.md").exists()
     assert "warning: report not written (no plots today)" in capsys.readouterr().err
+
+
+def test_no_plots_writes_the_tables_only(results: dict[str, RunResult], tmp_path: Path) -> None:
+    out = tmp_path / "tables"
+    assert main(["report", str(results["oracle"].out), "--out", str(out), "--no-plots"]) == 0
+    assert not list(out.glob("plots/*.png"))
+    text = (out / "report.md").read_text()
+    assert "Plots not drawn" in text and "**pass@1**" in text
+    # The runs of this module were made with plots=False: no PNG in their directories.
+    assert not list(results["oracle"].out.glob("plots/*.png"))
+
+
+def test_headline_first_with_the_dataset_and_the_oracle_as_ceiling(
+    results: dict[str, RunResult], bench: Benchmark, tmp_path: Path
+) -> None:
+    out = tmp_path / "headline"
+    write_report([results["style-biased"].out], out, plots=False)
+    text = (out / "report.md").read_text()
+    first = text.split("**Runs**")[0]  # the first screen, before the runs table
+    assert f"dataset `{bench.manifest.dataset.name}` ({len(bench.problems)} problems" in first
+    assert "| metric | meaning | ref:style-biased direct | ref:oracle (ceiling) direct |" in first
+    oracle_dirs = list((out / "baselines").iterdir())
+    assert len(oracle_dirs) == 1
+    oracle = json.loads((oracle_dirs[0] / "summary.json").read_text())
+    assert oracle["run"]["model"] == "ref:oracle"
+    line = next(x for x in first.splitlines() if x.startswith("| core_I |"))
+    assert line.endswith("| 100 [100, 100] (n=3, few) |"), line
+    assert "No reference agent in this version for: floor (ref:blind)." in first
+    # A second report replays the baseline from its cache: the same directory, no new one.
+    write_report([results["style-biased"].out], out, plots=False)
+    assert list((out / "baselines").iterdir()) == oracle_dirs

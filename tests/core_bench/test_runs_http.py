@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections import defaultdict
@@ -14,7 +15,8 @@ import pytest
 from fake_openai import RETRYABLE_FAULTS, FakeOpenAI, Fault, answers_for, small_benchmark, tasks_of
 
 from core_bench.build import Benchmark, load_benchmark
-from core_bench.runs import RunConfig, RunResult, Sampling, Task, render, run
+from core_bench.cli import main
+from core_bench.runs import ResponseCache, RunConfig, RunResult, Sampling, Task, render, run
 from tracer import SandboxPool
 
 MODEL = "openai:fake-model"
@@ -113,7 +115,7 @@ def test_completions_api_for_base_models(
     assert {s.verdict for s in result.samples} == {"correct"}
     assert fake.paths == {"/v1/completions": fake.total}
     body = fake.bodies[0]
-    assert body["stop"] == ["[/ANSWER]"] and body["prompt"].endswith("[ANSWER]\n")
+    assert body["stop"][0] == "[/ANSWER]" and body["prompt"].endswith("[ANSWER]\n")
     assert all(s.response.startswith("[ANSWER]\n") for s in result.samples)
 
 
@@ -123,6 +125,9 @@ def test_streamed_answers(
     result = go(config(bench, tmp_path, server.url, stream=True), bench, pool)
     assert {s.verdict for s in result.samples} == {"correct"}
     assert server.statuses == {"stream": server.total}
+    assert {s.finish_reason for s in result.samples} == {"stop"}
+    assert all(s.prompt_tokens and s.completion_tokens for s in result.samples)  # last chunk
+    assert all(b["stream_options"] == {"include_usage": True} for b in server.bodies)
 
 
 def test_streamed_completions(
@@ -132,6 +137,7 @@ def test_streamed_completions(
         cfg = config(bench, tmp_path, fake.url, api="completions", stream=True)
         result = go(cfg, bench, pool)
     assert {s.verdict for s in result.samples} == {"correct"}
+    assert all(s.prompt_tokens and s.completion_tokens for s in result.samples)
 
 
 def test_each_transient_fault_is_retried(
@@ -287,3 +293,44 @@ def test_failed_request_samples_are_not_cached(
     with sqlite3.connect(tmp_path / "cache.sqlite") as db:
         rows = db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
     assert rows == server.total - 1
+
+
+def test_cache_holds_the_messages_sent_and_the_prompt_command_prints_them(
+    bench: Benchmark,
+    pool: SandboxPool,
+    server: FakeOpenAI,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    result = go(config(bench, tmp_path, server.url, system_prompt="Be exact."), bench, pool)
+    sent = {json.dumps(body["messages"]) for body in server.bodies}
+    with ResponseCache(tmp_path / "cache.sqlite") as cache:
+        stored = {json.dumps(cache.prompt(s.prompt_hash)) for s in result.samples}
+    assert stored == sent
+    chosen = [next(s for s in result.samples if s.task == kind) for kind in ("output", "probe")]
+    for sample in chosen:
+        assert (
+            main(
+                [
+                    "prompt",
+                    str(bench.root),
+                    sample.task_id,
+                    "--system-prompt",
+                    "Be exact.",
+                    "--json",
+                ]
+            )
+            == 0
+        )
+        printed = json.loads(capsys.readouterr().out)["messages"]
+        with ResponseCache(tmp_path / "cache.sqlite") as cache:
+            assert printed == cache.prompt(sample.prompt_hash)
+    output = chosen[0]
+    assert main(["prompt", str(bench.root), output.task_id]) == 0
+    user = capsys.readouterr().out
+    assert user.endswith("[/PYTHON]\n[ANSWER]\n") and "Be exact." not in user
+    bare = output.task_id.split("/", 1)[1]
+    assert main(["prompt", str(bench.root), bare, "--strategy", "direct"]) == 0
+    assert capsys.readouterr().out == user
+    assert main(["prompt", str(bench.root), "cot/" + bare, "--strategy", "direct"]) == 2
+    assert main(["prompt", str(bench.root), "direct/output/no-such:c0"]) == 2

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+import hashlib
+import json
+import os
+import re
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -68,8 +75,15 @@ def test_limit_kinds_and_strategies_select_tasks(bench: Benchmark) -> None:
     assert {t.problem_id for t in few} == {bench.problems[0].id}
 
 
-def test_without_mutant_outputs_mutants_get_no_output_tasks(bench: Benchmark) -> None:
-    plain = make_tasks(bench, kinds=("output",))
+def test_mutants_get_output_tasks_from_stored_outputs_or_none_without_them(
+    bench: Benchmark,
+) -> None:
+    stored = make_tasks(bench, kinds=("output",))  # the build stores every variant's outputs
+    assert [t for t in stored if t.variant_kind == "mutant"]
+    bare = dataclasses.replace(
+        bench, variants=[v.model_copy(update={"outputs": []}) for v in bench.variants]
+    )
+    plain = make_tasks(bare, kinds=("output",))
     assert not [t for t in plain if t.variant_kind == "mutant"]
 
 
@@ -80,21 +94,80 @@ def test_worked_example_traces_are_what_the_tracer_renders(
     assert trace(code, call).render("core") == expected
 
 
-def test_output_prompt_has_cruxeval_form(tasks: list[Task]) -> None:
-    task = next(t for t in tasks if t.kind == "output" and t.strategy == "direct")
-    user = render(task).messages[-1]["content"]
-    assert f"[PYTHON]\n{task.code.rstrip()}\n[/PYTHON]\nassert {task.call} == ??" in user
-    assert user.count("[PYTHON]") == 2  # one worked example, then the question
-    assert user.endswith(f"assert {task.call} == ??")
-    assert "[ANSWER]" in user and "[THOUGHT]" not in user
+# sha256 of CRUXEval's official prompts (prompts.py of github.com/facebookresearch/cruxeval at
+# commit c7c787365a9a448f4a07058fb57b19fee7d4c471, MIT) for the function `def f(x): return x`
+# with input (output prompts) or output (input prompts) `'abc'`: our rendering must be equal
+# to theirs to the byte.
+CRUXEVAL_SHA256 = {
+    ("output", "direct"): "3e20fffae0572f300c4e19292e800c3a3d242a9f0d85a6a9e03c10ea978e5c7c",
+    ("output", "cot"): "2f73b321d8fea1ec41d4469b84a8699658f55b9800d14c8c786b5f6e249bf547",
+    ("input", "direct"): "95b7b7ce940ed1d1bcdd46a178e31a688c599f6dcd73f3429a5be6dc4abff947",
+    ("input", "cot"): "7156efa47e01183ab19847b9bc27f8a898a399547e80dc446ed7ee66c9c0caac",
+}
 
 
-def test_input_prompt_asks_for_the_input(tasks: list[Task]) -> None:
-    task = next(t for t in tasks if t.kind == "input" and t.strategy == "cot")
+def identity_task(kind: str, strategy: str) -> Task:
+    return Task(
+        id="t",
+        kind=kind,  # type: ignore[arg-type]
+        strategy=strategy,  # type: ignore[arg-type]
+        problem_id="p",
+        variant_id="v",
+        variant_kind="original",
+        call_index=0,
+        code="def f(x):\n    return x\n",
+        entry="f",
+        call="f('abc')",
+        output="'abc'",
+        original_output="'abc'",
+    )
+
+
+@pytest.mark.parametrize(("kind", "strategy"), list(CRUXEVAL_SHA256))
+def test_output_and_input_prompts_are_cruxevals_to_the_byte(kind: str, strategy: str) -> None:
+    user = render(identity_task(kind, strategy)).messages[-1]["content"]
+    assert hashlib.sha256(user.encode()).hexdigest() == CRUXEVAL_SHA256[(kind, strategy)]
+
+
+SHOT = re.compile(
+    r"\[PYTHON\]\n(?P<code>.+?)\n(?P<assert>assert [^\n]+ == [^\n]+)\n\[/PYTHON\]\n"
+    r"(?:\[THOUGHT\]\n(?P<thought>.+?)\n\[/THOUGHT\]\n)?\[ANSWER\]\n(?P<answer>[^\n]+)\n\[/ANSWER\]",
+    re.S,
+)
+
+
+@pytest.mark.parametrize("kind", ["output", "input"])
+@pytest.mark.parametrize("strategy", ["direct", "cot"])
+def test_prompt_has_cruxevals_structure(tasks: list[Task], kind: str, strategy: str) -> None:
+    task = next(t for t in tasks if t.kind == kind and t.strategy == strategy)
     user = render(task).messages[-1]["content"]
-    assert user.endswith(f"assert {task.entry}(??) == {task.output}")
-    assert task.call not in user.split("[PYTHON]")[-1]  # the input is not given away
-    assert "[THOUGHT]" in user
+    intro, *blocks = user.split("\n\n[PYTHON]\n")
+    blocks = ["[PYTHON]\n" + b for b in blocks]
+    *shots, query = blocks
+    # CRUXEval's shots: two worked examples for direct prompts, one for chain of thought
+    assert len(shots) == (2 if strategy == "direct" else 1)
+    for shot in shots:
+        match = SHOT.fullmatch(shot.rstrip("\n"))
+        assert match is not None, shot
+        assert (match.group("thought") is not None) == (strategy == "cot")
+        question, answer = match.group("assert"), match.group("answer")
+        if kind == "output":  # the answer completes the question's assertion
+            assert question.endswith(" == ??") and answer.startswith(question[: -len("??")])
+        else:
+            assert question.startswith("assert f(??) == ")
+            assert answer.endswith(question.split(" == ", 1)[1])
+    # the question: the function and the assertion together inside [PYTHON], then the primer
+    assertion = (
+        f"assert {task.call} == ??"
+        if kind == "output"
+        else f"assert {task.entry}(??) == {task.output}"
+    )
+    primer = "[ANSWER]\n" if strategy == "direct" else "[THOUGHT]\n"
+    assert query == f"[PYTHON]\n{task.code.rstrip()}\n{assertion}\n[/PYTHON]\n{primer}"
+    assert "[ANSWER] and [/ANSWER] tags" in intro
+    assert ("think step by step" in intro or "step by step before" in intro) == (strategy == "cot")
+    if kind == "input":
+        assert task.call not in query  # the input is not given away
 
 
 def test_probe_prompt_numbers_lines_and_states_call_and_question(tasks: list[Task]) -> None:
@@ -103,7 +176,34 @@ def test_probe_prompt_numbers_lines_and_states_call_and_question(tasks: list[Tas
     user = render(task).messages[-1]["content"]
     first_line = task.code.splitlines()[0]
     assert f"1 | {first_line}" in user
-    assert f"Call: {task.call}\nQuestion: {task.probe.question}" in user
+    assert user.endswith(f"Call: {task.call}\nQuestion: {task.probe.question}\n[ANSWER]\n")
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_probe_prompt_has_one_worked_example_per_answer_type(
+    tasks: list[Task], strategy: str
+) -> None:
+    task = next(t for t in tasks if t.kind == "probe" and t.strategy == strategy)
+    user = render(task).messages[-1]["content"]
+    answers = re.findall(r"\[ANSWER\]\n(.+?)\n\[/ANSWER\]", user)
+    assert len(answers) == 4 == len(prompts.PROBE_EXAMPLES)
+    kinds = [type(ast.literal_eval(a)).__name__ for a in answers]
+    assert kinds == ["int", "bool", "int", "int"]  # a value, True/False, a line, a count
+    assert all(len(q.split()) <= 14 for q, _ in prompts.PROBE_EXAMPLES)  # short, plain
+
+
+def test_probe_examples_are_true_of_the_traced_call() -> None:
+    code, call, _ = prompts.EXAMPLE_TRACES[2]
+    steps = [s for s in trace(code, call).steps if s.event == "line"]
+    lines = [s.line for s in steps]
+    fives = [i for i, line in enumerate(lines) if line == 5]
+    fours = [i for i, line in enumerate(lines) if line == 4]
+    after_second_five = steps[fives[1] + 1].locals  # a line event's locals: before it runs
+    (_, value), (_, truth), (_, after), (_, count) = prompts.PROBE_EXAMPLES
+    assert after_second_five["total"] == value
+    assert steps[fours[1]].locals["n"] == "1" and truth == "False"  # 1 > 1 is false
+    assert str(lines[fours[1] + 1]) == after
+    assert str(len(fives)) == count
 
 
 def test_trace_strategy_states_the_trace_format(tasks: list[Task]) -> None:
@@ -155,3 +255,48 @@ def test_prompt_module_holds_the_templates() -> None:
     source = Path(prompts.__file__).read_text(encoding="utf-8")
     for marker in ("[PYTHON]", "[ANSWER]", "[THOUGHT]", "[TRACE]", "?? "):
         assert marker in source
+
+
+@pytest.mark.slow
+def test_every_cruxeval_question_is_asked_as_cruxeval_asks_it() -> None:
+    # Every CRUXEval problem, as core-bench loads it, gives the question block CRUXEval's own
+    # prompt ends with: the dataset's code and input (or output) text unchanged.
+    path = os.environ.get("CORE_BENCH_CRUXEVAL")
+    if not path:
+        pytest.skip("CORE_BENCH_CRUXEVAL is not set")
+    from core_bench.datasets import load_dataset
+
+    rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    loaded = load_dataset(path).rows
+    assert len(loaded) == len(rows) == 800
+    for sourced, row in zip(loaded, rows, strict=True):
+        problem = sourced.problem
+        for kind, strategy in CRUXEVAL_SHA256:
+            task = replace(
+                identity_task(kind, strategy),
+                code=problem.code,
+                entry=problem.entry,
+                call=problem.calls[0],
+                output=problem.outputs[0],
+            )
+            user = render(task).messages[-1]["content"]
+            assertion = (
+                f"assert f({row['input']}) == ??"
+                if kind == "output"
+                else f"assert f(??) == {row['output']}"
+            )
+            primer = "[ANSWER]\n" if strategy == "direct" else "[THOUGHT]\n"
+            assert user.endswith(
+                f"\n\n[PYTHON]\n{row['code']}\n{assertion}\n[/PYTHON]\n{primer}"
+            ), row["id"]
+
+
+def test_prompt_command_prints_the_completion_prompt(
+    bench: Benchmark, tasks: list[Task], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from core_bench.cli import main
+
+    task = next(t for t in tasks if t.kind == "probe" and t.strategy == "cot")
+    assert main(["prompt", str(bench.root), task.id, "--api", "completions"]) == 0
+    assert capsys.readouterr().out == render(task).text
+    assert render(task).text.endswith("\n[THOUGHT]\n")

@@ -10,6 +10,7 @@ environment and the shared temporary directories are.
 from __future__ import annotations
 
 import ast
+import json
 import os
 import stat
 import tempfile
@@ -18,10 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from tracer import Outcome, SandboxPool
+from tracer import Outcome, SandboxPool, literal_value
 from tracer._codec import CUT_MARK
 from tracer._confine import SANDBOX_UID
 from tracer._launch import probe_bwrap
+from tracer._outcome import Outcome as _Outcome
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -630,3 +632,272 @@ def test_a_batch_survives_every_kind_of_failure(pool: SandboxPool) -> None:
         "ok", "timeout", "ok", "crashed", "crashed", "memory", "exception", "ok",
     ]  # fmt: skip
     assert_serves(pool)
+
+
+# -- model text: a fresh process per call, forked from a clean template ---------------------
+
+
+def untrusted(pool: SandboxPool, code: str, call: str = "f()", **options: object) -> Outcome:
+    return pool.run(code, call, untrusted=True, **options)  # type: ignore[arg-type]
+
+
+def assert_clean(pool: SandboxPool) -> None:
+    """The next untrusted call finds the interpreter as the template left it."""
+    probe = (
+        "import gc, math, os, random, sys\n"
+        "def f():\n"
+        "    return [math.sqrt(16), 'x'.upper(), 'pwned' in sys.modules, random.random(),\n"
+        "            len(gc.callbacks), os.listdir('.'), os.getpriority(os.PRIO_PROCESS, 0)]"
+    )
+    out = untrusted(pool, probe)
+    assert out.status == "ok", out
+    ok, value = literal_value(out.result)
+    assert ok
+    assert value[:3] == [4.0, "X", False]
+    assert value[3] == 0.8444218515250481  # random.seed(0) before every call
+    assert value[4:6] == [0, []]
+    assert value[6] == 0  # os.nice(19) in the last call did not stay
+
+
+STATE_ATTACKS = {
+    "math.sqrt": "import math\ndef f():\n    math.sqrt = lambda v: 42\n    return 1",
+    "sys.modules": "import sys, types\ndef f():\n    sys.modules['pwned'] = types.ModuleType('p')",
+    "random.seed": "import random\ndef f():\n    random.seed = lambda *a: None\n    random.seed(5)",
+    "str.upper-gc": (
+        "import gc\n"
+        "def f():\n"
+        "    gc.get_referents(str.__dict__)[0]['upper'] = lambda self: 'pwned'\n"
+        "    return 'x'.upper()"
+    ),
+    "audit-hook": "import sys\ndef f():\n    sys.addaudithook(lambda *a: None)",
+    "gc.callbacks": "import gc\ndef f():\n    gc.callbacks.append(lambda *a: None)",
+    "finaliser": (
+        "class A:\n    def __del__(self):\n        open('left-behind', 'w').write('x')\n"
+        "KEEP = []\ndef f():\n    KEEP.append(A())\n    KEEP.append(KEEP)"
+    ),
+    "nice": "import os\ndef f():\n    os.nice(19)",
+    "file": "def f():\n    open('left-behind', 'w').write('x')",
+}
+
+
+@pytest.mark.parametrize("attack", sorted(STATE_ATTACKS))
+def test_nothing_carries_into_the_next_call(pool: SandboxPool, attack: str) -> None:
+    out = untrusted(pool, STATE_ATTACKS[attack])
+    assert out.status in {"ok", "exception"}, out
+    assert_clean(pool)
+
+
+def test_patching_the_reporting_code_cannot_change_a_literal(pool: SandboxPool) -> None:
+    # The issue's attack: patch the code that reports the value, in the process that reports
+    # it. In a forked child it can only change what that child sends: a literal, re-read here.
+    patch = (
+        "import sys\n"
+        "sys.modules['tracer._call'].BoundCall.invoke = lambda self: None\n"
+        "sys.modules['tracer._worker'].literal_text = lambda v, l=0: \"'abc'\"\n"
+        "sys.modules['tracer._worker'].snapshot = lambda v, l=0: (\"'abc'\", True)\n"
+    )
+    code = "def f(x):\n    return x + 1"
+    [out] = pool.evaluate(code, [f"f(exec({patch!r}) or 1)"])
+    assert (out.status, out.result) == ("ok", "'abc'")  # the child says what it likes...
+    assert literal_value(out.result) == (True, "abc")  # ...but only as a literal
+    assert untrusted(pool, code, "f(1)").result == "2"  # and the next call is clean
+    assert_clean(pool)
+
+
+def _forge(body: dict[str, object]) -> str:
+    """Model text that writes `body` as its own reply and exits."""
+    payload = json.dumps(body)
+    return (
+        "import os, sys\n"
+        "def f():\n"
+        "    frame = sys._getframe()\n"
+        "    while frame is not None and 'write_end' not in frame.f_locals:\n"
+        "        frame = frame.f_back\n"
+        "    fd = frame.f_locals['write_end']\n"
+        f"    data = {payload!r}.encode()\n"
+        "    os.write(fd, len(data).to_bytes(4, 'big') + data)\n"
+        "    os._exit(0)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ({"status": "ok", "result": "'abc'", "result_literal": True, "duration_s": 10**400},
+         "crashed"),
+        ({"status": "ok", "result": "1", "duration_s": 1e300}, "crashed"),
+        ({"status": "ok", "trace": {"code": "", "call": "", "steps": [{"index": "Infinity"}]}},
+         "crashed"),
+        ({"status": "bogus"}, "crashed"),
+        ({"status": "ok", "result": "'forged'", "result_literal": True, "result_plain": True},
+         "ok"),
+    ],
+    ids=["huge-int-duration", "huge-duration", "infinite-index", "bad-status", "well-formed"],
+)  # fmt: skip
+def test_a_forged_reply_is_only_that_calls_outcome(
+    pool: SandboxPool, body: dict[str, object], status: str
+) -> None:
+    out = untrusted(pool, _forge(body))
+    assert out.status == status, out
+    assert untrusted(pool, "def f():\n    return 7").result == "7"
+    assert pool.run("def f():\n    return 7", "f()").result == "7"
+
+
+def test_infinity_in_a_reply_is_malformed(pool: SandboxPool) -> None:
+    code = (
+        "import os, sys\n"
+        "def f():\n"
+        "    frame = sys._getframe()\n"
+        "    while 'write_end' not in frame.f_locals:\n"
+        "        frame = frame.f_back\n"
+        '    data = b\'{"status": "ok", "duration_s": Infinity}\'\n'
+        "    os.write(frame.f_locals['write_end'], len(data).to_bytes(4, 'big') + data)\n"
+        "    os._exit(0)"
+    )
+    out = untrusted(pool, code)
+    assert out.status == "crashed" and "malformed" in out.detail
+    assert_clean(pool)
+
+
+def test_a_64_mb_reply_is_refused_unread(pool: SandboxPool) -> None:
+    code = (
+        "import os, sys\n"
+        "def f():\n"
+        "    frame = sys._getframe()\n"
+        "    while 'write_end' not in frame.f_locals:\n"
+        "        frame = frame.f_back\n"
+        "    fd = frame.f_locals['write_end']\n"
+        "    os.write(fd, (64 << 20).to_bytes(4, 'big'))\n"
+        "    chunk = b'x' * (1 << 20)\n"
+        "    for _ in range(64):\n"
+        "        os.write(fd, chunk)\n"
+        "    os._exit(0)"
+    )
+    out = untrusted(pool, code, timeout_s=20.0, memory_mb=1024)
+    assert out.status == "crashed", out
+    assert_clean(pool)
+
+
+def test_a_big_result_is_a_crash_not_a_parent_failure(pool: SandboxPool) -> None:
+    out = untrusted(pool, "def f():\n    return ['x' * 1000] * 20000", memory_mb=1024)
+    assert out.status == "ok"  # the repr is cut at its bound
+    [evaluated] = pool.evaluate("", ["['x' * 1000] * 20000"], memory_mb=1024)
+    assert evaluated.status == "exception"  # over the literal bound: not a literal
+    assert_clean(pool)
+
+
+@pytest.mark.parametrize(
+    ("expression", "literal"),
+    [
+        ("[1, (2, 'a'), {3: {4.5}}, b'x', None, True, 1j, set()]", True),
+        ("float('inf')", True),
+        ("float('nan')", False),
+        ("type('S', (str,), {})('abc')", False),
+        ("[type('B', (int,), {})(1)]", False),
+        ("type('A', (), {'__repr__': lambda s: \"'abc'\"})()", False),
+        ("iter([1])", False),
+        ("(lambda l: (l.append(l), l)[1])([])", False),
+        ("frozenset({1})", False),
+    ],
+    ids=["nested", "inf", "nan", "str-subclass", "nested-int-subclass", "repr-forger",
+         "iterator", "self-reference", "frozenset"],
+)  # fmt: skip
+def test_evaluate_returns_only_plain_literals(
+    pool: SandboxPool, expression: str, literal: bool
+) -> None:
+    [out] = pool.evaluate("", [expression])
+    if literal:
+        assert out.status == "ok" and literal_value(out.result)[0], out
+    else:
+        assert out.status == "exception" and out.result is None, out
+
+
+def test_outcome_from_json_refuses_hostile_numbers() -> None:
+    for bad in (10**400, float("inf"), float("nan"), -1.0):
+        with pytest.raises(ValueError):
+            _Outcome.from_json({"status": "ok", "duration_s": bad})
+    with pytest.raises(ValueError):
+        _Outcome.from_json(
+            {"status": "ok", "trace": {"code": "", "call": "", "steps": [{"index": 1e999}]}}
+        )
+
+
+def test_each_forked_call_is_a_new_process(pool: SandboxPool) -> None:
+    code = "import os\ndef f():\n    return os.getpid(), os.getppid()"
+    forked = [literal_value(untrusted(pool, code).result)[1] for _ in range(5)]
+    templates = {parent for _, parent in forked}
+    assert len(templates) == 1 and not templates & {pid for pid, _ in forked}
+    if not pool.use_bwrap:  # in a PID namespace of its own a pid is soon used again
+        assert len({pid for pid, _ in forked}) == 5
+    started = "def f():\n    return open('/proc/self/stat').read().rsplit(')', 1)[1].split()[19]"
+    reused = {pool.run(started, "f()").result for _ in range(5)}
+    assert len(reused) == 1  # one worker served them all (its start time, not its pid)
+
+
+# -- what bubblewrap hides: files, sockets, other processes -----------------------------------
+
+NAMESPACE_ATTACKS = {
+    "fileio-tmp": "import _io\ndef f():\n    _io.FileIO('/tmp/core-bench-pwned', 'w').write(b'x')",
+    "fileio-var-tmp": "import _io\ndef f():\n    _io.FileIO('/var/tmp/core-bench-pwned', 'w')",
+    "dev-shm": "import _io\ndef f():\n    _io.FileIO('/dev/shm/core-bench-pwned', 'w')",
+    "sqlite": (
+        "import sqlite3\ndef f():\n"
+        "    sqlite3.connect('/tmp/core-bench-pwned.db').execute('create table t (x)')"
+    ),
+    "unix-socket": (
+        "import socket\ndef f():\n"
+        "    socket.socket(socket.AF_UNIX).bind('/tmp/core-bench-pwned.sock')"
+    ),
+    "tcp-localhost": (
+        "import socket\ndef f():\n    socket.create_connection(('127.0.0.1', 22), timeout=1)"
+    ),
+    "read-checkout": f"def f():\n    return open({str(REPO / 'README.md')!r}).read(10)",
+    "read-home": "import os\ndef f():\n    return os.listdir(os.path.expanduser('~root'))",
+}
+
+
+@pytest.mark.parametrize("attack", sorted(NAMESPACE_ATTACKS))
+@pytest.mark.parametrize("untrusted", [False, True], ids=["reused", "forked"])
+def test_namespaces_hide_files_sockets_and_the_network(
+    pool: SandboxPool, attack: str, untrusted: bool
+) -> None:
+    if not pool.use_bwrap:
+        pytest.skip("needs bubblewrap: without it the warning and --isolation strict apply")
+    out = pool.run(NAMESPACE_ATTACKS[attack], "f()", untrusted=untrusted)
+    assert out.status == "exception", out
+    for base in ("/tmp", "/var/tmp", "/dev/shm"):
+        assert not [name for name in os.listdir(base) if name.startswith("core-bench-pwned")]
+    assert_serves(pool)
+
+
+def test_other_processes_are_out_of_sight(pool: SandboxPool) -> None:
+    if not pool.use_bwrap:
+        pytest.skip("needs bubblewrap's PID namespace (hidepid needs a mount of its own)")
+    code = (
+        "import os\n"
+        "def f():\n"
+        "    pids = [p for p in os.listdir('/proc') if p.isdigit()]\n"
+        "    env = [open(f'/proc/{p}/environ', 'rb').read() for p in pids\n"
+        "           if p != str(os.getpid()) and os.access(f'/proc/{p}/environ', os.R_OK)]\n"
+        "    return len(pids), b'SECRET' in b''.join(env)"
+    )
+    os.environ["CORE_BENCH_TEST_SECRET"] = "SECRET"
+    try:
+        for untrusted in (False, True):
+            out = pool.run(code, "f()", untrusted=untrusted)
+            assert out.status == "ok", out
+            count, leaked = ast.literal_eval(out.result or "")
+            assert count <= 3 and not leaked  # its namespace's init, the template, itself
+    finally:
+        del os.environ["CORE_BENCH_TEST_SECRET"]
+
+
+def test_the_environment_holds_no_secret(pool: SandboxPool) -> None:
+    os.environ["OPENAI_API_KEY"] = "sk-test-secret"
+    try:
+        code = "import os\ndef f():\n    return sorted(os.environ)"
+        for untrusted in (False, True):
+            out = pool.run(code, "f()", untrusted=untrusted)
+            assert out.status == "ok" and "OPENAI_API_KEY" not in (out.result or "")
+    finally:
+        del os.environ["OPENAI_API_KEY"]

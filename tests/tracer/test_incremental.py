@@ -1,4 +1,5 @@
-"""Looking again only at what a line can change gives exactly the full snapshots."""
+"""Looking again only at what a line can change, and reusing or patching the reprs of values
+that did not change, gives exactly the fresh snapshots of every local at every step."""
 
 from __future__ import annotations
 
@@ -108,6 +109,108 @@ CASES = {
             return out, xs
         """,
         "f([1])",
+    ),
+    "dict values replaced by equal objects of other types": (
+        """
+        def f(d):
+            d['a'] = True
+            d['a'] = 1.0
+            d['a'] = -0.0
+            d['a'] = 0.0
+            d['b'] = 10**30
+            d['b'] += 1
+            return d
+        """,
+        "f({'a': 1, 'b': 2})",
+    ),
+    "dict key re-inserted as an equal key of another type": (
+        """
+        def f(d):
+            d[0] = 'x'
+            v = d.pop(1); d[True] = v
+            n = 0
+            d[True] = 'z'
+            v = d.pop(0); d[0] = v
+            return d
+        """,
+        "f({0: 'a', 1: 'b'})",
+    ),
+    "container values that are not literals come and go": (
+        """
+        def f(xs, d):
+            xs[0] = float('nan')
+            d['k'] = float('inf')
+            xs[1] = 2j
+            xs[0] = 1.5
+            d['k'] = 3
+            xs[1] = 2
+            return xs, d
+        """,
+        "f([1, 2, 3], {'k': 1, 'j': 0.5})",
+    ),
+    "flat list turns nested and back": (
+        """
+        def f(xs):
+            inner = [1]
+            xs[0] = inner
+            inner.append(2)
+            xs[0] = 2
+            xs[1] = 'b'
+            xs[0] = (3, 4)
+            xs[0] = None
+            return xs
+        """,
+        "f([0, 'a'])",
+    ),
+    "same length after pop and append": (
+        """
+        def f(xs, d):
+            xs.pop(0)
+            xs.append(5)
+            d.popitem()
+            d['z'] = 1
+            s = {1, 2}
+            s.discard(1)
+            s.add(3)
+            return xs, d, s
+        """,
+        "f([1, 2, 3], {'a': 1, 'b': 2})",
+    ),
+    "one container behind two names": (
+        """
+        def f(xs):
+            ys = xs
+            n = 0
+            ys[0] = 7
+            n += 1
+            xs[1] = 8
+            return xs, ys
+        """,
+        "f([1, 2])",
+    ),
+    "element change crosses the repr bound": (
+        """
+        def f(xs):
+            xs[0] = 'x' * 990
+            xs[0] = 'y'
+            xs[1] = 'z' * 2000
+            xs[1] = 'w'
+            return len(xs)
+        """,
+        "f(['a', 'b', 'c'])",
+    ),
+    "dict loop of the benchmark": (
+        """
+        def f(n):
+            counts = {}
+            total = 0
+            for i in range(n):
+                key = i % 3
+                counts[key] = counts.get(key, 0) + i
+                total += key
+            return total, len(counts)
+        """,
+        "f(12)",
     ),
     "class instances": (
         """

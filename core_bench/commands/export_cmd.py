@@ -1,0 +1,74 @@
+"""`core-bench export BENCH --format inspect|hf`: a benchmark for inspect_ai or Hugging Face."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from core_bench.build import load_benchmark
+from core_bench.commands._args import number
+from core_bench.errors import UsageError
+from core_bench.export import write_hf, write_inspect
+from core_bench.runs import STRATEGIES, TASK_KINDS
+from core_bench.suites import SUITES, select_suite
+
+
+def _items(allowed: tuple[str, ...], what: str) -> Any:
+    def parse(text: str) -> tuple[str, ...]:
+        items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+        if not items or any(x not in allowed for x in items):
+            raise argparse.ArgumentTypeError(
+                f"expected a comma-separated list of {', '.join(allowed)} ({what}), got {text!r}"
+            )
+        return items
+
+    return parse
+
+
+def register(subparsers: Any) -> None:
+    """Add the `export` subcommand."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "export",
+        help="write a benchmark as an inspect_ai task or a Hugging Face dataset folder",
+        description=(
+            "inspect: samples.jsonl (the prompts core-bench run sends) and core_bench_task.py "
+            "(scored by core-bench's grader) for `inspect eval`. hf: problems, variants and "
+            "probes as JSON Lines with a dataset card, for `datasets.load_dataset`."
+        ),
+    )
+    parser.add_argument("bench", type=Path, metavar="BENCH", help="a benchmark directory")
+    parser.add_argument("--format", choices=("inspect", "hf"), required=True)
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR")
+    parser.add_argument(
+        "--suite", choices=SUITES, default="full", help="export a sized suite (default full)"
+    )
+    parser.add_argument("--suite-seed", type=number(int, 0, "a whole number >= 0"), default=0)
+    parser.add_argument(
+        "--tasks",
+        type=_items(TASK_KINDS, "task kinds"),
+        default=TASK_KINDS,
+        help="inspect: task kinds (default all)",
+    )
+    parser.add_argument(
+        "--strategies",
+        type=_items(STRATEGIES, "strategies"),
+        default=("direct",),
+        help="inspect: prompting strategies (default direct)",
+    )
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Write the export and print where it is."""
+    try:
+        benchmark = load_benchmark(args.bench)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    chosen = select_suite(benchmark, args.suite, seed=args.suite_seed).benchmark
+    if args.format == "hf":
+        written = write_hf(chosen, args.out)
+    else:
+        written = write_inspect(chosen, args.out, kinds=args.tasks, strategies=args.strategies)
+    print(written)
+    return 0

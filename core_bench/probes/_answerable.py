@@ -1,0 +1,663 @@
+"""Static answerability: which probe answers can be told from the code text alone.
+
+A probe measures reasoning about execution only if its answer cannot be derived without
+running the code. This module derives, from the syntax of the traced module alone, the answer
+a reader would give without executing anything, wherever a cheap and sound rule gives one; a
+probe whose recorded answer equals that derived answer is dropped before selection. A rule that
+derives a wrong answer (an exception cut the straight-line code short, say) keeps the probe: it
+is then a real question.
+
+The rules, per kind (each kind's registry row in `_registry` names its rule):
+
+- coverage: "True" for a statement that always runs when its function runs: a statement of the
+  function body's top level (or of a `with` body that always runs) with no earlier sibling that
+  can leave the function (`return`, `raise`, `assert`, or a `while` loop with a constant-true
+  test). "False" for dead code: a statement after a `return`, `raise`, `break` or `continue` in
+  the same block.
+- next_line: for a simple statement (not a loop or `if` header, not inside `try` or at the end
+  of a `with` body), the line that follows it in the control-flow graph: the next statement of
+  its block, else the loop header for the last statement of a loop body, else what follows the
+  enclosing `if`, else "'return'" at the end of the function. `continue` gives its loop header
+  and `break` what follows its loop.
+- state_after: the value of a name assigned a literal (`x = []`, `a, b = 0, ''`, `s = str()`),
+  and the value of a `for` target over a literal sequence (`for c in 'abc'`) at the k-th run of
+  a header that runs in one entry per call (a loop at the top level of its function), the
+  run that ends the loop leaving the last element.
+- loop_iterations: the length of a literal iterable of a `for` loop whose body cannot leave it
+  early (no `break`, `continue`, `return` or `raise`), or of an argument of the call that the
+  function never changes (`for c in text`, `range(len(xs))`, `range(n)`, `d.items()`, ...):
+  reading the call is not executing it. The same known passes also give the coverage of the
+  lines directly in such a loop's body, the next line after its header's runs, its target's
+  values and their run counts, as for a literal.
+- loop_exit_state: the last element of a literal iterable, for the loop's own target, same loop.
+- branch: the outcome of a test made of literals only (`if 'a' in 'abc':`).
+- run_count: a line that always runs, outside any loop, in a function called once: 1; a line
+  directly in the body of a top-level `for` loop over a literal that cannot be left early:
+  its length (and length + 1 for the header).
+- return_line: a `return` statement that always runs (see coverage).
+- call_return: a function whose first statement is `return` of a literal.
+- first_true, change_count, full_trace: no static rule.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+from core_bench.probes._context import literal
+
+RETURN = "'return'"
+
+
+def same_value(a: str, b: str) -> bool:
+    """Whether two reprs denote equal values of the same type."""
+    if a == b:
+        return True
+    ok_a, value_a = literal(a)
+    ok_b, value_b = literal(b)
+    return ok_a and ok_b and type(value_a) is type(value_b) and value_a == value_b
+
+
+_EXITS = (ast.Return, ast.Raise, ast.Break, ast.Continue)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_COMPARE = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+    ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+}
+_EMPTY_CALLS = {"str": "''", "list": "[]", "dict": "{}", "tuple": "()", "set": "set()"}
+
+
+@dataclass(slots=True)
+class StaticFacts:
+    """What the syntax alone tells about one module's statements.
+
+    Attributes:
+        always: lines of statements that run every time their function runs and returns.
+        dead: lines of statements that can never run.
+        successor: simple statement line -> the next line's answer text (a line number's repr,
+            or "'return'").
+        constants: line -> {name: repr} for names the statement assigns a literal.
+        literal_loops: `for` header -> the reprs of its literal iterable's elements, for loops
+            whose body cannot leave them early.
+        loop_target: `for` header -> its target, when that is one name.
+        top_level_loops: `for`/`while` headers at the top level of their function body.
+        in_loop: lines inside some loop (header or body) of their own function.
+        loop_body: top-level literal loop header -> lines directly in its body.
+        tests: condition line -> its outcome, for tests made of literals only.
+        returns_literal: `def` line -> repr, for functions whose first statement returns a
+            literal.
+        first_return: `def` line -> repr of the line of a `return` that always runs.
+        loop_counts: `for` header -> how many passes each start of the loop makes, where the
+            syntax (and the call's arguments, see `for_call`) tell.
+        clean_for: `for` header -> (its function's `def` line, iterable), for loops whose body
+            cannot leave them early.
+        loop_first: `for` header -> its first body line; loop_follow: -> what runs after it.
+        params: `def` line -> (function name, parameter names).
+        modified: `def` line -> names the function rebinds or may change in place.
+    """
+
+    always: set[int] = field(default_factory=set)
+    dead: set[int] = field(default_factory=set)
+    successor: dict[int, str] = field(default_factory=dict)
+    constants: dict[int, dict[str, str]] = field(default_factory=dict)
+    literal_loops: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    loop_target: dict[int, str] = field(default_factory=dict)
+    top_level_loops: set[int] = field(default_factory=set)
+    in_loop: set[int] = field(default_factory=set)
+    loop_body: dict[int, set[int]] = field(default_factory=dict)
+    tests: dict[int, str] = field(default_factory=dict)
+    returns_literal: dict[int, str] = field(default_factory=dict)
+    first_return: dict[int, str] = field(default_factory=dict)
+    loop_counts: dict[int, int] = field(default_factory=dict)
+    clean_for: dict[int, tuple[int, ast.expr]] = field(default_factory=dict)
+    loop_first: dict[int, str] = field(default_factory=dict)
+    loop_follow: dict[int, str] = field(default_factory=dict)
+    params: dict[int, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    modified: dict[int, frozenset[str]] = field(default_factory=dict)
+
+
+def _walk_own(node: ast.AST) -> list[ast.AST]:
+    """`ast.walk` that does not enter nested functions, classes or lambdas."""
+    out: list[ast.AST] = []
+    stack = list(ast.iter_child_nodes(node))
+    while stack:
+        sub = stack.pop()
+        out.append(sub)
+        if not isinstance(sub, _SCOPES):
+            stack.extend(ast.iter_child_nodes(sub))
+    return out
+
+
+def _literal(node: ast.expr) -> str | None:
+    """The repr of a literal expression (`[]`, `-1`, `('a', 2)`, `str()`), else None."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _EMPTY_CALLS
+        and not node.args
+        and not node.keywords
+    ):
+        return _EMPTY_CALLS[node.func.id]
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if isinstance(value, set | frozenset | dict) and any(isinstance(v, str) for v in value):
+        return None  # printed order of strings depends on the hash seed
+    return repr(value)
+
+
+def _elements(node: ast.expr) -> tuple[str, ...] | None:
+    """Element reprs of a literal sequence that a `for` walks in a fixed order."""
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if isinstance(value, str | list | tuple | bytes) and len(value) <= 1000:
+        return tuple(repr(v) for v in value)
+    return None
+
+
+def _test_value(node: ast.expr) -> bool | None:
+    """The outcome of a test made of literals, comparisons, `not` and `and`/`or` only."""
+    if isinstance(node, ast.BoolOp):
+        values = [_test_value(v) for v in node.values]
+        if any(v is None for v in values):
+            return None
+        return all(values) if isinstance(node.op, ast.And) else any(values)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _test_value(node.operand)
+        return None if inner is None else not inner
+    if isinstance(node, ast.Compare):
+        try:
+            left = ast.literal_eval(node.left)
+            rights = [ast.literal_eval(c) for c in node.comparators]
+            for op, right in zip(node.ops, rights, strict=True):
+                if not _COMPARE[type(op)](left, right):
+                    return False
+                left = right
+            return True
+        except Exception:
+            return None
+    try:
+        return bool(ast.literal_eval(node))
+    except Exception:
+        return None
+
+
+def _leaves_function(stmt: ast.stmt) -> bool:
+    """Whether running `stmt` may end its function's run (return, raise, failed assert, a loop
+    that only a return can leave)."""
+    if isinstance(stmt, ast.Return | ast.Raise | ast.Assert):
+        return True
+    if isinstance(stmt, ast.While) and _test_value(stmt.test) is True:
+        return True
+    return any(isinstance(sub, ast.Return | ast.Raise | ast.Assert) for sub in _walk_own(stmt))
+
+
+def _leaves_loop_early(loop: ast.For | ast.While) -> bool:
+    for stmt in loop.body:
+        for sub in [stmt, *_walk_own(stmt)]:
+            if isinstance(sub, ast.Return | ast.Raise | ast.Assert | ast.Continue):
+                return True
+            if isinstance(sub, ast.Break):
+                return True
+    return False
+
+
+class _Walker:
+    def __init__(self, facts: StaticFacts) -> None:
+        self.facts = facts
+        self.def_line = 0
+
+    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.def_line = node.lineno
+        args = node.args
+        self.facts.params[node.lineno] = (
+            node.name,
+            tuple(a.arg for a in [*args.posonlyargs, *args.args]),
+        )
+        self.facts.modified[node.lineno] = _modified(node)
+        first = node.body[0]
+        if isinstance(first, ast.Return) and first.value is not None:
+            value = _literal(first.value)
+            if value is not None:
+                self.facts.returns_literal[node.lineno] = value
+        self._always(node.body, node.lineno)
+        self.block(node.body, RETURN, loops=[], loop_depth=0, top=True)
+
+    def _always(self, body: list[ast.stmt], def_line: int) -> bool:
+        """Mark the statements of `body` that always run; False once one may leave."""
+        for stmt in body:
+            self.facts.always.add(stmt.lineno)
+            if isinstance(stmt, ast.Return):
+                self.facts.first_return.setdefault(def_line, repr(stmt.lineno))
+            if isinstance(stmt, ast.With | ast.AsyncWith) and not self._always(stmt.body, def_line):
+                return False
+            if _leaves_function(stmt):
+                return False
+        return True
+
+    def block(
+        self,
+        body: list[ast.stmt],
+        after: str | None,
+        *,
+        loops: list[tuple[str, str | None]],
+        loop_depth: int,
+        top: bool = False,
+    ) -> None:
+        """Walk one block; `after` is what runs when it ends (None: not known statically);
+        `loops` holds (header, what follows the loop) of the enclosing loops."""
+        ended = False
+        for i, stmt in enumerate(body):
+            line = stmt.lineno
+            if ended:
+                self.facts.dead.update(
+                    s.lineno for s in [stmt, *_walk_own(stmt)] if isinstance(s, ast.stmt)
+                )
+                continue
+            nxt = repr(body[i + 1].lineno) if i + 1 < len(body) else after
+            if loop_depth:
+                self.facts.in_loop.add(line)
+            self._statement(stmt, nxt, loops=loops, loop_depth=loop_depth, top=top)
+            if isinstance(stmt, _EXITS):
+                ended = True
+
+    def _statement(
+        self,
+        stmt: ast.stmt,
+        nxt: str | None,
+        *,
+        loops: list[tuple[str, str | None]],
+        loop_depth: int,
+        top: bool,
+    ) -> None:
+        facts, line = self.facts, stmt.lineno
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            if nxt is not None:
+                facts.successor[line] = nxt
+            outer = self.def_line
+            self.function(stmt)
+            self.def_line = outer
+            return
+        if isinstance(stmt, ast.ClassDef):
+            return
+        if isinstance(stmt, ast.If):
+            outcome = _test_value(stmt.test)
+            if outcome is not None:
+                facts.tests[line] = repr(outcome)
+            self.block(stmt.body, nxt, loops=loops, loop_depth=loop_depth)
+            self.block(stmt.orelse, nxt, loops=loops, loop_depth=loop_depth)
+            return
+        if isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
+            facts.in_loop.add(line)
+            if isinstance(stmt, ast.While):
+                outcome = _test_value(stmt.test)
+                if outcome is not None:
+                    facts.tests[line] = repr(outcome)
+            if top:
+                facts.top_level_loops.add(line)
+            if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name):
+                facts.loop_target[line] = stmt.target.id
+            follow = repr(stmt.orelse[0].lineno) if stmt.orelse else nxt
+            if isinstance(stmt, ast.For) and not _leaves_loop_early(stmt):
+                facts.clean_for[line] = (self.def_line, stmt.iter)
+                facts.loop_body[line] = {s.lineno for s in stmt.body}
+                facts.loop_first[line] = repr(stmt.body[0].lineno)
+                if follow is not None:
+                    facts.loop_follow[line] = follow
+                elements = _elements(stmt.iter)
+                if elements is not None:
+                    facts.literal_loops[line] = elements
+                    facts.loop_counts[line] = len(elements)
+            inner = [*loops, (repr(line), follow)]
+            self.block(stmt.body, repr(line), loops=inner, loop_depth=loop_depth + 1)
+            self.block(stmt.orelse, nxt, loops=loops, loop_depth=loop_depth)
+            return
+        if isinstance(stmt, ast.With | ast.AsyncWith):
+            self.block(stmt.body, None, loops=loops, loop_depth=loop_depth, top=top)
+            return
+        if isinstance(stmt, ast.Try | ast.TryStar):
+            self.block(stmt.body, None, loops=[], loop_depth=loop_depth)
+            for handler in stmt.handlers:
+                self.block(handler.body, None, loops=[], loop_depth=loop_depth)
+            self.block(stmt.orelse, None, loops=[], loop_depth=loop_depth)
+            self.block(stmt.finalbody, None, loops=[], loop_depth=loop_depth)
+            return
+        if isinstance(stmt, ast.Match):
+            for case in stmt.cases:
+                self.block(case.body, None, loops=[], loop_depth=loop_depth)
+            return
+        if isinstance(stmt, ast.Continue):
+            if loops:
+                facts.successor[line] = loops[-1][0]
+            return
+        if isinstance(stmt, ast.Break):
+            if loops and loops[-1][1] is not None:
+                facts.successor[line] = str(loops[-1][1])
+            return
+        if isinstance(stmt, ast.Return | ast.Raise):
+            return
+        self._constants(stmt)
+        if nxt is not None:
+            facts.successor[line] = nxt
+
+    def _constants(self, stmt: ast.stmt) -> None:
+        found: dict[str, str] = {}
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                found.update(_assigned(target, stmt.value))
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            found.update(_assigned(stmt.target, stmt.value))
+        if found:
+            self.facts.constants[stmt.lineno] = found
+
+
+_MUTATORS = frozenset(
+    {
+        "append", "extend", "insert", "pop", "remove", "clear", "update", "sort", "reverse",
+        "add", "discard", "setdefault", "popitem", "difference_update", "intersection_update",
+        "symmetric_difference_update", "__setitem__", "__delitem__", "__iadd__",
+    }
+)  # fmt: skip
+
+
+def _modified(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """Names a function rebinds, deletes, assigns into or calls a mutating method of."""
+    names: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store | ast.Del):
+            names.add(sub.id)
+        elif isinstance(sub, ast.Subscript | ast.Attribute) and isinstance(
+            sub.ctx, ast.Store | ast.Del
+        ):
+            base = sub.value
+            while isinstance(base, ast.Subscript | ast.Attribute):
+                base = base.value
+            if isinstance(base, ast.Name):
+                names.add(base.id)
+        elif (
+            isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Attribute)
+            and sub.func.attr in _MUTATORS
+            and isinstance(sub.func.value, ast.Name)
+        ):
+            names.add(sub.func.value.id)
+        elif isinstance(sub, ast.Global | ast.Nonlocal):
+            names.update(sub.names)
+    return frozenset(names)
+
+
+def _assigned(target: ast.expr, value: ast.expr) -> dict[str, str]:
+    if isinstance(target, ast.Name):
+        text = _literal(value)
+        return {target.id: text} if text is not None else {}
+    if isinstance(target, ast.Tuple | ast.List) and isinstance(value, ast.Tuple | ast.List):
+        if len(target.elts) != len(value.elts) or any(
+            isinstance(e, ast.Starred) for e in target.elts
+        ):
+            return {}
+        out: dict[str, str] = {}
+        for sub_target, sub_value in zip(target.elts, value.elts, strict=True):
+            out.update(_assigned(sub_target, sub_value))
+        return out
+    return {}
+
+
+@lru_cache(maxsize=256)
+def static_facts(code: str) -> StaticFacts:
+    """The static facts of a module (cached per source text).
+
+    Raises:
+        SyntaxError: the code does not parse.
+    """
+    facts = StaticFacts()
+    walker = _Walker(facts)
+    tree = ast.parse(code)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            walker.function(node)
+        elif isinstance(node, ast.ClassDef):
+            for sub in node.body:
+                if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
+                    walker.function(sub)
+    return facts
+
+
+# The rules: (facts, line, occurrence, variable, calls) -> the answer derived from the syntax,
+# or None where the rule derives nothing. `calls` is how many times the line's function ran.
+
+
+def coverage_rule(
+    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
+) -> str | None:
+    """Coverage of a statement that always runs, of dead code, or of a statement directly in
+    the body of a loop that always starts and whose passes are known."""
+    if line in facts.dead:
+        return "False"
+    if line in facts.always and calls >= 1:
+        return "True"
+    for header, count in facts.loop_counts.items():
+        if header in facts.always and calls >= 1 and line in facts.loop_body[header]:
+            return repr(count > 0)
+    return None
+
+
+def next_line_rule(
+    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
+) -> str | None:
+    """The static successor of a simple statement; after the k-th run of the header of a
+    top-level loop with known passes, in a function run once, its body or what follows it."""
+    if line in facts.successor:
+        return facts.successor[line]
+    count = facts.loop_counts.get(line)
+    if count is None or line not in facts.top_level_loops or calls != 1:
+        return None
+    return facts.loop_first[line] if occurrence <= count else facts.loop_follow.get(line)
+
+
+def _loop_value(facts: StaticFacts, line: int, occurrence: int, variable: str | None) -> str | None:
+    elements = facts.literal_loops.get(line)
+    if elements is None or facts.loop_target.get(line) != variable:
+        return None
+    if line not in facts.top_level_loops or not elements:
+        return None
+    return elements[min(occurrence, len(elements)) - 1]
+
+
+def state_after_rule(
+    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
+) -> str | None:
+    """A name assigned a literal, or the target of a top-level loop over a literal."""
+    if variable is None:
+        return None
+    constant = facts.constants.get(line, {}).get(variable)
+    if constant is not None:
+        return constant
+    return _loop_value(facts, line, occurrence, variable)
+
+
+def loop_iterations_rule(
+    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
+) -> str | None:
+    """The length of a literal iterable (or an unchanged argument) that the body cannot leave
+    early."""
+    count = facts.loop_counts.get(line)
+    return None if count is None else repr(count)
+
+
+def loop_exit_state_rule(
+    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
+) -> str | None:
+    """The last element of a literal iterable, for the loop's target."""
+    elements = facts.literal_loops.get(line)
+    if not elements or facts.loop_target.get(line) != variable:
+        return None
+    return elements[-1]
+
+
+def branch_rule(
+    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
+) -> str | None:
+    """The outcome of a test made of literals."""
+    return facts.tests.get(line)
+
+
+def run_count_rule(
+    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
+) -> str | None:
+    """1 for an always-run line outside loops of a function run once; the length of a literal
+    loop for its header (+1) and the lines directly in its body."""
+    if line in facts.always and line not in facts.in_loop and calls == 1:
+        return "1"
+    for header, count in facts.loop_counts.items():
+        if header not in facts.top_level_loops or calls != 1:
+            continue
+        if line == header:
+            return repr(count + 1)
+        if line in facts.loop_body[header]:
+            return repr(count)
+    return None
+
+
+def return_line_rule(
+    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
+) -> str | None:
+    """The first `return` that always runs (`line` is the function's `def` line)."""
+    return facts.first_return.get(line)
+
+
+def call_return_rule(
+    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
+) -> str | None:
+    """A function whose first statement returns a literal."""
+    return facts.returns_literal.get(line)
+
+
+def _evaluate_int(node: ast.expr, values: dict[str, object]) -> int | None:
+    """An int from a constant, an unchanged int parameter, or `len` of a parameter."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.Name) and type(values.get(node.id)) is int:
+        return values[node.id]  # type: ignore[return-value]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _evaluate_int(node.operand, values)
+        return None if inner is None else -inner
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Name)
+        and node.args[0].id in values
+    ):
+        try:
+            return len(values[node.args[0].id])  # type: ignore[arg-type]
+        except TypeError:
+            return None
+    return None
+
+
+def _iterate(
+    node: ast.expr, values: dict[str, object]
+) -> tuple[int, tuple[str, ...] | None] | None:
+    """(passes, element reprs or None) of a `for` over an unchanged argument, where cheap."""
+    if isinstance(node, ast.Name) and node.id in values:
+        value = values[node.id]
+        if isinstance(value, str | list | tuple | bytes):
+            return len(value), tuple(repr(v) for v in value)
+        if isinstance(value, dict):
+            return len(value), tuple(repr(k) for k in value)
+        if isinstance(value, set | frozenset):
+            return len(value), None
+        return None
+    if not isinstance(node, ast.Call) or node.keywords:
+        return None
+    func = node.func
+    if isinstance(func, ast.Name) and func.id == "range" and 1 <= len(node.args) <= 3:
+        bounds = [_evaluate_int(a, values) for a in node.args]
+        if any(b is None for b in bounds) or (len(bounds) == 3 and bounds[2] == 0):
+            return None
+        numbers = range(*[b for b in bounds if b is not None])
+        if len(numbers) > 10_000:
+            return None
+        return len(numbers), tuple(repr(n) for n in numbers)
+    if isinstance(func, ast.Name) and func.id in ("enumerate", "reversed") and len(node.args) == 1:
+        inner = _iterate(node.args[0], values)
+        if inner is None:
+            return None
+        count, elements = inner
+        if func.id == "reversed" and elements is not None:
+            return count, tuple(reversed(elements))
+        return count, None
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr in ("items", "keys", "values")
+        and not node.args
+        and isinstance(func.value, ast.Name)
+        and isinstance(values.get(func.value.id), dict)
+    ):
+        value = values[func.value.id]
+        assert isinstance(value, dict)
+        return len(value), tuple(repr(k) for k in value) if func.attr == "keys" else None
+    return None
+
+
+@lru_cache(maxsize=1024)
+def for_call(code: str, call: str) -> StaticFacts:
+    """The static facts of `code` together with what the call's arguments tell: how many passes
+    a `for` loop of the called function makes over an argument it never changes (its elements
+    too, where they iterate in a fixed order), like a literal loop.
+
+    Raises:
+        SyntaxError: the code does not parse.
+    """
+    facts = static_facts(code)
+    try:
+        node = ast.parse(call, mode="eval").body
+    except SyntaxError:
+        return facts
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+        return facts
+    entries = [line for line, (name, _) in facts.params.items() if name == node.func.id]
+    if len(entries) != 1:
+        return facts
+    def_line = entries[0]
+    params = facts.params[def_line][1]
+    given: dict[str, ast.expr] = {}
+    for i, arg in enumerate(node.args):
+        if isinstance(arg, ast.Starred):
+            return facts
+        if i < len(params):
+            given[params[i]] = arg
+    given.update((k.arg, k.value) for k in node.keywords if k.arg)
+    values: dict[str, object] = {}
+    for name, arg in given.items():
+        if name in facts.modified[def_line]:
+            continue
+        try:
+            values[name] = ast.literal_eval(arg)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+    counts = dict(facts.loop_counts)
+    literals = dict(facts.literal_loops)
+    for header, (owner, iterable) in facts.clean_for.items():
+        if owner != def_line or header in counts:
+            continue
+        known = _iterate(iterable, values)
+        if known is not None:
+            counts[header] = known[0]
+            if known[1] is not None:
+                literals[header] = known[1]
+    return replace(facts, loop_counts=counts, literal_loops=literals)

@@ -1,0 +1,94 @@
+"""Reference agents run on the same benchmark as a report's runs: its floor and ceiling rows.
+
+For every distinct (benchmark, tasks, strategies, limit) among the runs of a report, each agent
+of `BASELINES` is run with the same options into `<report dir>/baselines/` (a reference agent
+needs no model; a second report replays its cache). Adding an agent to the report is adding
+its name to `BASELINES`; `ROLES` says what it stands for.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from core_bench.report._load import RunData
+from core_bench.runs import AGENTS, RunConfig, Sampling, default_out, run
+from core_bench.schemas import Strategy, TaskKind
+
+BASELINES: tuple[str, ...] = ("oracle",)
+"""The reference agents every report runs and shows (`ref:blind`, the floor, joins here)."""
+
+ROLES = {"oracle": "ceiling", "blind": "floor"}
+"""What a baseline's rows stand for in the headline table."""
+
+
+def baseline_label(model: str) -> str | None:
+    """ "ref:oracle (ceiling)" for a baseline's model spec; None for any other model."""
+    kind, _, name = model.partition(":")
+    if kind != "ref" or name not in BASELINES:
+        return None
+    return f"{model} ({ROLES.get(name, 'reference')})"
+
+
+def missing_roles() -> list[str]:
+    """Roles of `ROLES` that no available baseline fills (said in the report)."""
+    filled = {ROLES.get(name) for name in BASELINES if name in AGENTS}
+    return [f"{role} (ref:{name})" for name, role in ROLES.items() if role not in filled]
+
+
+def run_baselines(runs: list[RunData], root: Path) -> tuple[list[Path], list[str]]:
+    """Run every baseline on the benchmark and options of each run (unless that run is the
+    baseline itself); return the baselines' run directories and notes for the reader."""
+    done: list[Path] = []
+    notes: list[str] = []
+    present = {data.run.get("model") for data in runs}
+    for data in runs:
+        options = _options(data)
+        if options is None or data.benchmark is None:
+            notes.append(f"{data.label}: no baseline (its benchmark or options are not readable)")
+            continue
+        for name in BASELINES:
+            spec = f"ref:{name}"
+            if name not in AGENTS or spec in present:
+                continue
+            config = RunConfig(
+                model=spec,
+                bench=data.benchmark.root,
+                out=Path("."),
+                tasks=options.tasks,
+                strategies=options.strategies,
+                limit=options.limit,
+                sampling=Sampling(seed=options.seed),
+            )
+            out = default_out(config, str(data.run.get("benchmark_sha256", "")), root=root)
+            if out in done:
+                continue
+            config = replace(config, out=out)
+            run(config, benchmark=data.benchmark, progress=False, plots=False, baselines=False)
+            done.append(out)
+    return done, notes
+
+
+@dataclass(frozen=True, slots=True)
+class _Options:
+    tasks: tuple[TaskKind, ...]
+    strategies: tuple[Strategy, ...]
+    limit: int | None
+    seed: int
+
+
+def _options(data: RunData) -> _Options | None:
+    """The options of a run that its baselines repeat, from its manifest.json."""
+    try:
+        manifest = json.loads((data.path / "manifest.json").read_text(encoding="utf-8"))
+        config = manifest["config"]
+        limit = config.get("limit")
+        return _Options(
+            tuple(config["tasks"]),
+            tuple(config["strategies"]),
+            int(limit) if limit is not None else None,
+            int(manifest.get("seed", 0)),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

@@ -1,0 +1,124 @@
+"""Static answerability: probes whose answer the code text gives are never asked."""
+
+from __future__ import annotations
+
+from core_bench.probes import candidate_probes, static_answer
+from core_bench.probes._answerable import static_facts
+from core_bench.probes._context import CallContext
+from core_bench.probes._registry import KINDS
+from tracer import trace
+
+CODE = (
+    "def f(xs, k):\n"  # 1
+    "    out = []\n"  # 2
+    "    n, s = 0, ''\n"  # 3
+    "    for x in xs:\n"  # 4
+    "        if x > k:\n"  # 5
+    "            out.append(x)\n"  # 6
+    "            continue\n"  # 7
+    "        n += 1\n"  # 8
+    "    for c in 'abc':\n"  # 9
+    "        s += c\n"  # 10
+    "    if 'a' in 'abc':\n"  # 11
+    "        n += 1\n"  # 12
+    "    if n:\n"  # 13
+    "        return out\n"  # 14
+    "        n = 5\n"  # 15
+    "    return s\n"  # 16
+)
+CALL = "f([1, 5, 2, 7], 3)"
+
+
+def test_facts_of_straight_line_code_loops_and_literals() -> None:
+    facts = static_facts(CODE)
+    assert facts.always == {2, 3, 4, 9, 11, 13}  # line 13 may return: 16 may not run
+    assert facts.dead == {15}
+    # simple statements: the next statement, the loop header at a body's end, `continue`
+    assert facts.successor == {2: "3", 3: "4", 6: "7", 7: "4", 8: "4", 10: "9", 12: "13"}
+    assert facts.constants == {2: {"out": "[]"}, 3: {"n": "0", "s": "''"}}
+    assert facts.literal_loops == {9: ("'a'", "'b'", "'c'")}
+    assert facts.tests == {11: "True"}
+
+
+def test_only_probes_the_code_cannot_tell_are_asked() -> None:
+    probes = candidate_probes("p", "p:original", CODE, 0, trace(CODE, CALL))
+    asked = {(p.kind, p.anchor.line) for p in probes}
+    for line in (2, 3, 4, 9, 11, 13):  # always run
+        assert ("coverage", line) not in asked
+    assert ("coverage", 6) in asked and ("coverage", 14) in asked  # inside an `if`
+    assert not {("next_line", line) for line in (2, 3, 6, 7, 8, 10, 12)} & asked
+    assert ("next_line", 5) in asked and ("next_line", 4) in asked  # real branches
+    assert ("state_after", 2) not in asked and ("state_after", 3) not in asked
+    assert not [p for p in probes if p.kind == "state_after" and p.anchor.variable == "c"]
+    assert ("loop_iterations", 9) not in asked and ("loop_iterations", 4) in asked
+    assert ("branch", 11) not in asked and ("branch", 5) in asked
+    assert ("run_count", 10) not in asked and ("run_count", 8) in asked
+    state = [p for p in probes if p.kind == "state_after" and p.anchor.line == 8]
+    assert state and all(static_answer(_ctx(), _reading(p)) is None for p in state)
+
+
+def test_a_rule_that_derives_a_wrong_answer_keeps_the_probe() -> None:
+    code = (
+        "def g(x):\n"
+        "    y = 10 // x\n"
+        "    return y\n"
+        "\n"
+        "def f(x):\n"
+        "    try:\n"
+        "        return g(x)\n"
+        "    except ZeroDivisionError:\n"
+        "        return -1\n"
+    )
+    # line 3 runs whenever `g` runs, unless line 2 raises: here it does, so it is asked
+    probes = candidate_probes("p", "p:original", code, 0, trace(code, "f(0)"))
+    (line3,) = [p for p in probes if p.kind == "coverage" and p.anchor.line == 3]
+    assert line3.answer == "False"
+    ran = candidate_probes("p", "p:original", code, 0, trace(code, "f(2)"))
+    assert not [p for p in ran if p.kind == "coverage" and p.anchor.line == 3]
+    loop = (
+        "def f(xs):\n    for x in [1, 2, 3]:\n        if x in xs:\n            break\n"
+        "    return x\n"
+    )
+    kept = candidate_probes("p", "p:original", loop, 0, trace(loop, "f([2])"))
+    # the loop can be left early: no literal-loop rule applies
+    assert ("loop_iterations", 2) in {(p.kind, p.anchor.line) for p in kept}
+
+
+def test_every_kind_has_a_rule_or_says_none() -> None:
+    with_rules = {kind for kind, row in KINDS.items() if row.static is not None}
+    assert with_rules >= {"coverage", "next_line", "state_after", "branch", "loop_iterations"}
+    assert {"first_true", "change_count", "full_trace"}.isdisjoint(with_rules)
+
+
+def _ctx() -> CallContext:
+    return CallContext(CODE, trace(CODE, CALL))
+
+
+def _reading(probe):  # type: ignore[no-untyped-def]
+    return KINDS[probe.kind].read(
+        _ctx(), probe.anchor.line, probe.anchor.occurrence, probe.anchor.variable
+    )
+
+
+def test_loops_over_arguments_the_function_never_changes_are_read_from_the_call() -> None:
+    code = (
+        "def f(text, n):\n"  # 1
+        "    out = ''\n"  # 2
+        "    for c in text:\n"  # 3
+        "        out += c * 2\n"  # 4
+        "    for i in range(n):\n"  # 5
+        "        if i % 2:\n"  # 6
+        "            break\n"  # 7
+        "    return out\n"  # 8
+    )
+    probes = candidate_probes("p", "p:original", code, 0, trace(code, "f('abc', 5)"))
+    asked = {(p.kind, p.anchor.line) for p in probes}
+    assert ("loop_iterations", 3) not in asked and ("run_count", 4) not in asked
+    assert ("run_count", 3) not in asked and ("coverage", 4) not in asked
+    assert not [p for p in probes if p.kind == "state_after" and p.anchor.variable == "c"]
+    assert not [p for p in probes if p.kind == "next_line" and p.anchor.line == 3]
+    assert ("loop_iterations", 5) in asked  # `break`: the passes are not in the call
+    assert [p for p in probes if p.kind == "state_after" and p.anchor.line == 4]
+    changed = "def f(xs):\n    xs.append(1)\n    for x in xs:\n        pass\n    return xs\n"
+    kept = candidate_probes("p", "p:original", changed, 0, trace(changed, "f([1])"))
+    assert ("loop_iterations", 3) in {(p.kind, p.anchor.line) for p in kept}  # xs changed

@@ -1,0 +1,69 @@
+"""Every idiom rewrite over all 800 CRUXEval functions, verified in the sandbox.
+
+For each idiom transform and each function it applies to, the original and the variant run
+on the dataset's input plus generated calls (`generate_calls`) and must agree on every one
+(`verify_equivalent`). Prints, per transform, how many functions it applies to and how many
+verify, and the share of functions at least one idiom rewrite applies to.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from transform_testing import transform
+
+from tracer import SandboxPool
+from transforms import all_transforms, generate_calls, verify_equivalent
+
+_PATH = os.environ.get("CORE_BENCH_CRUXEVAL")
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not _PATH, reason="CORE_BENCH_CRUXEVAL is not set"),
+]
+
+_EXTRA_CALLS = 6
+
+
+def _idioms() -> list[str]:
+    return [t.name for t in all_transforms() if getattr(t, "family", None) == "idiom"]
+
+
+def test_idiom_family_has_at_least_ten_rewrites() -> None:
+    assert len(_idioms()) >= 10
+
+
+def test_idiom_rewrites_verify_on_all_of_cruxeval() -> None:
+    assert _PATH is not None
+    rows = [json.loads(line) for line in Path(_PATH).read_text(encoding="utf-8").splitlines()]
+    names = _idioms()
+    applied: dict[str, int] = dict.fromkeys(names, 0)
+    verified: dict[str, int] = dict.fromkeys(names, 0)
+    failures: list[str] = []
+    covered: set[str] = set()
+    with SandboxPool(workers=os.cpu_count() or 1) as pool:
+        for index, row in enumerate(rows):
+            variants = [(n, transform(n, row["code"], seed=index)) for n in names]
+            variants = [(n, r) for n, r in variants if r is not None]
+            if not variants:
+                continue
+            covered.add(row["id"])
+            calls = generate_calls(
+                row["code"], [f"f({row['input']})"], n=_EXTRA_CALLS, seed=index, pool=pool
+            )
+            for name, result in variants:
+                assert result is not None
+                applied[name] += 1
+                verdict = verify_equivalent(row["code"], result.code, calls, pool=pool)
+                if verdict.kept:
+                    verified[name] += 1
+                else:
+                    failures.append(f"{row['id']} {name}: {verdict}")
+    for name in names:
+        print(f"{name}: applies to {applied[name]}/{len(rows)}, verified {verified[name]}")
+    print(f"union: {len(covered)}/{len(rows)} ({len(covered) / len(rows):.1%})")
+    assert not failures, failures[:10]
+    assert all(applied[n] > 0 for n in names), applied

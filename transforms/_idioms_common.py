@@ -1,0 +1,395 @@
+"""What the `idiom` transforms share: value kinds of names and expressions, site discovery.
+
+An idiom rewrite swaps one way of computing a value for another that is only equivalent for
+some types (`s.startswith('ab')` and `s[:2] == 'ab'` agree on strings, not on lists), so it
+needs to know what kind of value an expression holds. `Kinds` answers that conservatively
+from the source of one function:
+
+- an expression's kind follows from its form (`''`, `f'..'`, `s.lower()`, `str(x)`: str;
+  `[...]`, `sorted(x)`, `s.split()`: list; `{}`, `dict(...)`: dict; `len(x)`: int...);
+- a local's kind is known when every assignment to it gives that kind;
+- a parameter's kind is known when the function calls, on that parameter, a method that
+  only that kind has (`text.lower()`: str; `nums.append(x)`: list; `d.items()`: dict), and
+  never rebinds it to another kind. This last rule reads the whole function, not only the
+  code before the rewritten site: an argument of another kind would make that call raise.
+
+Functions that touch bytes (`b'..'`, `bytes`, `encode`, `decode`) are left alone: bytes
+share most of str's methods with other semantics, and the rules above would confuse them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+
+from transforms._analysis import (
+    NON_MUTATING_METHODS,
+    PURE_BUILTINS,
+    STR_ONLY_METHODS,
+    ModuleInfo,
+    count_refs,
+    param_names,
+    walk,
+)
+
+
+@dataclass(frozen=True)
+class _AugValue:
+    """A binding by augmented assignment (`x += e`)."""
+
+    node: cst.AugAssign
+
+
+STR = "str"
+LIST = "list"
+DICT = "dict"
+INT = "int"
+
+#: str methods that return a str (bytes are excluded module-wide, see `touches_bytes`).
+STR_RESULT_METHODS = frozenset(
+    {"lower", "upper", "strip", "lstrip", "rstrip", "replace", "capitalize", "title",
+     "swapcase", "casefold", "center", "ljust", "rjust", "zfill", "join", "expandtabs",
+     "removeprefix", "removesuffix", "translate", "format"}
+)  # fmt: skip
+_LIST_ONLY_METHODS = frozenset({"append", "extend", "insert", "sort", "reverse"})
+_DICT_ONLY_METHODS = frozenset({"keys", "values", "items", "get", "setdefault", "popitem"})
+_STR_EVIDENCE = STR_ONLY_METHODS - {"encode", "decode"}
+_INT_METHODS = frozenset({"count", "find", "rfind", "index", "rindex"})
+_INT_BUILTINS = frozenset({"len", "ord", "int"})
+_STR_BUILTINS = frozenset({"str", "chr", "repr", "format", "ascii"})
+
+
+def touches_bytes(module: cst.Module) -> bool:
+    """Whether the module has a bytes literal or names bytes, bytearray, encode or decode."""
+    for node in walk(module):
+        if isinstance(node, cst.SimpleString) and "b" in node.prefix.lower():
+            return True
+        if isinstance(node, cst.Name) and node.value in {
+            "bytes",
+            "bytearray",
+            "encode",
+            "decode",
+            "memoryview",
+        }:
+            return True
+    return False
+
+
+def function_nodes(info: ModuleInfo) -> Iterator[tuple[cst.CSTNode, cst.FunctionDef]]:
+    """Every node inside a top-level-style function (not in a class), with its function;
+    nothing at all for modules that use bytes or `global`/`nonlocal`."""
+    if touches_bytes(info.module) or info.names.declared or info.names.has_match:
+        return
+    for node in info.nodes:
+        func = info.enclosing_function(node)
+        if func is None or info.in_class(node):
+            continue
+        yield node, func
+
+
+def method_call(expr: cst.CSTNode) -> tuple[cst.BaseExpression, str, list[cst.Arg]] | None:
+    """`(receiver, method, args)` for a plain method call `receiver.method(args)`."""
+    if (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Attribute)
+        and all(not a.star for a in expr.args)
+    ):
+        return expr.func.value, expr.func.attr.value, list(expr.args)
+    return None
+
+
+def builtin_call(expr: cst.CSTNode, info: ModuleInfo) -> tuple[str, list[cst.Arg]] | None:
+    """`(name, args)` for a call to a builtin the module never rebinds."""
+    if (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Name)
+        and info.is_builtin(expr.func.value)
+        and all(not a.star for a in expr.args)
+    ):
+        return expr.func.value, list(expr.args)
+    return None
+
+
+def is_str_literal(expr: cst.CSTNode) -> bool:
+    """A plain (non-bytes, non-f) string literal."""
+    return isinstance(expr, cst.SimpleString) and "b" not in expr.prefix.lower()
+
+
+def str_value(expr: cst.CSTNode) -> str | None:
+    """The value of a plain string literal, else None."""
+    if is_str_literal(expr):
+        assert isinstance(expr, cst.SimpleString)
+        value = expr.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def is_simple(expr: cst.BaseExpression) -> bool:
+    """A name or a literal number/string: evaluating it twice is the same as once."""
+    if isinstance(expr, cst.Name | cst.Integer | cst.Float):
+        return True
+    if is_str_literal(expr):
+        return True
+    return (
+        isinstance(expr, cst.UnaryOperation)
+        and isinstance(expr.operator, cst.Minus)
+        and isinstance(expr.expression, cst.Integer)
+    )
+
+
+def mutation_free(body: cst.CSTNode, info: ModuleInfo) -> bool:
+    """No call in `body` can change an object: only builtins and non-mutating methods are
+    called, and nothing is stored into a subscript or attribute, or deleted."""
+    for node in walk(body):
+        if isinstance(node, cst.Call):
+            func = node.func
+            if isinstance(func, cst.Name):
+                if func.value not in PURE_BUILTINS or not info.is_builtin(func.value):
+                    return False
+            elif not (isinstance(func, cst.Attribute) and func.attr.value in NON_MUTATING_METHODS):
+                return False
+        elif isinstance(node, cst.AssignTarget | cst.AugAssign):
+            if isinstance(node.target, cst.Subscript | cst.Attribute):
+                return False
+        elif isinstance(node, cst.Del | cst.Yield | cst.Await | cst.Global | cst.Nonlocal):
+            return False
+    return True
+
+
+def private_to(func: cst.CSTNode, owner: cst.CSTNode, names: set[str]) -> bool:
+    """Every name in `names` appears in `func` only inside `owner`."""
+    return all(count_refs(func, n) == count_refs(owner, n) for n in names)
+
+
+def inside_try(node: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo) -> bool:
+    """Whether `node` sits in a `try` (or `with`) of `func`, where a local's intermediate
+    value could be seen after an exception."""
+    for ancestor in info.ancestors(node):
+        if ancestor is func:
+            return False
+        if isinstance(ancestor, cst.Try | cst.TryStar | cst.With):
+            return True
+    return False
+
+
+def line(small: cst.BaseSmallStatement) -> cst.SimpleStatementLine:
+    """A statement line holding one small statement."""
+    return cst.SimpleStatementLine(body=[small])
+
+
+def assign(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
+    """`name = value` as a statement line."""
+    return line(cst.Assign(targets=[cst.AssignTarget(target=cst.Name(name))], value=value))
+
+
+def bare_genexp(
+    elt: cst.BaseExpression,
+    target: cst.BaseAssignTargetExpression,
+    iterable: cst.BaseExpression,
+    condition: cst.BaseExpression | None = None,
+) -> cst.GeneratorExp:
+    """`elt for target in iterable [if condition]` without parentheses (a sole argument)."""
+    ifs = [cst.CompIf(test=condition)] if condition is not None else []
+    return cst.GeneratorExp(
+        elt=elt,
+        for_in=cst.CompFor(target=target, iter=iterable, ifs=ifs),
+        lpar=[],
+        rpar=[],
+    )
+
+
+def _bound_names(target: cst.CSTNode) -> list[str]:
+    """Names an assignment target rebinds (not those inside a subscript or attribute
+    target, which mutate an object)."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, cst.Tuple | cst.List):
+        return [n for e in target.elements for n in _bound_names(e.value)]
+    if isinstance(target, cst.StarredElement):
+        return _bound_names(target.value)
+    return []
+
+
+class Kinds:
+    """The kinds (str, list, dict, int) of the names of one function (see module doc)."""
+
+    def __init__(self, func: cst.FunctionDef, info: ModuleInfo) -> None:
+        """Collect every binding of every name of `func` and the methods called on them."""
+        self.info = info
+        self.func = func
+        self._bindings: dict[str, list[cst.BaseExpression | _AugValue | None]] = {}
+        self._methods: dict[str, list[tuple[str, cst.Call]]] = {}
+        for name in param_names(func):
+            self._bindings.setdefault(name, []).append(None)
+        for node in walk(func.body):
+            if isinstance(node, cst.Assign):
+                for target in node.targets:
+                    if isinstance(target.target, cst.Name):
+                        self._bind(target.target.value, node.value)
+                    else:
+                        for bound in _bound_names(target.target):
+                            self._bind(bound, None)
+            elif isinstance(node, cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr):
+                for bound in _bound_names(node.target):
+                    value = getattr(node, "value", None)
+                    if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+                        # `x += e` keeps x's kind when e has it (str + str, int + int).
+                        self._bind(bound, _AugValue(node))
+                    elif isinstance(node, cst.AnnAssign) and value is not None:
+                        self._bind(bound, value)
+                    else:
+                        self._bind(bound, None)
+            elif isinstance(node, cst.AsName):
+                for bound in _bound_names(node.name):
+                    self._bind(bound, None)
+            elif isinstance(node, cst.Del):
+                for bound in _bound_names(node.target):
+                    self._bind(bound, None)
+            elif isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Param):
+                self._bind(node.name.value, None)
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+                receiver = node.func.value
+                if isinstance(receiver, cst.Name):
+                    self._methods.setdefault(receiver.value, []).append(
+                        (node.func.attr.value, node)
+                    )
+        self._cache: dict[str, str | None] = {}
+        self._excluded: cst.CSTNode | None = None
+
+    def excluding(self, call: cst.CSTNode | None) -> Kinds:
+        """These kinds, with the method call `call` not counted as evidence (a rewrite of
+        that very call must not rely on it: where it would raise, the rewrite may not)."""
+        if call is not self._excluded:
+            self._excluded = call
+            self._cache = {}
+        return self
+
+    def _bind(self, name: str, value: cst.BaseExpression | _AugValue | None) -> None:
+        self._bindings.setdefault(name, []).append(value)
+
+    def of_name(self, name: str) -> str | None:
+        """The kind every value of local `name` has, or None when unknown."""
+        if name in self._cache:
+            return self._cache[name]
+        self._cache[name] = None  # recursion guard
+        bindings = self._bindings.get(name)
+        result: str | None = None
+        if bindings:
+            kinds = set()
+            for value in bindings:
+                if value is None:
+                    kinds.add(self._evidence(name))
+                elif isinstance(value, _AugValue):
+                    kinds.add(self._aug_kind(value.node))
+                else:
+                    kinds.add(self.of(value))
+            if len(kinds) == 1:
+                result = kinds.pop()
+        self._cache[name] = result
+        return result
+
+    def plain_param(self, name: str) -> bool:
+        """Whether `name` is a parameter the function never rebinds (so it holds one of
+        the call's arguments)."""
+        return self._bindings.get(name) == [None] and name in param_names(self.func)
+
+    def _evidence(self, name: str) -> str | None:
+        if name not in param_names(self.func):
+            return None
+        methods = {attr for attr, call in self._methods.get(name, []) if call is not self._excluded}
+        found = set()
+        if methods & _STR_EVIDENCE:
+            found.add(STR)
+        if methods & _LIST_ONLY_METHODS:
+            found.add(LIST)
+        if methods & _DICT_ONLY_METHODS:
+            found.add(DICT)
+        return found.pop() if len(found) == 1 else None
+
+    def _aug_kind(self, node: cst.AugAssign) -> str | None:
+        assert isinstance(node.target, cst.Name)
+        if not isinstance(node.operator, cst.AddAssign):
+            return INT if self.of(node.value) == INT and self._int_op(node.operator) else None
+        kind = self.of(node.value)
+        return kind if kind in (STR, INT, LIST) else None
+
+    @staticmethod
+    def _int_op(op: cst.BaseAugOp) -> bool:
+        return isinstance(
+            op, cst.AddAssign | cst.SubtractAssign | cst.MultiplyAssign | cst.FloorDivideAssign
+        )
+
+    def of(self, expr: cst.BaseExpression) -> str | None:
+        """The kind of the value of `expr`, or None when unknown."""
+        info = self.info
+        if isinstance(expr, cst.SimpleString | cst.ConcatenatedString | cst.FormattedString):
+            if isinstance(expr, cst.SimpleString) and not is_str_literal(expr):
+                return None
+            return STR
+        if isinstance(expr, cst.Integer):
+            return INT
+        if isinstance(expr, cst.List | cst.ListComp):
+            return LIST
+        if isinstance(expr, cst.Dict | cst.DictComp):
+            return DICT
+        if isinstance(expr, cst.Name):
+            if expr.value in ("True", "False", "None"):
+                return None
+            return self.of_name(expr.value)
+        if isinstance(expr, cst.Comparison):
+            return None
+        call = builtin_call(expr, info)
+        if call is not None:
+            name, args = call
+            if name in _STR_BUILTINS and args:
+                return STR
+            if name in _INT_BUILTINS and args:
+                return INT
+            if name in ("list", "sorted"):
+                return LIST
+            if name == "dict":
+                return DICT
+            return None
+        method = method_call(expr)
+        if method is not None:
+            receiver, attr, _ = method
+            if attr in STR_RESULT_METHODS:
+                return STR
+            if attr in ("split", "rsplit", "splitlines"):
+                return LIST
+            if attr in _INT_METHODS:
+                return INT
+            if attr == "copy":
+                return self.of(receiver)
+            return None
+        if isinstance(expr, cst.Subscript):
+            base = self.of(expr.value)
+            if base == STR:
+                return STR
+            if base == LIST and any(isinstance(e.slice, cst.Slice) for e in expr.slice):
+                return LIST
+            return None
+        if isinstance(expr, cst.BinaryOperation):
+            left, right = self.of(expr.left), self.of(expr.right)
+            if isinstance(expr.operator, cst.Add):
+                if STR in (left, right):
+                    return STR
+                if left == right and left in (LIST, INT):
+                    return left
+            if isinstance(expr.operator, cst.Multiply) and STR in (left, right):
+                return STR
+            if isinstance(expr.operator, cst.Modulo) and left == STR:
+                return STR
+            if (
+                isinstance(expr.operator, cst.Add | cst.Subtract | cst.Multiply | cst.FloorDivide)
+                and left == INT
+                and right == INT
+            ):
+                return INT
+            return None
+        if isinstance(expr, cst.IfExp):
+            body, orelse = self.of(expr.body), self.of(expr.orelse)
+            return body if body == orelse else None
+        return None

@@ -1,0 +1,1143 @@
+"""`idiom` rewrites between explicit loops and the builtins that stand for them.
+
+- `idiom_loop_sum`: `n = 0` + `for x in xs: [if c:] n += e` -> `n = sum(e for x in xs [if c])`
+  (the terms must be ints: `sum` adds floats in another order on Python >= 3.12);
+- `idiom_loop_join`: `s = ''` + `for x in xs: [if c:] s += e` -> `s = ''.join(...)` (the
+  pieces must be strs, so no piece can make `+=` fail part way);
+- `idiom_accumulator_loop`: the reverse of both, from `n = sum(...)`, `s = ''.join(...)` or
+  `return sum(...)`/`return ''.join(...)`;
+- `idiom_loop_any_all`: `for x in xs: if c: return True` + `return False` ->
+  `return any(c for x in xs)` (and `all` for the mirrored form);
+- `idiom_any_all_loop`: the reverse;
+- `idiom_return_flag`: the same loop with a flag variable and `break` instead of the early
+  return;
+- `idiom_index_enumerate`: `for i in range(len(xs)):` reading `xs[i]` -> `for x in xs:`
+  (or `for i, x in enumerate(xs):` when `i` is used otherwise), for a str or list `xs`
+  that the loop cannot change;
+- `idiom_sorted_sort`: `ys = sorted(xs, ...)` -> `ys = list(xs)` + `ys.sort(...)`.
+
+A comprehension has a scope of its own, so every rewrite that moves a loop into one (or out
+of one) requires the loop variables to be used nowhere else in the function.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper
+
+from transforms._analysis import (
+    NON_MUTATING_METHODS,
+    PURE_BUILTINS,
+    FreshNames,
+    ModuleInfo,
+    assigned_names,
+    contains,
+    count_refs,
+    has_comments,
+    name_values,
+    negate,
+    strip_parens,
+    target_names,
+    walk,
+    wrap,
+)
+from transforms._base import Transform
+from transforms._idioms_common import (
+    INT,
+    LIST,
+    STR,
+    Kinds,
+    assign,
+    bare_genexp,
+    builtin_call,
+    function_nodes,
+    inside_try,
+    line,
+    method_call,
+    private_to,
+    str_value,
+)
+from transforms._idioms_common import (
+    STR_RESULT_METHODS as _STR_RESULT,
+)
+
+_UNSAFE = cst.Lambda | cst.NamedExpr | cst.Yield | cst.Await | cst.FunctionDef | cst.ClassDef
+_STR_TESTS = frozenset(
+    {"isalpha", "isdigit", "isdecimal", "isnumeric", "isalnum", "isspace", "isupper",
+     "islower", "istitle", "isascii", "isidentifier", "isprintable", "startswith", "endswith"}
+) | _STR_RESULT  # fmt: skip
+
+
+def _statements(body: cst.BaseSuite) -> list[cst.BaseStatement]:
+    if isinstance(body, cst.IndentedBlock):
+        return list(body.body)
+    assert isinstance(body, cst.SimpleStatementSuite)
+    return [cst.SimpleStatementLine(body=list(body.body))]
+
+
+def _single_small(stmt: cst.BaseStatement) -> cst.BaseSmallStatement | None:
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        return stmt.body[0]
+    return None
+
+
+def _aug_of(stmt: cst.BaseStatement, acc: str) -> cst.BaseExpression | None:
+    """`e` when `stmt` is exactly `acc += e`."""
+    small = _single_small(stmt)
+    if (
+        isinstance(small, cst.AugAssign)
+        and isinstance(small.operator, cst.AddAssign)
+        and isinstance(small.target, cst.Name)
+        and small.target.value == acc
+    ):
+        return small.value
+    return None
+
+
+def _block_pairs(
+    info: ModuleInfo,
+) -> list[tuple[cst.FunctionDef, list[cst.BaseStatement], int]]:
+    """(function, statements of a block, index) for every statement of every block."""
+    out: list[tuple[cst.FunctionDef, list[cst.BaseStatement], int]] = []
+    for node, func in function_nodes(info):
+        if isinstance(node, cst.IndentedBlock):
+            body = list(node.body)
+            out.extend((func, body, i) for i in range(len(body)))
+    return out
+
+
+def _proves_str(test: cst.BaseExpression | None, name: str) -> bool:
+    """Whether `test` being true means `name` holds a str: `test` calls a str-only method
+    on `name` before anything can short-circuit."""
+    while test is not None:
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            if _proves_str(test.left, name):
+                return True
+            test = test.right
+            continue
+        if isinstance(test, cst.Comparison):
+            test = test.left
+            continue
+        call = method_call(test)
+        return (
+            call is not None
+            and isinstance(call[0], cst.Name)
+            and call[0].value == name
+            and call[1] in _STR_TESTS
+        )
+    return False
+
+
+def _is_str(
+    expr: cst.BaseExpression,
+    kinds: Kinds,
+    loop_target: cst.BaseAssignTargetExpression,
+    iterable: cst.BaseExpression,
+    test: cst.BaseExpression | None,
+) -> bool:
+    """Whether every value `expr` takes in the loop is a str."""
+    if kinds.of(expr) == STR:
+        return True
+    if isinstance(expr, cst.IfExp):
+        return _is_str(expr.body, kinds, loop_target, iterable, test) and _is_str(
+            expr.orelse, kinds, loop_target, iterable, test
+        )
+    if isinstance(expr, cst.Name) and isinstance(loop_target, cst.Name):
+        if expr.value != loop_target.value:
+            return False
+        return kinds.of(iterable) == STR or _proves_str(test, expr.value)
+    return False
+
+
+def _is_int(expr: cst.BaseExpression, kinds: Kinds) -> bool:
+    if isinstance(expr, cst.IfExp):
+        return _is_int(expr.body, kinds) and _is_int(expr.orelse, kinds)
+    return kinds.of(expr) == INT
+
+
+# -- loop <-> sum / ''.join -------------------------------------------------------------------
+
+
+@dataclass
+class _Fold:
+    init: cst.SimpleStatementLine
+    loop: cst.For
+    acc: str
+    elt: cst.BaseExpression
+    test: cst.BaseExpression | None
+
+
+class _LoopToFold(Transform):
+    """Base of `idiom_loop_sum` and `idiom_loop_join`."""
+
+    kind = "equivalent"
+    family = "idiom"
+    fold: ClassVar[str]  # "sum" | "join"
+
+    site: _Fold
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Find `acc = <start>` followed by a loop that only adds to `acc`."""
+        info = ModuleInfo(wrapper)
+        kinds: dict[int, Kinds] = {}
+        sites: list[_Fold] = []
+        for func, body, i in _block_pairs(info):
+            if i + 1 >= len(body):
+                continue
+            if id(func) not in kinds:
+                kinds[id(func)] = Kinds(func, info)
+            site = self._site(body[i], body[i + 1], func, info, kinds[id(func)])
+            if site is not None:
+                sites.append(site)
+        chosen = self.pick(sites)
+        if chosen is None:
+            return False
+        self.site = chosen
+        return True
+
+    def _start(self, value: cst.BaseExpression) -> bool:
+        if self.fold == "sum":
+            return isinstance(value, cst.Integer) and value.value == "0"
+        return str_value(value) == ""
+
+    def _site(
+        self,
+        init: cst.BaseStatement,
+        loop: cst.BaseStatement,
+        func: cst.FunctionDef,
+        info: ModuleInfo,
+        kinds: Kinds,
+    ) -> _Fold | None:
+        small = _single_small(init)
+        if not (
+            isinstance(small, cst.Assign)
+            and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name)
+            and self._start(small.value)
+        ):
+            return None
+        assert isinstance(init, cst.SimpleStatementLine)
+        acc = small.targets[0].target.value
+        if not isinstance(loop, cst.For) or loop.orelse is not None or loop.asynchronous:
+            return None
+        if any(isinstance(n, cst.Continue | cst.Break) for n in walk(loop.body)):
+            return None
+        if has_comments(loop) or has_comments(init) or contains(loop, _UNSAFE):
+            return None
+        body = _statements(loop.body)
+        if len(body) > 1:
+            return self._site_of_pieces(init, loop, body, acc, func, info, kinds)
+        if len(body) != 1:
+            return None
+        stmt = body[0]
+        test: cst.BaseExpression | None = None
+        elt = _aug_of(stmt, acc)
+        if elt is None and isinstance(stmt, cst.If):
+            inner = _statements(stmt.body)
+            if len(inner) != 1:
+                return None
+            elt = _aug_of(inner[0], acc)
+            if elt is None:
+                return None
+            if stmt.orelse is None:
+                test = stmt.test
+            elif isinstance(stmt.orelse, cst.Else):
+                other = _statements(stmt.orelse.body)
+                other_elt = _aug_of(other[0], acc) if len(other) == 1 else None
+                if other_elt is None:
+                    return None
+                elt = cst.IfExp(
+                    test=wrap(stmt.test, 2), body=wrap(elt, 2), orelse=wrap(other_elt, 1)
+                )
+            else:
+                return None
+        if elt is None:
+            return None
+        names = target_names(loop.target)
+        if names is None or acc in names:
+            return None
+        used = name_values(loop.iter) | name_values(elt) | name_values(loop.target)
+        if test is not None:
+            used |= name_values(test)
+        if acc in used or not private_to(func, loop, names):
+            return None
+        if acc in info.captured_names(func) or inside_try(loop, func, info):
+            return None
+        if self.fold == "sum":
+            if not (_is_int(elt, kinds) and info.is_builtin("sum")):
+                return None
+        elif not _is_str(elt, kinds, loop.target, loop.iter, test):
+            return None
+        return _Fold(init, loop, acc, elt, test)
+
+    def _site_of_pieces(
+        self,
+        init: cst.SimpleStatementLine,
+        loop: cst.For,
+        body: list[cst.BaseStatement],
+        acc: str,
+        func: cst.FunctionDef,
+        info: ModuleInfo,
+        kinds: Kinds,
+    ) -> _Fold | None:
+        """A loop body of several `acc += e`: one term, their sum or concatenation."""
+        pieces = [_aug_of(stmt, acc) for stmt in body]
+        if any(p is None for p in pieces) or len(pieces) > 3:
+            return None
+        names = target_names(loop.target)
+        if names is None or acc in names:
+            return None
+        used = name_values(loop.iter) | name_values(loop.target)
+        elt: cst.BaseExpression | None = None
+        for piece in pieces:
+            assert piece is not None
+            used |= name_values(piece)
+            if self.fold == "sum" and not _is_int(piece, kinds):
+                return None
+            if self.fold == "join" and not _is_str(piece, kinds, loop.target, loop.iter, None):
+                return None
+            elt = (
+                wrap(piece, 10)
+                if elt is None
+                else cst.BinaryOperation(left=elt, operator=cst.Add(), right=wrap(piece, 11))
+            )
+        if elt is None or acc in used or not private_to(func, loop, names):
+            return None
+        if acc in info.captured_names(func) or inside_try(loop, func, info):
+            return None
+        if self.fold == "sum" and not info.is_builtin("sum"):
+            return None
+        return _Fold(init, loop, acc, elt, None)
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
+        """Drop the accumulator's initialisation (the fold replaces it)."""
+        if original_node is self.site.init:
+            return cst.RemovalSentinel.REMOVE
+        return updated_node
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
+        """Replace the loop with the fold."""
+        site = self.site
+        if original_node is not site.loop:
+            return updated_node
+        gen = bare_genexp(
+            wrap(site.elt, 1),
+            site.loop.target,
+            wrap(site.loop.iter, 3),
+            None if site.test is None else wrap(strip_parens(site.test), 3),
+        )
+        if self.fold == "sum":
+            func: cst.BaseExpression = cst.Name("sum")
+        else:
+            func = cst.Attribute(value=cst.SimpleString("''"), attr=cst.Name("join"))
+        new = assign(site.acc, cst.Call(func=func, args=[cst.Arg(value=gen)])).with_changes(
+            leading_lines=site.init.leading_lines
+        )
+        self.note_origin(site.init, new)
+        self.note_origin(original_node, new)
+        return new
+
+
+class LoopToSum(_LoopToFold):
+    """`n = 0` + `for x in xs: n += e` -> `n = sum(e for x in xs)`."""
+
+    name = "idiom_loop_sum"
+    description = "replace a counting or summing loop with sum() over a generator"
+    fold = "sum"
+
+
+class LoopToJoin(_LoopToFold):
+    """`s = ''` + `for x in xs: s += e` -> `s = ''.join(e for x in xs)`."""
+
+    name = "idiom_loop_join"
+    description = "replace a string-building loop with ''.join() over a generator"
+    fold = "join"
+
+
+@dataclass
+class _Unfold:
+    stmt: cst.SimpleStatementLine
+    fold: str  # "sum" | "join"
+    acc: str | None  # None: a `return`, which needs a fresh accumulator
+    comp: cst.GeneratorExp | cst.ListComp
+
+
+class AccumulatorToLoop(Transform):
+    """`n = sum(e for x in xs)` / `s = ''.join(...)` -> an explicit accumulating loop."""
+
+    name = "idiom_accumulator_loop"
+    kind = "equivalent"
+    family = "idiom"
+    description = "replace sum() or ''.join() over a generator with an accumulating loop"
+
+    site: _Unfold
+    acc: str
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Find `acc = sum(...)`, `acc = ''.join(...)` or `return` of one."""
+        info = ModuleInfo(wrapper)
+        kinds: dict[int, Kinds] = {}
+        sites: list[_Unfold] = []
+        for node, func in function_nodes(info):
+            if not isinstance(node, cst.SimpleStatementLine):
+                continue
+            if id(func) not in kinds:
+                kinds[id(func)] = Kinds(func, info)
+            site = self._site(node, func, info, kinds[id(func)])
+            if site is not None:
+                sites.append(site)
+        chosen = self.pick(sites)
+        if chosen is None:
+            return False
+        self.site = chosen
+        if chosen.acc is not None:
+            self.acc = chosen.acc
+        else:
+            fresh = FreshNames(info.names.identifiers)
+            bases = ["total", "count"] if chosen.fold == "sum" else ["result", "out", "text"]
+            self.acc = fresh.take(self.rng.choice(bases))
+        return True
+
+    def _site(
+        self, stmt: cst.SimpleStatementLine, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
+    ) -> _Unfold | None:
+        small = _single_small(stmt)
+        acc: str | None = None
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            target = small.targets[0].target
+            if not isinstance(target, cst.Name):
+                return None
+            acc = target.value
+            value: cst.BaseExpression | None = small.value
+        elif isinstance(small, cst.Return):
+            value = small.value
+        else:
+            return None
+        if value is None or not isinstance(value, cst.Call) or len(value.args) != 1:
+            return None
+        arg = value.args[0]
+        if arg.keyword is not None or arg.star:
+            return None
+        call = builtin_call(value, info)
+        method = method_call(value)
+        if call is not None and call[0] == "sum":
+            fold = "sum"
+        elif method is not None and method[1] == "join" and str_value(method[0]) == "":
+            fold = "join"
+        else:
+            return None
+        comp = arg.value
+        if not isinstance(comp, cst.GeneratorExp | cst.ListComp):
+            return None
+        for_in = comp.for_in
+        if for_in.inner_for_in is not None or len(for_in.ifs) > 1 or for_in.asynchronous:
+            return None
+        if has_comments(stmt) or contains(comp, _UNSAFE):
+            return None
+        names = target_names(for_in.target)
+        if names is None or not private_to(func, comp, names):
+            return None
+        if acc is not None and (acc in name_values(comp) or acc in names):
+            return None
+        if acc is not None and acc in info.captured_names(func):
+            return None
+        if inside_try(stmt, func, info):
+            return None
+        test = for_in.ifs[0].test if for_in.ifs else None
+        if fold == "sum" and not _is_int(comp.elt, kinds):
+            return None
+        if fold == "join" and not _is_str(comp.elt, kinds, for_in.target, for_in.iter, test):
+            return None
+        return _Unfold(stmt, fold, acc, comp)
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
+        """Replace the statement with the loop."""
+        site = self.site
+        if original_node is not site.stmt:
+            return updated_node
+        for_in = site.comp.for_in
+        start: cst.BaseExpression = (
+            cst.Integer("0") if site.fold == "sum" else cst.SimpleString("''")
+        )
+        add: cst.BaseStatement = line(
+            cst.AugAssign(target=cst.Name(self.acc), operator=cst.AddAssign(), value=site.comp.elt)
+        )
+        if for_in.ifs:
+            add = cst.If(test=for_in.ifs[0].test, body=cst.IndentedBlock(body=[add]))
+        loop = cst.For(
+            target=for_in.target.with_changes(lpar=[], rpar=[])
+            if isinstance(for_in.target, cst.Tuple)
+            else for_in.target,
+            iter=for_in.iter,
+            body=cst.IndentedBlock(body=[add]),
+        )
+        produced: list[cst.BaseStatement] = [
+            assign(self.acc, start).with_changes(leading_lines=updated_node.leading_lines),
+            loop,
+        ]
+        if site.acc is None:
+            produced.append(line(cst.Return(value=cst.Name(self.acc))))
+        self.note_origin(original_node, *produced)
+        return cst.FlattenSentinel(produced)
+
+
+@dataclass
+class _JoinSite:
+    stmt: cst.SimpleStatementLine
+    acc: str | None
+    sep: cst.BaseExpression | None  # None: the empty separator
+    items: cst.BaseExpression  # a name, or a generator/list comprehension without `if`
+
+
+class JoinToLoop(Transform):
+    """`s = sep.join(words)` -> a loop that adds the separator before every item but the
+    first (`''.join(words)`: a loop that adds every item)."""
+
+    name = "idiom_join_loop"
+    kind = "equivalent"
+    family = "idiom"
+    description = "build a joined string with a loop instead of str.join()"
+
+    site: _JoinSite
+    acc: str
+    item: str
+    index: str
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Find `acc = sep.join(items)` or `return sep.join(items)`."""
+        info = ModuleInfo(wrapper)
+        kinds: dict[int, Kinds] = {}
+        sites: list[_JoinSite] = []
+        for node, func in function_nodes(info):
+            if not isinstance(node, cst.SimpleStatementLine):
+                continue
+            if id(func) not in kinds:
+                kinds[id(func)] = Kinds(func, info)
+            site = self._site(node, func, info, kinds[id(func)])
+            if site is not None:
+                sites.append(site)
+        chosen = self.pick(sites)
+        if chosen is None:
+            return False
+        self.site = chosen
+        fresh = FreshNames(info.names.identifiers)
+        self.acc = chosen.acc or fresh.take(self.rng.choice(["result", "out", "joined"]))
+        self.item = fresh.take(self.rng.choice(["part", "piece", "item"]))
+        self.index = fresh.take(self.rng.choice(["i", "index", "pos"]))
+        return True
+
+    def _site(
+        self, stmt: cst.SimpleStatementLine, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
+    ) -> _JoinSite | None:
+        small = _single_small(stmt)
+        acc: str | None = None
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            target = small.targets[0].target
+            if not isinstance(target, cst.Name):
+                return None
+            acc = target.value
+            value: cst.BaseExpression | None = small.value
+        elif isinstance(small, cst.Return):
+            value = small.value
+        else:
+            return None
+        method = method_call(value) if value is not None else None
+        if method is None or method[1] != "join" or len(method[2]) != 1:
+            return None
+        sep_value = str_value(method[0])
+        arg = method[2][0]
+        if sep_value is None or arg.keyword is not None or has_comments(stmt):
+            return None
+        items = arg.value
+        if inside_try(stmt, func, info):
+            return None
+        if acc is not None and (acc in name_values(items) or acc in info.captured_names(func)):
+            return None
+        if isinstance(items, cst.Name):
+            # Iterating a str, list, tuple, dict or set has no effect and cannot fail part
+            # way, so a non-str item makes both the loop and join() raise TypeError.
+            if not (kinds.of_name(items.value) in (STR, LIST) or kinds.plain_param(items.value)):
+                return None
+        elif isinstance(items, cst.GeneratorExp | cst.ListComp):
+            if sep_value == "":
+                return None  # idiom_accumulator_loop's job
+            for_in = items.for_in
+            if for_in.inner_for_in is not None or for_in.ifs or for_in.asynchronous:
+                return None
+            if not isinstance(for_in.target, cst.Name) or contains(items, _UNSAFE):
+                return None
+            if not private_to(func, items, {for_in.target.value}):
+                return None
+            if acc == for_in.target.value:
+                return None
+            if not _is_str(items.elt, kinds, for_in.target, for_in.iter, None):
+                return None
+        else:
+            return None
+        sep = method[0] if sep_value else None
+        return _JoinSite(stmt, acc, sep, items)
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
+        """Replace the statement with the loop."""
+        site = self.site
+        if original_node is not site.stmt:
+            return updated_node
+        items = site.items
+        if isinstance(items, cst.Name):
+            target: cst.BaseAssignTargetExpression = cst.Name(self.item)
+            iterable: cst.BaseExpression = items
+            elt: cst.BaseExpression = cst.Name(self.item)
+        else:
+            assert isinstance(items, cst.GeneratorExp | cst.ListComp)
+            target, iterable, elt = items.for_in.target, items.for_in.iter, items.elt
+        add = line(cst.AugAssign(target=cst.Name(self.acc), operator=cst.AddAssign(), value=elt))
+        body: list[cst.BaseStatement] = [add]
+        if site.sep is not None:
+            first = cst.Comparison(
+                left=cst.Name(self.index),
+                comparisons=[
+                    cst.ComparisonTarget(operator=cst.GreaterThan(), comparator=cst.Integer("0"))
+                ],
+            )
+            glue = line(
+                cst.AugAssign(target=cst.Name(self.acc), operator=cst.AddAssign(), value=site.sep)
+            )
+            body = [cst.If(test=first, body=cst.IndentedBlock(body=[glue])), add]
+            target = cst.Tuple(
+                elements=[cst.Element(value=cst.Name(self.index)), cst.Element(value=target)],
+                lpar=[],
+                rpar=[],
+            )
+            iterable = cst.Call(func=cst.Name("enumerate"), args=[cst.Arg(value=iterable)])
+        loop = cst.For(target=target, iter=iterable, body=cst.IndentedBlock(body=body))
+        produced: list[cst.BaseStatement] = [
+            assign(self.acc, cst.SimpleString("''")).with_changes(
+                leading_lines=updated_node.leading_lines
+            ),
+            loop,
+        ]
+        if site.acc is None:
+            produced.append(line(cst.Return(value=cst.Name(self.acc))))
+        self.note_origin(original_node, *produced)
+        return cst.FlattenSentinel(produced)
+
+
+# -- loop <-> any / all, early return <-> flag -------------------------------------------------
+
+
+@dataclass
+class _Search:
+    loop: cst.For
+    after: cst.SimpleStatementLine
+    test: cst.BaseExpression
+    hit: bool  # what the early return returns
+
+
+def _bool_return(stmt: cst.BaseStatement) -> bool | None:
+    small = _single_small(stmt)
+    if (
+        isinstance(small, cst.Return)
+        and isinstance(small.value, cst.Name)
+        and small.value.value in ("True", "False")
+    ):
+        return small.value.value == "True"
+    return None
+
+
+def _searches(info: ModuleInfo) -> list[_Search]:
+    """`for x in xs: if c: return B` directly followed by `return not B`."""
+    found = []
+    for func, body, i in _block_pairs(info):
+        loop = body[i]
+        if i + 1 >= len(body) or not isinstance(loop, cst.For):
+            continue
+        after = body[i + 1]
+        if loop.orelse is not None or loop.asynchronous or has_comments(loop):
+            continue
+        inner = _statements(loop.body)
+        if len(inner) != 1 or not isinstance(inner[0], cst.If) or inner[0].orelse is not None:
+            continue
+        hits = _statements(inner[0].body)
+        hit = _bool_return(hits[0]) if len(hits) == 1 else None
+        miss = _bool_return(after)
+        if hit is None or miss is None or hit == miss or contains(loop, _UNSAFE):
+            continue
+        names = target_names(loop.target)
+        if names is None or names & info.captured_names(func):
+            continue
+        assert isinstance(after, cst.SimpleStatementLine)
+        found.append(_Search(loop, after, inner[0].test, hit))
+    return found
+
+
+class LoopToAnyAll(Transform):
+    """`for x in xs: if c: return True` + `return False` -> `return any(c for x in xs)`."""
+
+    name = "idiom_loop_any_all"
+    kind = "equivalent"
+    family = "idiom"
+    description = "replace a searching loop with an early return by any() or all()"
+
+    site: _Search
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Find searching loops."""
+        info = ModuleInfo(wrapper)
+        if not (info.is_builtin("any") and info.is_builtin("all")):
+            return False
+        chosen = self.pick(_searches(info))
+        if chosen is None:
+            return False
+        self.site = chosen
+        return True
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
+        """Drop the final return (the new return replaces the loop)."""
+        if original_node is self.site.after:
+            return cst.RemovalSentinel.REMOVE
+        return updated_node
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
+        """Replace the loop with `return any(...)` or `return all(...)`."""
+        site = self.site
+        if original_node is not site.loop:
+            return updated_node
+        if site.hit:
+            name, elt = "any", site.test
+        else:
+            name, elt = "all", negate(site.test, boolean_context=True)
+        gen = bare_genexp(wrap(elt, 1), site.loop.target, wrap(site.loop.iter, 3))
+        new = line(
+            cst.Return(value=cst.Call(func=cst.Name(name), args=[cst.Arg(value=gen)]))
+        ).with_changes(leading_lines=updated_node.leading_lines)
+        self.note_origin(original_node, new)
+        self.note_origin(site.after, new)
+        return new
+
+
+class AnyAllToLoop(Transform):
+    """`return any(c for x in xs)` -> `for x in xs: if c: return True` + `return False`."""
+
+    name = "idiom_any_all_loop"
+    kind = "equivalent"
+    family = "idiom"
+    description = "replace return any()/all() over a generator with a loop that returns early"
+
+    site: tuple[cst.SimpleStatementLine, bool, cst.GeneratorExp]
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Find `return any(...)` / `return all(...)` over a one-loop generator."""
+        info = ModuleInfo(wrapper)
+        sites = []
+        for node, func in function_nodes(info):
+            small = _single_small(node) if isinstance(node, cst.SimpleStatementLine) else None
+            if not isinstance(small, cst.Return) or small.value is None:
+                continue
+            call = builtin_call(small.value, info)
+            if call is None or call[0] not in ("any", "all") or len(call[1]) != 1:
+                continue
+            gen = call[1][0].value
+            if call[1][0].keyword is not None or not isinstance(gen, cst.GeneratorExp):
+                continue
+            for_in = gen.for_in
+            if for_in.inner_for_in is not None or for_in.ifs or for_in.asynchronous:
+                continue
+            if contains(gen, _UNSAFE) or has_comments(node):
+                continue
+            names = target_names(for_in.target)
+            if names is None or names & info.captured_names(func):
+                continue
+            assert isinstance(node, cst.SimpleStatementLine)
+            sites.append((node, call[0] == "any", gen))
+        chosen = self.pick(sites)
+        if chosen is None:
+            return False
+        self.site = chosen
+        return True
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
+        """Replace the return with the loop and the final return."""
+        stmt, is_any, gen = self.site
+        if original_node is not stmt:
+            return updated_node
+        test = gen.elt if is_any else negate(gen.elt, boolean_context=True)
+        hit = line(cst.Return(value=cst.Name("True" if is_any else "False")))
+        loop = cst.For(
+            target=gen.for_in.target.with_changes(lpar=[], rpar=[])
+            if isinstance(gen.for_in.target, cst.Tuple)
+            else gen.for_in.target,
+            iter=gen.for_in.iter,
+            body=cst.IndentedBlock(body=[cst.If(test=test, body=cst.IndentedBlock(body=[hit]))]),
+            leading_lines=updated_node.leading_lines,
+        )
+        miss = line(cst.Return(value=cst.Name("False" if is_any else "True")))
+        self.note_origin(original_node, loop, miss)
+        return cst.FlattenSentinel([loop, miss])
+
+
+class EarlyReturnToFlag(Transform):
+    """`for x in xs: if c: return True` + `return False` -> a flag set before `break`."""
+
+    name = "idiom_return_flag"
+    kind = "equivalent"
+    family = "idiom"
+    description = "replace an early return from a searching loop with a flag and break"
+
+    site: _Search
+    flag: str
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Find searching loops and a name for the flag."""
+        info = ModuleInfo(wrapper)
+        chosen = self.pick(_searches(info))
+        if chosen is None:
+            return False
+        self.site = chosen
+        fresh = FreshNames(info.names.identifiers)
+        self.flag = fresh.take(self.rng.choice(["found", "result", "flag", "matched"]))
+        return True
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
+        """Return the flag where the loop's fall-through return was."""
+        site = self.site
+        if original_node is site.after:
+            return updated_node.with_changes(body=[cst.Return(value=cst.Name(self.flag))])
+        return updated_node
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
+        """Set the flag before the loop and in place of the early return."""
+        site = self.site
+        if original_node is not site.loop:
+            return updated_node
+        inner = _statements(updated_node.body)[0]
+        assert isinstance(inner, cst.If)
+        value = "True" if site.hit else "False"
+        other = "False" if site.hit else "True"
+        body = cst.IndentedBlock(body=[assign(self.flag, cst.Name(value)), line(cst.Break())])
+        loop = updated_node.with_changes(
+            body=cst.IndentedBlock(body=[inner.with_changes(body=body)]),
+            leading_lines=[],
+        )
+        init = assign(self.flag, cst.Name(other)).with_changes(
+            leading_lines=updated_node.leading_lines
+        )
+        self.note_origin(original_node, init, loop)
+        return cst.FlattenSentinel([init, loop])
+
+
+# -- index loops -> direct iteration / enumerate ---------------------------------------------
+
+
+_MUTATING_OK_RECEIVERS = (cst.List, cst.ListComp, cst.Dict, cst.DictComp, cst.Set, cst.SetComp)
+
+
+def _fresh_object_names(kinds: Kinds, func: cst.FunctionDef) -> set[str]:
+    """Locals every binding of which builds a new list/dict/set (so they alias nothing)."""
+    bindings: dict[str, list[cst.BaseExpression | None]] = {}
+    for node in walk(func.body):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    bindings.setdefault(target.target.value, []).append(node.value)
+    fresh = set()
+    for name, values in bindings.items():
+        if name in _bound_otherwise(func, name):
+            continue
+        if all(isinstance(v, _MUTATING_OK_RECEIVERS) for v in values):
+            fresh.add(name)
+    return fresh
+
+
+def _bound_otherwise(func: cst.FunctionDef, name: str) -> set[str]:
+    """`{name}` when `name` is a parameter or bound other than by plain assignment."""
+    params = {p.name.value for p in walk(func.params) if isinstance(p, cst.Param)}
+    if name in params:
+        return {name}
+    for node in walk(func.body):
+        if isinstance(
+            node, cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr
+        ) and name in name_values(node.target):
+            return {name}
+        if isinstance(node, cst.AsName | cst.Del) and name in name_values(node):
+            return {name}
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                if not isinstance(target.target, cst.Name) and name in name_values(target.target):
+                    return {name}
+    return set()
+
+
+def _names_whole(expr: cst.BaseExpression, seq: str) -> bool:
+    """Whether `expr` may evaluate to the object `seq` itself (a bare name, maybe inside a
+    container display or a conditional), rather than to a part of it."""
+    if isinstance(expr, cst.Name):
+        return expr.value == seq
+    if isinstance(expr, cst.Subscript | cst.Call | cst.BinaryOperation | cst.Comparison):
+        return isinstance(expr, cst.Call) and any(_names_whole(a.value, seq) for a in expr.args)
+    return seq in name_values(expr)
+
+
+def _leaves_alone(body: cst.CSTNode, seq: str, fresh: set[str], info: ModuleInfo) -> bool:
+    """Nothing in `body` can change the object `seq` names: calls are to pure builtins,
+    non-mutating methods, or methods of fresh local containers; stores go only into those."""
+    for node in walk(body):
+        if isinstance(node, cst.Call):
+            func = node.func
+            if isinstance(func, cst.Name):
+                if func.value not in PURE_BUILTINS or not info.is_builtin(func.value):
+                    return False
+            elif isinstance(func, cst.Attribute):
+                if func.attr.value in NON_MUTATING_METHODS:
+                    continue
+                receiver = func.value
+                if not (isinstance(receiver, cst.Name) and receiver.value in fresh):
+                    return False
+                if any(_names_whole(a.value, seq) for a in node.args):
+                    return False  # `out.append(xs)` would alias xs
+            else:
+                return False
+        elif isinstance(node, cst.AssignTarget | cst.AugAssign):
+            target = node.target
+            if isinstance(target, cst.Subscript | cst.Attribute):
+                base = target.value
+                if not (isinstance(base, cst.Name) and base.value in fresh):
+                    return False
+                value = getattr(node, "value", None)
+                if value is not None and _names_whole(value, seq):
+                    return False
+        elif isinstance(node, cst.Del | cst.Yield | cst.Await | cst.Global | cst.Nonlocal):
+            return False
+    return True
+
+
+@dataclass
+class _IndexLoop:
+    loop: cst.For
+    seq: str
+    index: str
+    reads: set[int] = field(default_factory=set)  # ids of the `xs[i]` nodes
+    keep_index: bool = False
+    kind: str | None = None
+
+
+class IndexLoopToEnumerate(Transform):
+    """`for i in range(len(xs)): ... xs[i] ...` -> `for x in xs:` or `enumerate(xs)`."""
+
+    name = "idiom_index_enumerate"
+    kind = "equivalent"
+    family = "idiom"
+    description = "iterate over a sequence directly (or with enumerate) instead of by index"
+
+    site: _IndexLoop
+    item: str
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Find index loops over a str or list the loop leaves alone."""
+        info = ModuleInfo(wrapper)
+        kinds: dict[int, Kinds] = {}
+        sites = []
+        for node, func in function_nodes(info):
+            if not isinstance(node, cst.For) or node.asynchronous:
+                continue
+            if id(func) not in kinds:
+                kinds[id(func)] = Kinds(func, info)
+            site = self._site(node, func, info, kinds[id(func)])
+            if site is not None:
+                sites.append(site)
+        chosen = self.pick(sites)
+        if chosen is None:
+            return False
+        self.site = chosen
+        fresh = FreshNames(info.names.identifiers)
+        seq = chosen.seq
+        bases = ["item", "value", "element"]
+        if chosen.kind == STR:
+            bases = ["ch", "char", "c"]
+        if len(seq) > 2 and seq.endswith("s") and not seq.endswith("ss"):
+            bases = [seq[:-1]]
+        self.item = fresh.take(self.rng.choice(bases))
+        return True
+
+    def _site(
+        self, loop: cst.For, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
+    ) -> _IndexLoop | None:
+        call = builtin_call(loop.iter, info)
+        if call is None or call[0] != "range" or len(call[1]) != 1 or call[1][0].keyword:
+            return None
+        inner = builtin_call(call[1][0].value, info)
+        if inner is None or inner[0] != "len" or len(inner[1]) != 1:
+            return None
+        seq_expr = inner[1][0].value
+        if not isinstance(seq_expr, cst.Name) or not isinstance(loop.target, cst.Name):
+            return None
+        seq, index = seq_expr.value, loop.target.value
+        if kinds.of_name(seq) not in (STR, LIST) or seq == index:
+            return None
+        if has_comments(loop) or contains(loop.body, _UNSAFE):
+            return None
+        if {seq, index} & assigned_names(loop.body) or {seq, index} & info.captured_names(func):
+            return None
+        fresh = _fresh_object_names(kinds, func) - {seq}
+        if not _leaves_alone(loop.body, seq, fresh, info):
+            return None
+        reads: set[int] = set()
+        for node in walk(loop.body):
+            if (
+                isinstance(node, cst.Subscript)
+                and isinstance(node.value, cst.Name)
+                and node.value.value == seq
+                and len(node.slice) == 1
+                and isinstance(node.slice[0].slice, cst.Index)
+                and isinstance(node.slice[0].slice.value, cst.Name)
+                and node.slice[0].slice.value.value == index
+            ):
+                reads.add(id(node))
+        if not reads:
+            return None
+        keep = count_refs(func, index) != len(reads) + 1
+        if loop.orelse is not None and index in name_values(loop.orelse):
+            keep = True
+        return _IndexLoop(loop, seq, index, reads, keep, kinds.of_name(seq))
+
+    def leave_Subscript(self, original_node: cst.Subscript, updated_node: cst.Subscript) -> Any:
+        """Read the item instead of indexing."""
+        if id(original_node) in self.site.reads:
+            return cst.Name(self.item, lpar=updated_node.lpar, rpar=updated_node.rpar)
+        return updated_node
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
+        """Iterate over the sequence."""
+        site = self.site
+        if original_node is not site.loop:
+            return updated_node
+        seq = cst.Name(site.seq)
+        if site.keep_index:
+            target: cst.BaseAssignTargetExpression = cst.Tuple(
+                elements=[
+                    cst.Element(value=cst.Name(site.index)),
+                    cst.Element(value=cst.Name(self.item)),
+                ],
+                lpar=[],
+                rpar=[],
+            )
+            iterable: cst.BaseExpression = cst.Call(
+                func=cst.Name("enumerate"), args=[cst.Arg(value=seq)]
+            )
+        else:
+            target, iterable = cst.Name(self.item), seq
+        return updated_node.with_changes(target=target, iter=iterable)
+
+
+# -- sorted() -> list.sort() ------------------------------------------------------------------
+
+
+class SortedToSort(Transform):
+    """`ys = sorted(xs, ...)` -> `ys = list(xs)` + `ys.sort(...)`."""
+
+    name = "idiom_sorted_sort"
+    kind = "equivalent"
+    family = "idiom"
+    description = "copy into a list and sort it in place instead of calling sorted()"
+
+    site: cst.SimpleStatementLine
+    fresh_name: str
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Find `name = sorted(iterable, key=..., reverse=...)` (or `return sorted(...)`)."""
+        info = ModuleInfo(wrapper)
+        if not info.is_builtin("list"):
+            return False
+        self.fresh_name = FreshNames(info.names.identifiers).take(
+            self.rng.choice(["ordered", "result", "items"])
+        )
+        sites = []
+        for node, _func in function_nodes(info):
+            small = _single_small(node) if isinstance(node, cst.SimpleStatementLine) else None
+            if isinstance(small, cst.Return) and small.value is not None:
+                target: cst.BaseExpression = cst.Name(self.fresh_name)
+            elif isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target = small.targets[0].target
+            else:
+                continue
+            assert small.value is not None
+            call = builtin_call(small.value, info)
+            if not isinstance(target, cst.Name) or call is None or call[0] != "sorted":
+                continue
+            args = call[1]
+            if not args or args[0].keyword is not None:
+                continue
+            if any(
+                a.keyword is None or a.keyword.value not in ("key", "reverse") for a in args[1:]
+            ):
+                continue
+            if target.value in name_values(small.value) or has_comments(node):
+                continue
+            assert isinstance(node, cst.SimpleStatementLine)
+            sites.append(node)
+        chosen = self.pick(sites)
+        if chosen is None:
+            return False
+        self.site = chosen
+        return True
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
+        """Split the statement into the copy and the in-place sort."""
+        if original_node is not self.site:
+            return updated_node
+        small = updated_node.body[0]
+        assert isinstance(small, cst.Assign | cst.Return) and isinstance(small.value, cst.Call)
+        args = list(small.value.args)
+        copied = cst.Call(
+            func=cst.Name("list"), args=[args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
+        )
+        if isinstance(small, cst.Assign):
+            target = small.targets[0].target
+            copy = updated_node.with_changes(body=[small.with_changes(value=copied)])
+        else:
+            target = cst.Name(self.fresh_name)
+            copy = assign(self.fresh_name, copied).with_changes(
+                leading_lines=updated_node.leading_lines
+            )
+        rest = list(args[1:])
+        if rest:
+            rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        sort = line(
+            cst.Expr(
+                value=cst.Call(func=cst.Attribute(value=target, attr=cst.Name("sort")), args=rest)
+            )
+        )
+        produced: list[cst.BaseStatement] = [copy, sort]
+        if isinstance(small, cst.Return):
+            produced.append(line(cst.Return(value=cst.Name(self.fresh_name))))
+        self.note_origin(original_node, *produced)
+        return cst.FlattenSentinel(produced)
+
+
+TRANSFORMS: tuple[type[Transform], ...] = (
+    LoopToSum,
+    LoopToJoin,
+    AccumulatorToLoop,
+    JoinToLoop,
+    LoopToAnyAll,
+    AnyAllToLoop,
+    EarlyReturnToFlag,
+    IndexLoopToEnumerate,
+    SortedToSort,
+)
