@@ -217,13 +217,22 @@ def test_the_original_runs_each_generated_call_once(
 ) -> None:
     runs: Counter[str] = Counter()
     real = pool.run_batch
+    real_map = pool.map
 
     def counting(code: str, calls: Sequence[str], **options: Any) -> list[Outcome]:
         if code == MUTATING:
             runs.update(calls)
         return real(code, calls, **options)
 
+    def counting_map(jobs: Any, **options: Any) -> list[list[Outcome]]:
+        jobs = list(jobs)
+        for code, calls in jobs:
+            if code == MUTATING:
+                runs.update(calls)
+        return real_map(jobs, **options)
+
     monkeypatch.setattr(pool, "run_batch", counting)
+    monkeypatch.setattr(pool, "map", counting_map)
     own = "f([4, 1, 7, 2], 5)"
     report = generate_variants_report(MUTATING, [own], k=2, extra_calls=4, pool=pool)
     generated = report.calls[1:]
