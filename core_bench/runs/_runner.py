@@ -399,8 +399,9 @@ def run(
     benchmark: Benchmark | None = None,
     pool: SandboxPool | None = None,
     progress: bool = True,
-    plots: bool = True,
-    baselines: bool = True,
+    plots: bool | None = None,
+    baselines: bool | None = None,
+    report: bool = True,
 ) -> RunResult:
     """Run one model over a benchmark and write its run directory.
 
@@ -412,14 +413,19 @@ def run(
         benchmark: the benchmark, when already loaded (else read from `config.bench`).
         pool: the sandbox pool for grading input predictions (else one is made and closed).
         progress: show a progress bar (on a terminal).
-        plots: draw the report's plots (False: tables only, much faster on small runs).
-        baselines: run the report's reference agents (floor and ceiling) on the same tasks.
+        plots: draw the report's plots (False: tables only, much faster on small runs; None:
+            `core_bench.report.write_report`'s default).
+        baselines: run the report's reference agents (floor and ceiling) on the same tasks
+            (None: `write_report`'s default).
+        report: write the run's report at all (report.md, report.html, summary.csv).
 
     Raises:
         ValueError: a bad model spec, or no API key for OpenAI.
     """
     with _fewer_collections():
         result = asyncio.run(_run(config, benchmark, pool, progress))
+    if not report:
+        return result
     try:  # the report only views the run: failing to draw it must not fail the run
         from core_bench.report import write_report
 

@@ -57,8 +57,8 @@ def summary_rows(
     tasks: Sequence[Task],
     traces: Traces,
 ) -> list[MetricRow]:
-    """Every metric row of a run (`core_bench.metrics.summarize`), mutant, trace and
-    truncation rows included.
+    """Every metric row of a run (`core_bench.metrics.summarize`), mutant and trace rows
+    included, then the share of responses cut at the token limit (`truncation_rows`).
 
     Args:
         samples: the run's samples, sorted by task id and sample index.

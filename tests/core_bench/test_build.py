@@ -55,7 +55,7 @@ def test_bundled_build_files_and_counts(bundled: Path) -> None:
         origin = by_id[probe.anchor_of or ""]
         assert origin.anchored and origin.problem_id == probe.problem_id
         assert origin.call_index == probe.call_index and origin.kind == probe.kind
-        assert origin.answer == probe.answer or probe.kind == "next_line"
+        assert origin.answer == probe.answer or probe.kind in ("next_line", "return_line")
     kinds_seen = {p.kind for p in bench.probes}
     assert {"state_after", "branch", "loop_iterations", "loop_exit_state", "coverage"} <= kinds_seen
     assert {"next_line", "call_return", "full_trace"} <= kinds_seen
