@@ -250,21 +250,33 @@ class ModuleInfo:
     are computed once per code, not once per transform. Transforms only read it.
     """
 
-    @classmethod
-    def of(cls, wrapper: MetadataWrapper) -> ModuleInfo:
-        """The shared analysis of `wrapper` (made on first use; the latest few are kept)."""
+    _ready: bool
+
+    def __new__(cls, wrapper: MetadataWrapper) -> ModuleInfo:
+        """The shared analysis of `wrapper` when there is one (so transforms that write
+        `ModuleInfo(wrapper)` share it too), else a new one."""
         entry = _SHARED_INFOS.get(id(wrapper))
         if entry is not None and entry[0] is wrapper:
             _SHARED_INFOS.move_to_end(id(wrapper))
             return entry[1]
-        info = cls(wrapper)
+        info = super().__new__(cls)
+        info._ready = False
         _SHARED_INFOS[id(wrapper)] = (wrapper, info)
         while len(_SHARED_INFOS) > _SHARED_LIMIT:
             _SHARED_INFOS.popitem(last=False)
         return info
 
+    @classmethod
+    def of(cls, wrapper: MetadataWrapper) -> ModuleInfo:
+        """The shared analysis of `wrapper` (made on first use; the latest few are kept)."""
+        return cls(wrapper)
+
     def __init__(self, wrapper: MetadataWrapper) -> None:
-        """Index `wrapper.module`: every node in source order and each node's parent."""
+        """Index `wrapper.module`: every node in source order and each node's parent (once
+        per wrapper: a shared analysis is not indexed again)."""
+        if self._ready:
+            return
+        self._ready = True
         self.wrapper = wrapper
         self.module = wrapper.module
         self.nodes: list[cst.CSTNode] = []

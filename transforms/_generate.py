@@ -820,7 +820,10 @@ def _reference(
     limits: _Limits,
 ) -> list[Outcome]:
     """The original's outcome on every call; calls whose outcome is `known` (generated calls,
-    already run once on the original) are not run again."""
+    already run once on the original) and returned are not run again. A raising call is: a
+    traced run reports the arguments' state after an exception, an untraced one does not, and
+    variants run untraced."""
+    known = {call: o for call, o in known.items() if o.status == "ok"}
     missing = list(dict.fromkeys(call for call in calls if call not in known))
     ran: dict[str, Outcome] = {}
     if missing:

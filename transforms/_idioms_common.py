@@ -46,6 +46,7 @@ STR = "str"
 LIST = "list"
 DICT = "dict"
 INT = "int"
+SEQ = "seq"  # a str, list or tuple, not known which
 
 #: str methods that return a str (bytes are excluded module-wide, see `touches_bytes`).
 STR_RESULT_METHODS = frozenset(
@@ -220,7 +221,7 @@ class Kinds:
         self.info = info
         self.func = func
         self._bindings: dict[str, list[cst.BaseExpression | _AugValue | None]] = {}
-        self._methods: dict[str, list[tuple[str, cst.Call]]] = {}
+        self._methods: dict[str, list[tuple[str, cst.CSTNode]]] = {}
         for name in param_names(func):
             self._bindings.setdefault(name, []).append(None)
         for node in walk(func.body):
@@ -255,14 +256,31 @@ class Kinds:
                     self._methods.setdefault(receiver.value, []).append(
                         (node.func.attr.value, node)
                     )
+            elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+                # `p + 'x'` raises unless p is a str; `p + [x]` unless p is a list.
+                for side, other in ((node.left, node.right), (node.right, node.left)):
+                    if isinstance(side, cst.Name):
+                        if is_str_literal(other):
+                            self._methods.setdefault(side.value, []).append(("+str", node))
+                        elif isinstance(other, cst.List):
+                            self._methods.setdefault(side.value, []).append(("+list", node))
+            elif (
+                isinstance(node, cst.Subscript)
+                and isinstance(node.value, cst.Name)
+                and any(isinstance(e.slice, cst.Slice) for e in node.slice)
+            ):
+                # Slicing raises on a dict, a set or a number.
+                self._methods.setdefault(node.value.value, []).append(("[:]", node))
         self._cache: dict[str, str | None] = {}
-        self._excluded: cst.CSTNode | None = None
+        self._excluded: set[int] = set()
+        self._excluded_root: cst.CSTNode | None = None
 
     def excluding(self, call: cst.CSTNode | None) -> Kinds:
-        """These kinds, with the method call `call` not counted as evidence (a rewrite of
-        that very call must not rely on it: where it would raise, the rewrite may not)."""
-        if call is not self._excluded:
-            self._excluded = call
+        """These kinds, with nothing inside `call` counted as evidence (a rewrite of that
+        very code must not rely on it: where it would raise, the rewrite may not)."""
+        if call is not self._excluded_root:
+            self._excluded_root = call
+            self._excluded = {id(n) for n in walk(call)} if call is not None else set()
             self._cache = {}
         return self
 
@@ -276,6 +294,14 @@ class Kinds:
         self._cache[name] = None  # recursion guard
         bindings = self._bindings.get(name)
         result: str | None = None
+        plain = [b for b in bindings or [] if not isinstance(b, _AugValue)]
+        grows = [b for b in bindings or [] if isinstance(b, _AugValue)]
+        if plain and grows and all(isinstance(g.node.operator, cst.AddAssign) for g in grows):
+            # `x += e` keeps a list a list (extend) and a str a str (or raises).
+            kinds_ = {self._evidence(name) if v is None else self.of(v) for v in plain}
+            if len(kinds_) == 1 and (only := next(iter(kinds_))) in (LIST, STR):
+                self._cache[name] = only
+                return only
         if bindings:
             kinds = set()
             for value in bindings:
@@ -298,14 +324,18 @@ class Kinds:
     def _evidence(self, name: str) -> str | None:
         if name not in param_names(self.func):
             return None
-        methods = {attr for attr, call in self._methods.get(name, []) if call is not self._excluded}
+        methods = {
+            attr for attr, node in self._methods.get(name, []) if id(node) not in self._excluded
+        }
         found = set()
-        if methods & _STR_EVIDENCE:
+        if methods & _STR_EVIDENCE or "+str" in methods:
             found.add(STR)
-        if methods & _LIST_ONLY_METHODS:
+        if methods & _LIST_ONLY_METHODS or "+list" in methods:
             found.add(LIST)
         if methods & _DICT_ONLY_METHODS:
             found.add(DICT)
+        if not found and "[:]" in methods:
+            found.add(SEQ)
         return found.pop() if len(found) == 1 else None
 
     def _aug_kind(self, node: cst.AugAssign) -> str | None:

@@ -48,6 +48,7 @@ from transforms._base import Transform
 from transforms._idioms_common import (
     INT,
     LIST,
+    SEQ,
     STR,
     Kinds,
     assign,
@@ -986,7 +987,7 @@ class IndexLoopToEnumerate(Transform):
         if not isinstance(seq_expr, cst.Name) or not isinstance(loop.target, cst.Name):
             return None
         seq, index = seq_expr.value, loop.target.value
-        if kinds.of_name(seq) not in (STR, LIST) or seq == index:
+        if kinds.of_name(seq) not in (STR, LIST, SEQ) or seq == index:
             return None
         if has_comments(loop) or contains(loop.body, _UNSAFE):
             return None

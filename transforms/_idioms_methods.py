@@ -123,7 +123,11 @@ class _ExpressionIdiom(Transform):
         new = self.build(result)
         if isinstance(original_node, cst.BaseExpression) and isinstance(new, cst.BaseExpression):
             needed = required_precedence(original_node, self.info)
-            return keep_parens(original_node, wrap(new, needed))
+            new = wrap(new, needed)
+            if original_node.lpar or isinstance(self.info.parent(original_node), _KEYWORDED):
+                # `return[...]` must not become `returnlist(...)`.
+                return keep_parens(original_node, new)
+            return new
         return new
 
 

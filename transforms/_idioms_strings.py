@@ -114,7 +114,7 @@ class ConcatToFString(Transform):
                 if is_literal(inner):
                     return None  # `str(1)` is a literal in disguise: no natural f-string
                 converted = True
-            elif kinds.of(operand) == STR and not isinstance(
+            elif kinds.excluding(node).of(operand) == STR and not isinstance(
                 operand, cst.ConcatenatedString | cst.SimpleString
             ):
                 inner = operand

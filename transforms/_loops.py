@@ -52,6 +52,8 @@ class _Plan:
     stop_inline: bool = False
     step: int = 1
     continues: set[int] = field(default_factory=set)
+    direct: bool = False  # index the iterable's name itself
+    copy: bool = False  # hold `list(iterable)` rather than the iterable
 
 
 def _literal_int(expr: cst.BaseExpression) -> int | None:
@@ -145,7 +147,7 @@ class ForToWhile(Transform):
         if chosen.form == "sequence":
             self.index_name = fresh.take(self.rng.choice(["i", "idx", "index", "pos"]))
             self.holder_name = None
-            if not _indexable_name(loop, info):
+            if not chosen.direct:
                 holder = self.rng.choice(["items", "values", "seq", "elements"])
                 self.holder_name = fresh.take(holder)
         else:
@@ -176,7 +178,7 @@ class ForToWhile(Transform):
                 return self._range_plan(loop, func, info, args, step)
         if not all(info.is_builtin(n) for n in ("len", "list")):
             return None
-        return _Plan(loop=loop, form="sequence")
+        return _sequence_plan(loop, func, info)
 
     def _range_plan(
         self,
@@ -337,7 +339,7 @@ class ForToWhile(Transform):
             sequence: cst.BaseExpression = cst.Name(loop.iter.value)
         else:
             value = loop.iter
-            if _needs_list(value):
+            if self.plan.copy:
                 value = cst.Call(func=cst.Name("list"), args=[cst.Arg(value=strip_parens(value))])
             statements.append(_assign(self.holder_name, strip_parens(value)))
             sequence = cst.Name(self.holder_name)
@@ -371,35 +373,117 @@ class ForToWhile(Transform):
         return statements
 
 
-_LIST_FIRST = frozenset(
-    {"zip", "enumerate", "map", "filter", "reversed", "iter", "set", "frozenset"}
-)
-_VIEW_METHODS = frozenset({"items", "keys", "values"})
+_STR_METHODS = frozenset(
+    {
+        "split", "rsplit", "splitlines", "lower", "upper", "strip", "lstrip", "rstrip",
+        "replace", "title", "capitalize", "swapcase", "join", "casefold", "center", "ljust",
+        "rjust", "zfill", "format", "expandtabs", "translate", "removeprefix", "removesuffix",
+    }
+)  # fmt: skip
+_SEQUENCE_BUILTINS = frozenset({"list", "sorted", "tuple", "str"})
+# Builtins that read an object without changing it (passing the iterable to them is safe).
+_READERS = frozenset(
+    {"len", "str", "repr", "list", "tuple", "sorted", "sum", "min", "max", "any", "all", "print",
+     "set", "dict", "enumerate", "zip", "reversed", "bool", "int", "float", "abs", "isinstance"}
+)  # fmt: skip
 
 
-def _needs_list(expr: cst.BaseExpression) -> bool:
-    """Whether `expr` gives an iterable that cannot be indexed (so it goes through `list`)."""
-    if isinstance(expr, cst.GeneratorExp | cst.Set | cst.SetComp | cst.Dict | cst.DictComp):
+def _sequence_expr(expr: cst.BaseExpression, info: ModuleInfo) -> bool:
+    """Whether `expr` surely gives a list, tuple or string (indexable like its iteration)."""
+    if isinstance(
+        expr,
+        cst.List
+        | cst.Tuple
+        | cst.ListComp
+        | cst.SimpleString
+        | cst.ConcatenatedString
+        | cst.FormattedString,
+    ):
         return True
     if isinstance(expr, cst.Call):
         func = expr.func
         if isinstance(func, cst.Name):
-            return func.value in _LIST_FIRST
+            return func.value in _SEQUENCE_BUILTINS and info.is_builtin(func.value)
         if isinstance(func, cst.Attribute):
-            return func.attr.value in _VIEW_METHODS
+            return func.attr.value in _STR_METHODS
     return False
 
 
-def _indexable_name(loop: cst.For, info: ModuleInfo) -> bool:
-    """Whether the loop's iterable is a plain name the loop never rebinds (indexed directly)."""
+def _known_sequence(name: str, func: cst.FunctionDef, info: ModuleInfo) -> bool:
+    """Whether every binding of local `name` in `func` surely gives a list, tuple or string."""
+    if name in {p.name.value for p in walk(func.params) if isinstance(p, cst.Param)}:
+        return False
+    found = False
+    for node in walk(func.body):
+        if isinstance(node, cst.Assign):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name) and target.target.value == name:
+                    if not _sequence_expr(node.value, info):
+                        return False
+                    found = True
+                elif name in (target_names(target.target) or set()):
+                    return False
+        elif isinstance(node, cst.For | cst.CompFor):
+            if name in (target_names(node.target) or {name}):
+                return False
+        elif (
+            isinstance(node, cst.NamedExpr | cst.AnnAssign) and name in name_values(node.target)
+        ) or (isinstance(node, cst.AsName) and name in name_values(node.name)):
+            return False
+    return found
+
+
+def _may_mutate(body: cst.CSTNode, name: str, info: ModuleInfo) -> bool:
+    """Whether `body` may change the object `name` holds: a method call on it other than a
+    known non-mutating one, a store or `del` into it, or passing it to a call."""
+    for node in walk(body):
+        if isinstance(node, cst.Call):
+            func = node.func
+            if (
+                isinstance(func, cst.Attribute)
+                and isinstance(func.value, cst.Name)
+                and func.value.value == name
+                and func.attr.value not in NON_MUTATING_METHODS
+            ):
+                return True
+            reader = (
+                isinstance(func, cst.Name)
+                and func.value in _READERS
+                and info.is_builtin(func.value)
+            )
+            passed = any(isinstance(a.value, cst.Name) and a.value.value == name for a in node.args)
+            if passed and not reader:
+                return True
+        elif isinstance(node, cst.AssignTarget | cst.AugAssign | cst.Del):
+            target = node.target
+            inner = target.value if isinstance(target, cst.Subscript | cst.Attribute) else None
+            if isinstance(inner, cst.Name) and inner.value == name:
+                return True
+    return False
+
+
+def _sequence_plan(loop: cst.For, func: cst.FunctionDef, info: ModuleInfo) -> _Plan | None:
+    """How to index the loop's iterable, or None when no index loop is surely the same.
+
+    A name the body does not change is indexed directly when it surely holds a sequence,
+    else through `list(name)` (a copy, which the loop cannot tell from the original); a name
+    the body changes is indexed directly only when it surely holds a list (a list iterator
+    reads the list live, as the index loop does). Any other expression is held in a new
+    local, through `list(...)` unless it surely gives a sequence.
+    """
     iterable = loop.iter
     if not isinstance(iterable, cst.Name) or iterable.lpar:
-        return False
+        return _Plan(loop=loop, form="sequence", copy=not _sequence_expr(iterable, info))
     name = iterable.value
     if name in info.names.declared:
-        return False
-    rebinds = assigned_names(loop.body) | (target_names(loop.target) or {name})
-    return name not in rebinds
+        return None
+    rebound = name in assigned_names(loop.body) | (target_names(loop.target) or {name})
+    known = _known_sequence(name, func, info)
+    if _may_mutate(loop.body, name, info):
+        if not known or rebound:
+            return None
+        return _Plan(loop=loop, form="sequence", direct=True)
+    return _Plan(loop=loop, form="sequence", direct=known and not rebound, copy=not known)
 
 
 TRANSFORMS: tuple[type[Transform], ...] = (ForToWhile,)

@@ -8,7 +8,8 @@ calls: cyclomatic complexity at least `MIN_CC`, token Jaccard at most `MAX_JACCA
 the original and every reimplementation kept before it, and equivalence on at least
 `FRESH_CALLS` fresh generated calls besides the problem's own. Model text runs only in a
 sandbox pool of its own, started for that one candidate and closed after it, so a worker that
-ran it never runs anything else; the original runs first in that pool, before any model text.
+ran it never runs anything else (the original runs first in that pool, before any model text);
+a kept one is traced one call per fresh forked process (`untrusted=True`).
 
 Questions imported with the data (CoRE's) stay on the variant of the implementation they were
 asked of; those of an implementation that is not kept are dropped and counted.
@@ -296,7 +297,8 @@ def _check_authored(
         )
         if not result.kept:
             return _not_equivalent(result.reason, result.differing_call, result.detail), 0, []
-        return None, result.calls, _trace(code, calls, options, own)
+        # Traced one call per fresh forked process (the sandbox's lane for model text).
+        return None, result.calls, _trace(code, calls, options, own, untrusted=True)
 
 
 def _not_equivalent(reason: str, call: str | None, detail: str | None) -> tuple[str, str]:
@@ -324,10 +326,20 @@ def _fresh_calls(
 
 
 def _trace(
-    code: str, calls: list[str], options: BuildOptions, pool: SandboxPool
+    code: str,
+    calls: list[str],
+    options: BuildOptions,
+    pool: SandboxPool,
+    *,
+    untrusted: bool = False,
 ) -> list[Trace | None]:
     outcomes = pool.run_batch(
-        code, calls, timeout_s=options.timeout_s, trace=True, max_steps=options.max_steps
+        code,
+        calls,
+        timeout_s=options.timeout_s,
+        trace=True,
+        max_steps=options.max_steps,
+        untrusted=untrusted,
     )
     return [outcome.trace for outcome in outcomes]
 

@@ -95,8 +95,8 @@ def regrade(
     bench: Path | None = None,
     float_tolerance: float | None = None,
     pool: SandboxPool | None = None,
-    plots: bool = True,
-    baselines: bool = True,
+    plots: bool | None = None,
+    baselines: bool | None = None,
 ) -> GradeResult:
     """Grade a run directory again from its cached responses and rewrite its results.
 
@@ -218,11 +218,17 @@ def register(subparsers: Any) -> None:
     )
     add_isolation_flag(parser)
     parser.add_argument(
-        "--no-plots", action="store_true", help="write the report's tables only, no plots"
+        "--no-plots",
+        dest="plots",
+        action="store_false",
+        default=None,
+        help="write the report's tables only, no plots",
     )
     parser.add_argument(
         "--no-baselines",
-        action="store_true",
+        dest="baselines",
+        action="store_false",
+        default=None,
         help="do not run the reference agents (floor, ceiling) for the report",
     )
     parser.set_defaults(handler=handle)
@@ -235,8 +241,8 @@ def handle(args: argparse.Namespace) -> int:
         args.run,
         bench=args.bench,
         float_tolerance=args.float_tolerance,
-        plots=not args.no_plots,
-        baselines=not args.no_baselines,
+        plots=args.plots,
+        baselines=args.baselines,
     )
     print(
         f"{args.run}: {result.regraded} samples graded again ({result.changed} changed), "

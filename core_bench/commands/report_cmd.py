@@ -29,11 +29,17 @@ def register(subparsers: Any) -> None:
         "for several)",
     )
     parser.add_argument(
-        "--no-plots", action="store_true", help="write the tables only, no plots/*.png"
+        "--no-plots",
+        dest="plots",
+        action="store_false",
+        default=None,
+        help="write the tables only, no plots/*.png",
     )
     parser.add_argument(
         "--no-baselines",
-        action="store_true",
+        dest="baselines",
+        action="store_false",
+        default=None,
         help="do not run the reference agents (floor, ceiling) on the runs' benchmarks",
     )
     parser.set_defaults(handler=run)
@@ -46,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     runs: list[Path] = args.runs
     out: Path = args.out or (runs[0] if len(runs) == 1 else Path("report"))
     try:
-        report = write_report(runs, out, plots=not args.no_plots, baselines=not args.no_baselines)
+        report = write_report(runs, out, plots=args.plots, baselines=args.baselines)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     print(report)

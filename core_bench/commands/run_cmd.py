@@ -203,11 +203,17 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_isolation_flag(parser)
     parser.add_argument(
-        "--no-plots", action="store_true", help="write the run's report without plots"
+        "--no-plots",
+        dest="plots",
+        action="store_false",
+        default=None,
+        help="write the run's report without plots",
     )
     parser.add_argument(
         "--no-baselines",
-        action="store_true",
+        dest="baselines",
+        action="store_false",
+        default=None,
         help="do not run the reference agents (floor, ceiling) for the run's report",
     )
     parser.set_defaults(handler=handle)
@@ -296,8 +302,8 @@ def handle(args: argparse.Namespace) -> int:
             config,
             benchmark=benchmark,
             progress=not args.quiet,
-            plots=not args.no_plots,
-            baselines=not args.no_baselines,
+            plots=args.plots,
+            baselines=args.baselines,
         )
         _report(result)
         if result.counts["failed"]:

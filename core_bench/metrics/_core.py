@@ -17,8 +17,10 @@ q = 1..k_j of each implementation; o_jt and s_jq are 1 when the answer is right:
 Each metric is the mean over problems, x100. CoRE reports, for GPT-5, I = 84.62 on about 4.3
 implementations x 7.8 tests per problem and 4.1 probes per implementation. Strict products
 shrink geometrically with the number of items (a model right on 95% of items, independently,
-has E[I] = 0.95^(m*n): 12.9% on 5 x 8, about 0 on the 40 x 5 items a large build holds), so
-the budget is chosen here, by the metric, not by the build (`Budget`):
+has E[I] = 0.95^(m*n): 12.9% on 5 x 8, and E[W] = 0.95^(items): 35.8% on 5 x 4 probes but
+about 0 on the ~200 probes per problem a default build holds), so the budget is chosen here,
+by the metric, not by the build (`Budget`; `bench/core_expected.py` prints the expected values
+on a benchmark's own budget):
 
 - implementations: the original, then up to `IMPLEMENTATIONS - 1` equivalent variants (family
   `distractor` excluded: CoRE's implementations are natural code) in the order of

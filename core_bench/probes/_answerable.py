@@ -36,7 +36,9 @@ The rules, per kind (each kind's registry row in `_registry` names its rule):
   its length (and length + 1 for the header).
 - return_line: a `return` statement that always runs (see coverage).
 - call_return: a function whose first statement is `return` of a literal.
-- first_true, change_count, full_trace: no static rule.
+- change_count: one change per statement that binds the name after its first value, when each
+  runs exactly once (always runs, in no loop) and nothing changes the name in place.
+- first_true, full_trace: no static rule.
 """
 
 from __future__ import annotations
@@ -104,6 +106,9 @@ class StaticFacts:
         loop_first: `for` header -> its first body line; loop_follow: -> what runs after it.
         params: `def` line -> (function name, parameter names).
         modified: `def` line -> names the function rebinds or may change in place.
+        bindings: `def` line -> name -> lines of the statements that bind it (a name also
+            bound in a comprehension is left out).
+        in_place: `def` line -> names the function may change in place.
     """
 
     always: set[int] = field(default_factory=set)
@@ -124,6 +129,8 @@ class StaticFacts:
     loop_follow: dict[int, str] = field(default_factory=dict)
     params: dict[int, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     modified: dict[int, frozenset[str]] = field(default_factory=dict)
+    bindings: dict[int, dict[str, list[int]]] = field(default_factory=dict)
+    in_place: dict[int, frozenset[str]] = field(default_factory=dict)
 
 
 def _walk_own(node: ast.AST) -> list[ast.AST]:
@@ -228,6 +235,8 @@ class _Walker:
             tuple(a.arg for a in [*args.posonlyargs, *args.args]),
         )
         self.facts.modified[node.lineno] = _modified(node)
+        self.facts.bindings[node.lineno] = _bindings(node)
+        self.facts.in_place[node.lineno] = _modified(node, rebinding=False)
         first = node.body[0]
         if isinstance(first, ast.Return) and first.value is not None:
             value = _literal(first.value)
@@ -373,12 +382,45 @@ _MUTATORS = frozenset(
 )  # fmt: skip
 
 
-def _modified(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
-    """Names a function rebinds, deletes, assigns into or calls a mutating method of."""
+def _bindings(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[int]]:
+    """Name -> lines of the function's own statements that bind it."""
+    found: dict[str, list[int]] = {}
+    unsafe: set[str] = set()
+    for sub in _walk_own(node):
+        if isinstance(sub, ast.comprehension | ast.NamedExpr):
+            unsafe.update(n.id for n in ast.walk(sub.target) if isinstance(n, ast.Name))
+        if not isinstance(sub, ast.stmt):
+            continue
+        targets: list[ast.expr] = []
+        if isinstance(sub, ast.Assign):
+            targets = list(sub.targets)
+        elif isinstance(sub, ast.AugAssign | ast.AnnAssign | ast.For | ast.AsyncFor):
+            targets = [sub.target]
+        elif isinstance(sub, ast.With | ast.AsyncWith):
+            targets = [i.optional_vars for i in sub.items if i.optional_vars is not None]
+        elif isinstance(sub, ast.Delete | ast.Global | ast.Nonlocal | ast.Import | ast.ImportFrom):
+            unsafe.update(getattr(sub, "names", []) if not isinstance(sub, ast.Delete) else [])
+            if isinstance(sub, ast.Delete):
+                unsafe.update(
+                    n.id for t in sub.targets for n in ast.walk(t) if isinstance(n, ast.Name)
+                )
+        for target in targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                    found.setdefault(name.id, []).append(sub.lineno)
+    return {k: v for k, v in found.items() if k not in unsafe}
+
+
+def _modified(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, *, rebinding: bool = True
+) -> frozenset[str]:
+    """Names a function rebinds (unless `rebinding` is False), deletes, assigns into or calls
+    a mutating method of."""
     names: set[str] = set()
     for sub in ast.walk(node):
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store | ast.Del):
-            names.add(sub.id)
+            if rebinding:
+                names.add(sub.id)
         elif isinstance(sub, ast.Subscript | ast.Attribute) and isinstance(
             sub.ctx, ast.Store | ast.Del
         ):
@@ -661,3 +703,18 @@ def for_call(code: str, call: str) -> StaticFacts:
             if known[1] is not None:
                 literals[header] = known[1]
     return replace(facts, loop_counts=counts, literal_loops=literals)
+
+
+def change_count_rule(
+    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
+) -> str | None:
+    """How many times a name of the entry function changes, when every statement that binds it
+    runs exactly once (always runs, in no loop) and nothing changes it in place: one change per
+    binding after its first value (a parameter's first value is its argument)."""
+    if variable is None or line not in facts.bindings or variable in facts.in_place[line]:
+        return None
+    lines = facts.bindings[line].get(variable)
+    if not lines or any(b not in facts.always or b in facts.in_loop for b in lines):
+        return None
+    first_is_argument = variable in facts.params[line][1]
+    return repr(len(lines) if first_is_argument else len(lines) - 1)

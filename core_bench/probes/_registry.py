@@ -138,7 +138,7 @@ ROWS: tuple[KindSpec, ...] = (
     KindSpec(
         "change_count", ("State",), "int", "state",
         flow.read_change_count, flow.each_change_count, ask.ask_change_count,
-        "def_line", None, True,
+        "def_line", rules.change_count_rule, True,
         "how many times a variable of the entry call changes value", 1.5, 2,
     ),
     KindSpec(

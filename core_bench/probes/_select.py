@@ -71,7 +71,7 @@ def select(
         for kind in list(queues):
             if weights.get(kind, 1.0) < 1.0 and rng.random() >= weights[kind]:
                 del queues[kind]
-    for kind in balanced & set(queues):
+    for kind in [k for k in order if k in balanced and k in queues]:  # not a set's order
         answers = sorted({r.answer for r in queues[kind]})
         if len(answers) > 1:
             wanted = rng.choice(answers)

@@ -12,8 +12,10 @@ names); a plot whose data is absent is skipped with a note.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+from core_bench.build import Benchmark
 from core_bench.report._baselines import BASELINES, baseline_label, missing_roles, run_baselines
 from core_bench.report._doc import Block, Heading, Image, Paragraph, markdown
 from core_bench.report._glossary import FEW_ITEMS, HEADLINE, MEANING
@@ -47,7 +49,7 @@ TITLE = "core-bench report"
 
 
 def write_report(
-    run_dirs: list[Path], out: Path, *, plots: bool = True, baselines: bool = True
+    run_dirs: list[Path], out: Path, *, plots: bool | None = None, baselines: bool | None = None
 ) -> Path:
     """Write the report of these runs into `out` and return the path of report.md.
 
@@ -55,21 +57,30 @@ def write_report(
         run_dirs: the run directories, side by side in that order.
         out: the report's directory.
         plots: draw the plots (False: tables only; drawing is most of a small report's time).
+            None: yes, unless the environment sets `CORE_BENCH_NO_PLOTS=1` (the test suite
+            does, so tests that run models draw no plots unless they ask).
         baselines: run the reference agents of `BASELINES` on each run's benchmark and
-            options (into `out/baselines/`, replayed from their cache on later reports) and
-            show them as the headline's floor and ceiling columns.
+            options (into `out/baselines/`, reused by later reports) and
+            show them as the headline's floor and ceiling columns. None: yes, unless the
+            environment sets `CORE_BENCH_NO_BASELINES=1`.
 
     Raises:
         ValueError: a path is not a run directory, or its summary.json is not valid.
     """
-    runs = load_runs(run_dirs)
+    plots = _wanted(plots, "CORE_BENCH_NO_PLOTS")
+    baselines = _wanted(baselines, "CORE_BENCH_NO_BASELINES")
+    benchmarks: dict[str, Benchmark | str] = {}
+    runs = load_runs(run_dirs, benchmarks)
     out.mkdir(parents=True, exist_ok=True)
     references: list[tuple[str, RunData]] = []
     notes: list[str] = []
     if baselines:
         dirs, notes = run_baselines(runs, out / "baselines")
         references = (
-            [(baseline_label(d.run.get("model", "")) or d.label, d) for d in load_runs(dirs)]
+            [
+                (baseline_label(d.run.get("model", "")) or d.label, d)
+                for d in load_runs(dirs, benchmarks)
+            ]
             if dirs
             else []
         )
@@ -82,6 +93,11 @@ def write_report(
     report = out / "report.md"
     write_atomic(report, markdown(blocks), sync=False)
     return report
+
+
+def _wanted(flag: bool | None, off: str) -> bool:
+    """An explicit flag, else on unless the environment variable `off` is "1"."""
+    return flag if flag is not None else os.environ.get(off, "") != "1"
 
 
 def _blocks(

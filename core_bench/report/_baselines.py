@@ -2,8 +2,8 @@
 
 For every distinct (benchmark, tasks, strategies, limit) among the runs of a report, each agent
 of `BASELINES` is run with the same options into `<report dir>/baselines/` (a reference agent
-needs no model; a second report replays its cache). Adding an agent to the report is adding
-its name to `BASELINES`; `ROLES` says what it stands for.
+needs no model; a later report reuses a finished baseline run). Adding an agent to the report
+is adding its name to `BASELINES`; `ROLES` says what it stands for.
 """
 
 from __future__ import annotations
@@ -64,10 +64,21 @@ def run_baselines(runs: list[RunData], root: Path) -> tuple[list[Path], list[str
             out = default_out(config, str(data.run.get("benchmark_sha256", "")), root=root)
             if out in done:
                 continue
-            config = replace(config, out=out)
-            run(config, benchmark=data.benchmark, progress=False, plots=False, baselines=False)
+            if not _complete(out):
+                config = replace(config, out=out)
+                run(config, benchmark=data.benchmark, progress=False, report=False)
             done.append(out)
     return done, notes
+
+
+def _complete(out: Path) -> bool:
+    """Whether a baseline's directory holds a finished run (its name fixes the benchmark and
+    options, and a reference agent's answers depend on nothing else)."""
+    try:
+        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return manifest.get("status") == "complete" and (out / "summary.json").is_file()
 
 
 @dataclass(frozen=True, slots=True)

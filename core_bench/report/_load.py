@@ -37,8 +37,15 @@ class RunData:
     notes: list[str] = field(default_factory=list)
 
 
-def load_runs(run_dirs: list[Path]) -> list[RunData]:
+def load_runs(
+    run_dirs: list[Path], benchmarks: dict[str, Benchmark | str] | None = None
+) -> list[RunData]:
     """Read every run directory; benchmarks shared by several runs are read once.
+
+    Args:
+        run_dirs: the run directories.
+        benchmarks: benchmarks already read (filled as they are read; pass the same dict to
+            later calls to read each benchmark once).
 
     Raises:
         ValueError: a path is not a run directory, or its summary.json is not valid.
@@ -47,7 +54,8 @@ def load_runs(run_dirs: list[Path]) -> list[RunData]:
         raise ValueError("no run directory given")
     runs = [_load_summary(path) for path in run_dirs]
     _unique_labels(runs)
-    benchmarks: dict[str, Benchmark | str] = {}
+    if benchmarks is None:
+        benchmarks = {}
     for data in runs:
         _load_samples(data)
         _load_benchmark(data, benchmarks)

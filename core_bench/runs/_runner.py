@@ -49,7 +49,7 @@ from core_bench.runs._rundir import (
 )
 from core_bench.runs._summary import real_traces, summary_rows
 from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, code_call_key, make_tasks
-from core_bench.runs._usage import truncation_rows, usage_summary
+from core_bench.runs._usage import usage_summary
 from core_bench.schemas import MetricRow, Sample, Strategy, TaskKind, Verdict
 from core_bench.suites import Suite, select_suite
 from tracer import SandboxPool, default_isolation
@@ -399,8 +399,9 @@ def run(
     benchmark: Benchmark | None = None,
     pool: SandboxPool | None = None,
     progress: bool = True,
-    plots: bool = True,
-    baselines: bool = True,
+    plots: bool | None = None,
+    baselines: bool | None = None,
+    report: bool = True,
 ) -> RunResult:
     """Run one model over a benchmark and write its run directory.
 
@@ -412,14 +413,19 @@ def run(
         benchmark: the benchmark, when already loaded (else read from `config.bench`).
         pool: the sandbox pool for grading input predictions (else one is made and closed).
         progress: show a progress bar (on a terminal).
-        plots: draw the report's plots (False: tables only, much faster on small runs).
-        baselines: run the report's reference agents (floor and ceiling) on the same tasks.
+        plots: draw the report's plots (False: tables only, much faster on small runs; None:
+            `core_bench.report.write_report`'s default).
+        baselines: run the report's reference agents (floor and ceiling) on the same tasks
+            (None: `write_report`'s default).
+        report: write the run's report at all (report.md, report.html, summary.csv).
 
     Raises:
         ValueError: a bad model spec, or no API key for OpenAI.
     """
     with _fewer_collections():
         result = asyncio.run(_run(config, benchmark, pool, progress))
+    if not report:
+        return result
     try:  # the report only views the run: failing to draw it must not fail the run
         from core_bench.report import write_report
 
@@ -524,7 +530,6 @@ async def _run(
         }
     )
     write_manifest(out, manifest)
-    rows = [*rows, *truncation_rows(samples, config.model)]
     write_summary(out, manifest, rows)
     return RunResult(out, manifest, samples, rows, counts, time.perf_counter() - started)
 

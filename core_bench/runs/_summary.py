@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from core_bench.build import Benchmark
 from core_bench.metrics import MutantOutputs, Traces, summarize
 from core_bench.runs._tasks import Task
+from core_bench.runs._usage import truncation_rows
 from core_bench.schemas import MetricRow, Sample
 from tracer import SandboxPool
 
@@ -57,7 +58,7 @@ def summary_rows(
     traces: Traces,
 ) -> list[MetricRow]:
     """Every metric row of a run (`core_bench.metrics.summarize`), mutant and trace rows
-    included.
+    included, then the share of responses cut at the token limit (`truncation_rows`).
 
     Args:
         samples: the run's samples, sorted by task id and sample index.
@@ -66,6 +67,7 @@ def summary_rows(
         tasks: the run's tasks (`make_tasks` with the run's options).
         traces: `real_traces(tasks, ...)`.
     """
-    return summarize(
+    rows = summarize(
         samples, benchmark, model=model, mutant_outputs=mutant_outputs(tasks), traces=traces
     )
+    return [*rows, *truncation_rows(samples, model)]

@@ -302,8 +302,9 @@ def test_selection_does_not_depend_on_the_hash_seed() -> None:
         "from tracer import trace\n"
         "from core_bench.probes import probes_for_call\n"
         "code, call = json.loads(sys.argv[1])\n"
-        "ps = probes_for_call('p', 'p:original', code, 0, trace(code, call), count=6, seed=3)\n"
-        "print(json.dumps([p.model_dump() for p in ps]))\n"
+        "t = trace(code, call)\n"
+        "ps = [probes_for_call('p', 'v', code, 0, t, count=6, seed=s) for s in range(20)]\n"
+        "print(json.dumps([[p.model_dump() for p in one] for one in ps]))\n"
     )
     outputs = []
     for hash_seed in ("1", "2"):
@@ -317,7 +318,7 @@ def test_selection_does_not_depend_on_the_hash_seed() -> None:
             check=True,
         )
         outputs.append(done.stdout)
-    assert outputs[0] == outputs[1] and outputs[0].startswith("[{")
+    assert outputs[0] == outputs[1] and outputs[0].startswith("[[{")
 
 
 def test_selection_is_stratified_over_kinds() -> None:

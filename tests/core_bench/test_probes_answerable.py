@@ -86,8 +86,27 @@ def test_a_rule_that_derives_a_wrong_answer_keeps_the_probe() -> None:
 
 def test_every_kind_has_a_rule_or_says_none() -> None:
     with_rules = {kind for kind, row in KINDS.items() if row.static is not None}
-    assert with_rules >= {"coverage", "next_line", "state_after", "branch", "loop_iterations"}
-    assert {"first_true", "change_count", "full_trace"}.isdisjoint(with_rules)
+    assert with_rules >= {"coverage", "next_line", "state_after", "branch", "change_count"}
+    assert {"first_true", "full_trace"}.isdisjoint(with_rules)
+
+
+def test_names_bound_once_in_straight_line_code_change_a_known_number_of_times() -> None:
+    code = (
+        "def f(text, xs):\n"
+        "    text = text.strip()\n"
+        "    out = text.upper()\n"
+        "    out = out + '!'\n"
+        "    total = 0\n"
+        "    for x in xs:\n"
+        "        total += x\n"
+        "    xs.append(total)\n"
+        "    return out, xs\n"
+    )
+    probes = candidate_probes("p", "p:original", code, 0, trace(code, "f(' ab ', [1, 2])"))
+    asked = {p.anchor.variable for p in probes if p.kind == "change_count"}
+    # `text` and `out`: one rebinding each, always run; `total` changes in a loop, `xs` in place
+    assert "text" not in asked and "out" not in asked
+    assert {"total", "xs"} <= asked
 
 
 def _ctx() -> CallContext:

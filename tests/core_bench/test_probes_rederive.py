@@ -80,7 +80,7 @@ def test_no_two_cruxeval_candidates_share_a_question_with_different_answers() ->
         for probe in candidate_probes(str(row["id"]), "v", code, 0, t):
             assert seen.setdefault(probe.question, probe.answer) == probe.answer, probe
             total += 1
-    assert total > 15_000
+    assert total > 12_000  # statically answerable candidates are never offered
 
 
 HAND_VARIANT_CASES = [

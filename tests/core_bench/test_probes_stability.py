@@ -46,7 +46,7 @@ def test_probes_on_set_order_are_dropped_with_their_anchored_copies(
     main, alt = pools
     problem = bundled("cb-074")  # `for w in set(s.lower().split())`
     without = build_problem(problem, OPTIONS, main)
-    kept = build_problem(problem, OPTIONS, main, alt)
+    kept = build_problem(problem, OPTIONS, main, hash_pool=alt)
     assert kept.failure is None and kept.dropped["probes.hash_unstable"] > 0
     assert kept.dropped["calls.hash_unstable"] == 0  # sorted output: every call is stable
     dropped = {p.id for p in without.probes} - {p.id for p in kept.probes}
@@ -76,9 +76,9 @@ def test_calls_whose_output_depends_on_set_order_are_dropped(
     assert output is not None and alt.run(code, call).result != output
     problem = Problem(id="p", source="t", entry="f", code=code, calls=[call], outputs=[output])
     options = BuildOptions(variants=1, mutants=0, calls=1, probes=4, verify_calls=0)
-    built = build_problem(problem, options, main, alt)
+    built = build_problem(problem, options, main, hash_pool=alt)
     assert built.failure == HASH_UNSTABLE and built.dropped["calls.hash_unstable"] == 1
     stable = Problem(
         id="q", source="t", entry="f", code=code, calls=["f('ant')"], outputs=["['ant']"]
     )
-    assert build_problem(stable, options, main, alt).dropped["calls.hash_unstable"] == 0
+    assert build_problem(stable, options, main, hash_pool=alt).dropped["calls.hash_unstable"] == 0

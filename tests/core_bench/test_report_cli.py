@@ -48,7 +48,9 @@ def results(bench: Benchmark, tmp_path_factory: pytest.TempPathFactory) -> dict[
 def report(results: dict[str, RunResult], tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("report") / "cmp"
     runs = [str(results[agent].out) for agent in AGENTS]
-    assert main(["report", *runs, "--out", str(out)]) == 0
+    with pytest.MonkeyPatch.context() as patch:  # this report is about its plots
+        patch.delenv("CORE_BENCH_NO_PLOTS", raising=False)
+        assert main(["report", *runs, "--out", str(out)]) == 0
     return out
 
 
@@ -191,7 +193,7 @@ def test_any_metric_rows_are_rendered_and_plotted(
             ]
         )
         add_rows(run_dir, extra)
-    write_report(runs, tmp_path / "out")
+    write_report(runs, tmp_path / "out", plots=True)
     assert_png(tmp_path / "out" / "plots" / "robustness_heatmap.png")
     assert_png(tmp_path / "out" / "plots" / "accuracy_by_dimension.png")
     text = (tmp_path / "out" / "report.md").read_text()
@@ -217,7 +219,7 @@ def test_absent_data_skips_plots_with_a_note(results: dict[str, RunResult], tmp_
     out = tmp_path / "out"
     (out / "plots").mkdir(parents=True)
     (out / "plots" / "superficial_quadrant.png").write_bytes(b"stale")
-    write_report([run_dir], out)
+    write_report([run_dir], out, plots=True)
     assert list((out / "plots").glob("*.png")) == []
     text = (out / "report.md").read_text()
     for plot in ("robustness_gap rows", "accuracy by dimension", "accuracy_by_position rows"):
@@ -256,11 +258,20 @@ def test_no_plots_writes_the_tables_only(results: dict[str, RunResult], tmp_path
     assert not list(results["oracle"].out.glob("plots/*.png"))
 
 
+def test_the_test_suite_draws_no_plots_unless_asked(bench: Benchmark, tmp_path: Path) -> None:
+    # tests/conftest.py sets CORE_BENCH_NO_PLOTS and CORE_BENCH_NO_BASELINES.
+    config = RunConfig(model="ref:echo", bench=bench.root, out=tmp_path / "r", tasks=("output",))
+    run(config, benchmark=bench, progress=False)
+    text = (tmp_path / "r" / "report.md").read_text()
+    assert "Plots not drawn" in text and "Reference agents were not run" in text
+    assert not (tmp_path / "r" / "baselines").exists()
+
+
 def test_headline_first_with_the_dataset_and_the_oracle_as_ceiling(
     results: dict[str, RunResult], bench: Benchmark, tmp_path: Path
 ) -> None:
     out = tmp_path / "headline"
-    write_report([results["style-biased"].out], out, plots=False)
+    write_report([results["style-biased"].out], out, plots=False, baselines=True)
     text = (out / "report.md").read_text()
     first = text.split("**Runs**")[0]  # the first screen, before the runs table
     assert f"dataset `{bench.manifest.dataset.name}` ({len(bench.problems)} problems" in first
@@ -273,5 +284,5 @@ def test_headline_first_with_the_dataset_and_the_oracle_as_ceiling(
     assert line.endswith("| 100 [100, 100] (n=3, few) |"), line
     assert "No reference agent in this version for: floor (ref:blind)." in first
     # A second report replays the baseline from its cache: the same directory, no new one.
-    write_report([results["style-biased"].out], out, plots=False)
+    write_report([results["style-biased"].out], out, plots=False, baselines=True)
     assert list((out / "baselines").iterdir()) == oracle_dirs

@@ -152,8 +152,7 @@ def test_run_directory_of_an_agent_run(results: dict[str, RunResult]) -> None:
     assert files == [
         "cache.sqlite",
         "manifest.json",
-        "plots",
-        "report.html",
+        "report.html",  # no plots/: tests/conftest.py turns plots off
         "report.md",
         "samples.jsonl",
         "summary.csv",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 import json
 import os
@@ -74,8 +75,15 @@ def test_limit_kinds_and_strategies_select_tasks(bench: Benchmark) -> None:
     assert {t.problem_id for t in few} == {bench.problems[0].id}
 
 
-def test_without_mutant_outputs_mutants_get_no_output_tasks(bench: Benchmark) -> None:
-    plain = make_tasks(bench, kinds=("output",))
+def test_mutants_get_output_tasks_from_stored_outputs_or_none_without_them(
+    bench: Benchmark,
+) -> None:
+    stored = make_tasks(bench, kinds=("output",))  # the build stores every variant's outputs
+    assert [t for t in stored if t.variant_kind == "mutant"]
+    bare = dataclasses.replace(
+        bench, variants=[v.model_copy(update={"outputs": []}) for v in bench.variants]
+    )
+    plain = make_tasks(bare, kinds=("output",))
     assert not [t for t in plain if t.variant_kind == "mutant"]
 
 

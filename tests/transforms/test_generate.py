@@ -217,13 +217,22 @@ def test_the_original_runs_each_generated_call_once(
 ) -> None:
     runs: Counter[str] = Counter()
     real = pool.run_batch
+    real_map = pool.map
 
     def counting(code: str, calls: Sequence[str], **options: Any) -> list[Outcome]:
         if code == MUTATING:
             runs.update(calls)
         return real(code, calls, **options)
 
+    def counting_map(jobs: Any, **options: Any) -> list[list[Outcome]]:
+        jobs = list(jobs)
+        for code, calls in jobs:
+            if code == MUTATING:
+                runs.update(calls)
+        return real_map(jobs, **options)
+
     monkeypatch.setattr(pool, "run_batch", counting)
+    monkeypatch.setattr(pool, "map", counting_map)
     own = "f([4, 1, 7, 2], 5)"
     report = generate_variants_report(MUTATING, [own], k=2, extra_calls=4, pool=pool)
     generated = report.calls[1:]
@@ -236,8 +245,25 @@ def test_the_original_runs_each_generated_call_once(
     again = generate_variants_report(
         MUTATING, [own, *generated], k=2, extra_calls=0, pool=pool, known_outcomes=known
     )
+    assert len(report.variants) == 2
     assert [v.code for v in again.variants] == [v.code for v in report.variants]
     assert runs == Counter({own: 1})
+
+
+def test_generated_calls_that_raise_still_verify_variants(pool: SandboxPool) -> None:
+    # A traced run reports the arguments after an exception, an untraced run does not: the
+    # reference for a raising generated call must be untraced, like the variants' runs.
+    code = (
+        "def f(string, encryption):\n"
+        "    if encryption == 0:\n"
+        "        return string\n"
+        "    else:\n"
+        "        return string.upper().encode('rot13')\n"
+    )
+    report = generate_variants_report(code, ["f('UppEr', 0)"], k=2, singles=2, pool=pool)
+    raising = [c for c in report.calls if pool.run_batch(code, [c])[0].status == "exception"]
+    assert raising
+    assert len(report.variants) >= 3 and "differs: argument state" not in report.rejected
 
 
 def test_singles_alone_need_no_composed_variants(pool: SandboxPool) -> None:

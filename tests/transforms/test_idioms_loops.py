@@ -14,6 +14,7 @@ from transforms._idioms_loops import (
     AnyAllToLoop,
     EarlyReturnToFlag,
     IndexLoopToEnumerate,
+    JoinToLoop,
     LoopToAnyAll,
     LoopToJoin,
     LoopToSum,
@@ -367,5 +368,66 @@ def test_sorted_becomes_copy_and_sort() -> None:
         def f(xs):
             xs = sorted(xs, key=lambda x: xs.index(x))
             return xs
+        """,
+    )
+
+
+def test_return_sorted_becomes_copy_sort_and_return() -> None:
+    before = """
+        def f(d):
+            return sorted(d.items(), key=lambda x: x[1])
+        """
+    after = """
+        def f(d):
+            result = list(d.items())
+            result.sort(key=lambda x: x[1])
+            return result
+        """
+    assert_transform(SortedToSort, before, after)
+    assert_equivalent(before, after, [({"a": 2, "b": 1},), ({},)])
+
+
+def test_loop_of_several_additions_becomes_one_term() -> None:
+    before = """
+        def f(lines, width):
+            result = ''
+            for l in lines:
+                result += l.center(width)
+                result += '|'
+            return result
+        """
+    after = """
+        def f(lines, width):
+            result = ''.join(l.center(width) + '|' for l in lines)
+            return result
+        """
+    assert_transform(LoopToJoin, before, after)
+    assert_equivalent(before, after, [(["ab", "c"], 5), ([], 3)])
+
+
+def test_join_becomes_loop_with_separator_guard() -> None:
+    before = """
+        def f(words):
+            ordered = sorted(words)
+            return ', '.join(ordered)
+        """
+    after = """
+        def f(words):
+            ordered = sorted(words)
+            out = ''
+            for index, part in enumerate(ordered):
+                if index > 0:
+                    out += ', '
+                out += part
+            return out
+        """
+    assert_transform(JoinToLoop, before, after)
+    assert_equivalent(before, after, [(["b", "a"],), ([],), (["x"],)])
+    # Items of a generator that may fail later: join() evaluates them all before raising.
+    assert_declines(
+        JoinToLoop,
+        """
+        def f(xs):
+            return ', '.join(x for x in xs)
         """,
     )

@@ -6,14 +6,19 @@ from transform_testing import (
     assert_declines,
     assert_equivalent,
     assert_transform,
+    transform,
 )
 
 from transforms._idioms_methods import (
     AppendToAugAssign,
+    AugAssignToAppend,
+    ComprehensionToMapFilter,
     CountToSum,
     DictGetToMembership,
     FindToIn,
+    FromkeysToComprehension,
     ItemsToKeyLookup,
+    ListMethodToSlice,
     PopToDel,
     ReplaceToSplitJoin,
     StartswithToSlice,
@@ -292,3 +297,114 @@ def test_items_loop_becomes_key_loop_with_lookup() -> None:
             return result
         """,
     )
+
+
+def test_list_methods_become_slice_and_item_operations() -> None:
+    cases = [
+        ("nums.reverse()", "nums[:] = nums[::-1]"),
+        ("nums.clear()", "del nums[:]"),
+        ("nums.insert(0, 9)", "nums[:0] = [9]"),
+        ("nums.insert(i, 9)", "nums[i:i] = [9]"),
+        ("nums.remove(2)", "del nums[nums.index(2)]"),
+    ]
+    for call, statement in cases:
+        before = f"def f(nums, i):\n    nums.sort()\n    {call}\n    return nums\n"
+        after = f"def f(nums, i):\n    nums.sort()\n    {statement}\n    return nums\n"
+        result = transform(ListMethodToSlice, before, seed=0)
+        assert result is not None and result.code == after, (call, result)
+        assert_equivalent(before, after, [([3, 2, 1], 1), ([2], 5), ([2, 2], -9)])
+    # A set also has remove() and clear(): nothing shows `s` is a list.
+    assert_declines(ListMethodToSlice, "def f(s):\n    s.remove(1)\n    return s\n")
+
+
+def test_copy_and_single_key_update() -> None:
+    before = """
+        def f(pairs, k):
+            d = dict(pairs)
+            e = d.copy()
+            e.update({k: 0})
+            return d, e
+        """
+    after = """
+        def f(pairs, k):
+            d = dict(pairs)
+            e = dict(d)
+            e.update({k: 0})
+            return d, e
+        """
+    assert_transform(ListMethodToSlice, before, after, seed=1)
+    after = """
+        def f(pairs, k):
+            d = dict(pairs)
+            e = d.copy()
+            e[k] = 0
+            return d, e
+        """
+    assert_transform(ListMethodToSlice, before, after, seed=0)
+    assert_equivalent(before, after, [({"a": 1}, "a"), ({}, "b")])
+
+
+def test_list_augassign_becomes_append_and_extend() -> None:
+    before = """
+        def f(nums):
+            out = []
+            for n in nums:
+                out += [n]
+            out += nums
+            return out
+        """
+    after = """
+        def f(nums):
+            out = []
+            for n in nums:
+                out.append(n)
+            out += nums
+            return out
+        """
+    assert_transform(AugAssignToAppend, before, after, seed=1)
+    assert_equivalent(before, after, [([1, 2],), ([],)])
+    # `s` may be a str, where += concatenates.
+    assert_declines(AugAssignToAppend, "def f(s):\n    s += [1]\n    return s\n")
+
+
+def test_fromkeys_becomes_dict_comprehension() -> None:
+    before = """
+        def f(keys, fill):
+            return dict.fromkeys(keys, fill)
+        """
+    after = """
+        def f(keys, fill):
+            return {k: fill for k in keys}
+        """
+    assert_transform(FromkeysToComprehension, before, after, seed=0)
+    assert_equivalent(before, after, [(["a", "b", "a"], 1), ("xy", None)])
+    # A mutable default is shared by every key with fromkeys(), fresh with a comprehension.
+    assert_declines(FromkeysToComprehension, "def f(k):\n    return dict.fromkeys(k, [])\n")
+
+
+def test_comprehension_becomes_map_or_filter() -> None:
+    before = """
+        def f(nums):
+            return ''.join(str(n) for n in nums)
+        """
+    after = """
+        def f(nums):
+            return ''.join(map(str, nums))
+        """
+    assert_transform(ComprehensionToMapFilter, before, after)
+    assert_equivalent(before, after, [([1, 22],), ([],)])
+    before = """
+        def f(words):
+            kept = [w for w in words if len(w) > 2]
+            return kept
+        """
+    after = """
+        def f(words):
+            kept = list(filter(lambda w: len(w) > 2, words))
+            return kept
+        """
+    assert_transform(ComprehensionToMapFilter, before, after)
+    assert_equivalent(before, after, [(["abc", "d", "efgh"],), ([],)])
+    # A generator that is not consumed at once stays lazy either way, but one passed on
+    # elsewhere is left alone.
+    assert_declines(ComprehensionToMapFilter, "def f(xs):\n    return g(str(x) for x in xs)\n")

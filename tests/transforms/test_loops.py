@@ -93,7 +93,7 @@ def test_negative_step() -> None:
     )
 
 
-def test_other_iterables_are_indexed_and_else_runs_when_exhausted() -> None:
+def test_an_unknown_iterable_is_indexed_through_a_copy_and_else_runs_when_exhausted() -> None:
     before = """
         def f(words, stop):
             for w in words:
@@ -105,9 +105,10 @@ def test_other_iterables_are_indexed_and_else_runs_when_exhausted() -> None:
         """
     after = """
         def f(words, stop):
+            items = list(words)
             pos = 0
-            while pos < len(words):
-                w = words[pos]
+            while pos < len(items):
+                w = items[pos]
                 pos += 1
                 if w == stop:
                     break
@@ -175,18 +176,41 @@ def test_a_loop_that_rebinds_its_iterable_indexes_a_copy_of_the_reference() -> N
     )
 
 
-def test_mutation_during_iteration_is_preserved() -> None:
-    assert_equivalent_over_seeds(
-        ForToWhile,
-        """
-        def f(items):
+def test_mutation_during_iteration_is_preserved_on_a_known_list() -> None:
+    before = """
+        def f(n):
+            items = list(range(n))
             for x in items:
                 if x > 0 and len(items) < 8:
                     items.append(x - 1)
             return items
+        """
+    for seed in range(4):
+        result = transform(ForToWhile, code(before), seed=seed)
+        assert result is not None and "list(items)" not in result.code
+    assert_equivalent_over_seeds(ForToWhile, before, [(3,), (0,), (2,)])
+
+
+def test_a_changed_iterable_of_unknown_type_declines_and_dicts_are_copied() -> None:
+    # `d` may be a dict: indexing it would read values by key, and a changed dict cannot be
+    # copied without changing what the loop sees.
+    assert_declines(
+        ForToWhile,
+        """
+        def f(items):
+            for x in items:
+                items.append(x)
+            return items
         """,
-        [([3, 1],), ([],), ([0, 2],)],
     )
+    before = """
+        def f(d):
+            keys = []
+            for k in d:
+                keys.append('%s => %s' % (k, d[k]))
+            return keys
+        """
+    assert_equivalent_over_seeds(ForToWhile, before, [({"-4": "4", "1": "2"},), ({},)])
 
 
 def test_keeps_comments_and_formatting() -> None:
