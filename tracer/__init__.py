@@ -7,25 +7,30 @@ traced) in a sandboxed worker process and always returns an `Outcome`; `SandboxP
 pool behind it, for batches and for control over workers.
 """
 
+from tracer._call import parse_call
 from tracer._codec import CUT_MARK, literal_text, literal_value, snapshot
 from tracer._confine import die_with_parent
 from tracer._model import Step, Trace, TraceError
 from tracer._outcome import Outcome
 from tracer._sandbox import Isolation, SandboxPool, default_isolation, run_call
+from tracer._static import Loop, build_code_map
 from tracer._trace import trace
 
 __all__ = [
     "CUT_MARK",
     "Isolation",
+    "Loop",
     "Outcome",
     "SandboxPool",
     "Step",
     "Trace",
     "TraceError",
+    "build_code_map",
     "default_isolation",
     "die_with_parent",
     "literal_text",
     "literal_value",
+    "parse_call",
     "run_call",
     "snapshot",
     "trace",

@@ -21,6 +21,7 @@ from core_bench.runs import (
     RunConfig,
     RunResult,
     Sampling,
+    benchmark_ref,
     default_out,
     ensure_bundled_benchmark,
     format_plan,
@@ -30,7 +31,6 @@ from core_bench.runs import (
     resolve_endpoint,
     run,
 )
-from core_bench.runs._rundir import benchmark_ref
 from core_bench.suites import SUITES, Suite, select_suite
 
 

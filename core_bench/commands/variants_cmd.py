@@ -9,8 +9,7 @@ from typing import Any
 
 from core_bench.commands.trace_cmd import read_source
 from core_bench.errors import UsageError
-from tracer import SandboxPool, TraceError
-from tracer._call import parse_call
+from tracer import SandboxPool, TraceError, parse_call
 from transforms import Variant, generate_variants
 
 

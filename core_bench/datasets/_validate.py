@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core_bench.datasets._load import SourcedProblem
-from core_bench.grading._values import same_value
+from core_bench.grading import same_value
 from core_bench.schemas import SkippedRow
 from tracer import Outcome, SandboxPool
 

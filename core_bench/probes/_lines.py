@@ -13,7 +13,7 @@ import ast
 from collections import Counter
 from dataclasses import dataclass
 
-from tracer._static import Loop, build_code_map
+from tracer import Loop, build_code_map
 
 FRAMELESS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>", "<lambda>"})
 """Functions whose frames run inside the line that holds them: a comprehension or lambda on line

@@ -31,7 +31,7 @@ from core_bench.report._tables import (
     runs_table,
     summary_csv,
 )
-from core_bench.runs._rundir import write_atomic
+from core_bench.runs import write_atomic
 
 __all__ = [
     "BASELINES",

@@ -125,7 +125,7 @@ def _load_benchmark(data: RunData, seen: dict[str, Benchmark | str]) -> None:
 
 
 def _read_benchmark(root: Path, sha256: str) -> Benchmark | str:
-    from core_bench.runs._rundir import benchmark_ref
+    from core_bench.runs import benchmark_ref
 
     try:
         benchmark = load_benchmark(root)

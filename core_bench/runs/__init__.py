@@ -22,8 +22,9 @@ from core_bench.runs._cache import ResponseCache, request_key
 from core_bench.runs._client import Completion, OpenAIBackend, Request, Sampling
 from core_bench.runs._plan import PlanRow, estimate_tokens, format_plan, plan
 from core_bench.runs._prompts import Prompt, render
+from core_bench.runs._regrade import GradeResult, regrade
 from core_bench.runs._retry import RequestFailed, RetryPolicy, classify, retry_after
-from core_bench.runs._rundir import RunManifest, read_samples
+from core_bench.runs._rundir import RunManifest, benchmark_ref, read_samples, write_atomic
 from core_bench.runs._runner import (
     Backend,
     RunConfig,
@@ -45,6 +46,7 @@ __all__ = [
     "TASK_KINDS",
     "Backend",
     "Completion",
+    "GradeResult",
     "OpenAIBackend",
     "PlanRow",
     "Prompt",
@@ -59,6 +61,7 @@ __all__ = [
     "Sampling",
     "Seen",
     "Task",
+    "benchmark_ref",
     "blind_answer",
     "bundled_benchmark_dir",
     "classify",
@@ -74,10 +77,12 @@ __all__ = [
     "prompts",
     "read_samples",
     "real_traces",
+    "regrade",
     "render",
     "request_key",
     "resolve_endpoint",
     "retry_after",
     "run",
     "summary_rows",
+    "write_atomic",
 ]

@@ -1,0 +1,179 @@
+"""Grading a run again from its stored responses, without the model (`core-bench grade`).
+
+Every response in the run's cache.sqlite is graded afresh by the current grader (so a fixed
+grader or a new float tolerance applies to old runs), samples.jsonl is rewritten with the new
+verdicts, and summary.json with the metrics computed as `run` computes them (`summary_rows`:
+the same responses give a byte-identical summary.json). Samples whose request has no stored
+response (failed requests) are kept as they were.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from core_bench.build import Benchmark, load_benchmark
+from core_bench.errors import UsageError
+from core_bench.runs._cache import ResponseCache
+from core_bench.runs._client import Sampling
+from core_bench.runs._rundir import (
+    RunManifest,
+    benchmark_ref,
+    read_samples,
+    sample_lines,
+    write_atomic,
+    write_manifest,
+    write_summary,
+)
+from core_bench.runs._runner import (
+    RunConfig,
+    _Loop,
+    _mutant_outputs,
+    _requests,
+    grader_fingerprint,
+    make_backend,
+)
+from core_bench.runs._summary import real_traces, summary_rows
+from core_bench.runs._tasks import make_tasks
+from core_bench.schemas import MetricRow, Sample
+from core_bench.suites import select_suite
+from tracer import SandboxPool
+
+
+@dataclass(slots=True)
+class GradeResult:
+    """What a regrade did.
+
+    Attributes:
+        samples: every sample written, sorted by task id and sample index.
+        metrics: the rows written to summary.json.
+        regraded: samples graded again from a stored response.
+        kept: samples kept as they were (no stored response).
+        changed: regraded samples whose verdict changed.
+    """
+
+    samples: list[Sample]
+    metrics: list[MetricRow]
+    regraded: int
+    kept: int
+    changed: int
+
+
+def _config(manifest: RunManifest, out: Path, bench: Path | None) -> RunConfig:
+    data: dict[str, Any] = dict(manifest.config)
+    names = {f.name for f in dataclasses.fields(Sampling)}
+    sampling = Sampling(**{k: v for k, v in manifest.sampling.items() if k in names})
+    fields = {f.name for f in dataclasses.fields(RunConfig)}
+    data = {k: v for k, v in data.items() if k in fields}
+    data.update(
+        model=manifest.model,
+        bench=bench if bench is not None else Path(data.get("bench") or manifest.benchmark.path),
+        out=out,
+        tasks=tuple(data.get("tasks", ())),
+        strategies=tuple(data.get("strategies", ())),
+        base_urls=tuple(manifest.base_urls),
+        sampling=sampling,
+        cache=Path(data["cache"]) if data.get("cache") else None,
+        api_key="unused",  # the model is never asked
+    )
+    return RunConfig(**data)
+
+
+def regrade(
+    out: Path,
+    *,
+    bench: Path | None = None,
+    float_tolerance: float | None = None,
+    pool: SandboxPool | None = None,
+) -> GradeResult:
+    """Grade a run directory again from its cached responses and rewrite its results.
+
+    Args:
+        out: the run directory (manifest.json, cache.sqlite, samples.jsonl).
+        bench: the benchmark directory, when it moved since the run (default: the manifest's).
+        float_tolerance: a new float tolerance (default: the run's).
+        pool: the sandbox pool for input predictions (else one is made and closed).
+
+    Raises:
+        UsageError: not a run directory, or the benchmark differs from the run's.
+    """
+    path = out / "manifest.json"
+    try:
+        manifest = RunManifest.model_validate_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{out}: not a run directory ({path}: {exc})") from None
+    config = _config(manifest, out, bench)
+    if float_tolerance is not None:
+        config = replace(config, float_tolerance=float_tolerance)
+    try:
+        benchmark = load_benchmark(config.bench)
+    except ValueError as exc:
+        raise UsageError(f"{exc} (pass --bench where the run's benchmark now is)") from None
+    if benchmark_ref(benchmark).sha256 != manifest.benchmark.sha256:
+        raise UsageError(f"{config.bench}: not the benchmark the run used (sha256 differs)")
+    benchmark = select_suite(benchmark, config.suite, seed=config.suite_seed).benchmark
+    old = read_samples(out / "samples.jsonl") if (out / "samples.jsonl").is_file() else []
+    result = asyncio.run(_regrade(config, manifest, benchmark, old, pool))
+    if float_tolerance is not None:
+        manifest = manifest.model_copy(update={"config": config.public()})
+        write_manifest(out, manifest)
+    write_atomic(out / "samples.jsonl", sample_lines(result.samples))
+    write_summary(out, manifest, result.metrics)
+    return result
+
+
+async def _regrade(
+    config: RunConfig,
+    manifest: RunManifest,
+    benchmark: Benchmark,
+    old: list[Sample],
+    given_pool: SandboxPool | None,
+) -> GradeResult:
+    made: list[SandboxPool] = []
+
+    def get_pool() -> SandboxPool:
+        if given_pool is not None:
+            return given_pool
+        if not made:
+            made.append(SandboxPool())
+        return made[0]
+
+    exec_timeout = float(benchmark.manifest.options.get("timeout_s", 5.0))
+    cache = ResponseCache(config.cache or config.out / "cache.sqlite")
+    backend = make_backend(config)
+    try:
+        tasks = make_tasks(
+            benchmark,
+            kinds=config.tasks,
+            strategies=config.strategies,
+            limit=config.limit,
+            mutant_outputs=_mutant_outputs(cache, get_pool, exec_timeout),
+        )
+        requests = _requests(tasks, backend, config)
+        grader = grader_fingerprint(config)
+        found = cache.lookup((r.key for r in requests), grader)
+        # Forget stored grades, so every stored response is graded again.
+        items = [(r, replace(found[r.key], verdict=None)) for r in requests if r.key in found]
+        loop = _Loop(config, backend, cache, grader, get_pool, exec_timeout)
+        fresh = await loop._regrade(items)
+        traces = await asyncio.to_thread(real_traces, tasks, get_pool, exec_timeout)
+    finally:
+        await backend.aclose()
+        cache.close()
+        for pool in made:
+            pool.close()
+    before = {(s.task_id, s.sample_index): s for s in old}
+    done = {(s.task_id, s.sample_index) for s in fresh}
+    kept = [s for key, s in before.items() if key not in done]
+    changed = sum(
+        1
+        for s in fresh
+        if (s.task_id, s.sample_index) in before
+        and before[(s.task_id, s.sample_index)].verdict != s.verdict
+    )
+    samples = sorted([*fresh, *kept], key=lambda s: (s.task_id, s.sample_index))
+    rows = summary_rows(samples, benchmark, manifest.model, tasks, traces)
+    return GradeResult(samples, rows, len(fresh), len(kept), changed)
