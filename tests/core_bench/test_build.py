@@ -186,6 +186,7 @@ def test_bad_rows_are_reported_and_the_build_goes_on(
     assert "built " in captured.out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CRUXEVAL, reason="CORE_BENCH_CRUXEVAL is not set")
 def test_cruxeval_build_completes_and_reports_counts(tmp_path: Path) -> None:
     options = BuildOptions(dataset=str(CRUXEVAL), variants=2, mutants=1, calls=3, probes=2)
