@@ -27,11 +27,11 @@ def add_endpoint_flags(
     timeout_flag: str = "--timeout",
     max_tokens: int = 1024,
     title: str = "model endpoint (openai:<name>)",
-) -> None:
+) -> argparse._ArgumentGroup:
     """The flags of an OpenAI-compatible endpoint, as `core-bench run` has them: --base-url,
     --api, --temperature, --top-p, --max-tokens, --concurrency, the request timeout (named
     `timeout_flag`: `build` keeps --timeout for sandboxed calls), --retries, --backoff,
-    --stream."""
+    --stream. Returns the group, for a command's own endpoint flags."""
     group = parser.add_argument_group(title)
     group.add_argument(
         "--base-url",
@@ -72,6 +72,7 @@ def add_endpoint_flags(
     group.add_argument(
         timeout_flag,
         dest="request_timeout",
+        metavar="SECONDS",
         type=number(float, 0.001, "a positive number of seconds"),
         default=120.0,
         help="seconds per request attempt (default 120)",
@@ -89,3 +90,4 @@ def add_endpoint_flags(
         help="first retry's backoff in seconds, doubled per retry, jittered (default 1)",
     )
     group.add_argument("--stream", action="store_true", help="ask for streamed responses")
+    return group

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from core_bench.build import Benchmark, load_benchmark
-from core_bench.commands._args import number
+from core_bench.commands._args import add_endpoint_flags, number
 from core_bench.commands._isolation import add_isolation_flag, check_isolation
 from core_bench.errors import UsageError
 from core_bench.report import HEADLINE
@@ -119,37 +119,7 @@ def register(subparsers: Any) -> None:
         metavar="TEXT|@FILE",
         help="a system message before every prompt (@FILE reads it from a file)",
     )
-    endpoint = parser.add_argument_group("model endpoint (openai:<name>)")
-    endpoint.add_argument(
-        "--base-url",
-        action="append",
-        default=[],
-        metavar="URL",
-        help="server base URL, e.g. http://localhost:8000/v1; repeat for replicas (requests "
-        "go to the least loaded); default $OPENAI_BASE_URL, else OpenAI's API. The key is "
-        "read from $OPENAI_API_KEY",
-    )
-    endpoint.add_argument(
-        "--api",
-        choices=("chat", "completions"),
-        default="chat",
-        help="chat completions (default) or the completions API for base models",
-    )
-    endpoint.add_argument(
-        "--temperature",
-        type=number(float, 0.0, "a number >= 0"),
-        default=0.0,
-        help="sampling temperature (default 0)",
-    )
-    endpoint.add_argument(
-        "--top-p", type=number(float, 0.0, "a number in (0, 1]"), help="nucleus sampling"
-    )
-    endpoint.add_argument(
-        "--max-tokens",
-        type=number(int, 1, "a positive whole number"),
-        default=1024,
-        help="most tokens per response (default 1024)",
-    )
+    endpoint = add_endpoint_flags(parser)
     endpoint.add_argument(
         "--samples",
         type=number(int, 1, "a positive whole number"),
@@ -162,31 +132,6 @@ def register(subparsers: Any) -> None:
         default=0,
         help="seed of the requests and of the reference agents (default 0)",
     )
-    endpoint.add_argument(
-        "--concurrency",
-        type=number(int, 1, "a positive whole number"),
-        default=16,
-        help="requests in flight at most (default 16)",
-    )
-    endpoint.add_argument(
-        "--timeout",
-        type=number(float, 0.001, "a positive number of seconds"),
-        default=120.0,
-        help="seconds per request attempt (default 120)",
-    )
-    endpoint.add_argument(
-        "--retries",
-        type=number(int, 0, "a whole number >= 0"),
-        default=6,
-        help="retries on 429, 5xx, connection errors and timeouts (default 6)",
-    )
-    endpoint.add_argument(
-        "--backoff",
-        type=number(float, 0.0, "a number of seconds >= 0"),
-        default=1.0,
-        help="first retry's backoff in seconds, doubled per retry, jittered (default 1)",
-    )
-    endpoint.add_argument("--stream", action="store_true", help="ask for streamed responses")
     endpoint.add_argument(
         "--no-stop",
         dest="stop",
@@ -279,7 +224,7 @@ def handle(args: argparse.Namespace) -> int:
             base_urls=tuple(args.base_url),
             system_prompt=system_prompt,
             concurrency=args.concurrency,
-            timeout_s=args.timeout,
+            timeout_s=args.request_timeout,
             retries=args.retries,
             backoff_s=args.backoff,
             stream=args.stream,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -81,7 +82,8 @@ def test_reference_agent_run_prints_accuracy_and_writes_the_run_directory(
     ]
     assert main([*argv, "--quiet"]) == 0
     printed = capsys.readouterr().out
-    assert "ref:oracle:" in printed and "accuracy" in printed and "100.000" in printed
+    assert "ref:oracle:" in printed and "verdicts: correct 160" in printed
+    assert re.search(r"output pass@1 +direct +100\.0 ", printed)
     summary = json.loads((out / "summary.json").read_text())
     assert summary["run"]["model"] == "ref:oracle" and summary["run"]["status"] == "complete"
     assert summary["metrics"] and {"model", "strategy", "task", "metric"} <= set(
