@@ -61,9 +61,25 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from core_bench.grading._inputs import arguments_expression, call_text, literal_arguments
+from core_bench.grading._inputs import (
+    AST_LOCK,
+    arguments_expression,
+    call_text,
+    literal_arguments,
+)
 from core_bench.schemas import Problem
 from tracer import Outcome, SandboxPool, literal_value
+
+
+def _parsed(source: str, mode: str = "exec") -> ast.AST:
+    """`ast.parse(source, mode=mode)`, compiled to check it, one thread at a time
+    (`AST_LOCK`)."""
+    with AST_LOCK:
+        tree = ast.parse(source, mode=mode)
+        if isinstance(tree, ast.Module):
+            compile(tree, "<string>", "exec")
+        return tree
+
 
 MODES = ("input", "output")
 """The scorer's two modes."""
@@ -259,14 +275,16 @@ class _RowScorer:
         self.defined: set[str] = set()
         self.code_compiles = True
         try:
-            output_node = ast.parse(row.output.strip(), mode="eval").body
+            parsed = _parsed(row.output.strip(), mode="eval")
+            assert isinstance(parsed, ast.Expression)
+            output_node = parsed.body
             self.output_value = ast.literal_eval(output_node)
             self.output_dump = ast.dump(output_node)
         except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
             self.output_dump = None
         try:
-            tree = ast.parse(row.code)
-            compile(tree, "<string>", "exec")
+            tree = _parsed(row.code)
+            assert isinstance(tree, ast.Module)
             self.defined = {
                 node.name
                 for node in tree.body
@@ -283,8 +301,8 @@ class _RowScorer:
             return "program", program
         tail = f"assert {self.row.output} == {generation}"
         try:
-            tree = ast.parse(tail)
-            compile(tree, "<string>", "exec")
+            tree = _parsed(tail)
+            assert isinstance(tree, ast.Module)
         except (SyntaxError, ValueError):
             return "fail", None  # exec raises the same for the whole program
         except (MemoryError, RecursionError, OverflowError):

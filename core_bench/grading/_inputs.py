@@ -16,6 +16,7 @@ arguments it sent back directly would get.
 from __future__ import annotations
 
 import ast
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +24,18 @@ from typing import Any
 from core_bench.grading._values import parse_literal, short, values_equal
 from core_bench.schemas import Verdict
 from tracer import Outcome, SandboxPool, literal_text, literal_value
+
+AST_LOCK = threading.Lock()
+"""CPython 3.11 before 3.11.8 may raise SystemError ("AST constructor recursion depth
+mismatch", gh-106905) when two threads build ASTs at once; graders that parse in threads (the
+CRUXEval scorer, input grading) take turns on this lock."""
+
+
+def parse_locked(source: str, mode: str = "exec") -> ast.AST:
+    """`ast.parse(source, mode=mode)`, one thread at a time (see `AST_LOCK`)."""
+    with AST_LOCK:
+        return ast.parse(source, mode=mode)
+
 
 _BATCH = 32
 """Most calls of one code run as one batch, so many predictions for one problem still spread
@@ -40,9 +53,10 @@ class _Prediction:
 
 def _defined_names(code: str) -> set[str] | None:
     try:
-        tree = ast.parse(code)
+        tree = parse_locked(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+    assert isinstance(tree, ast.Module)
     return {
         node.name
         for node in tree.body
@@ -55,9 +69,11 @@ def _check_call(code: str, call: str | None) -> tuple[Verdict, str] | _Predictio
     if call is None:
         return "unparseable", "no answer found in the response"
     try:
-        node = ast.parse(call.strip(), mode="eval").body
+        parsed = parse_locked(call.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return "unparseable", f"the predicted call does not parse: {short(call)}"
+    assert isinstance(parsed, ast.Expression)
+    node = parsed.body
     if not isinstance(node, ast.Call):
         return "unparseable", f"expected a call such as f(...), got {short(call)}"
     names = _defined_names(code)
