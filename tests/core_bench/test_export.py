@@ -49,10 +49,13 @@ def test_hf_folder_loads_with_datasets(
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf-home"))
     assert main(["export", str(bench.root), "--format", "hf", "--out", str(tmp_path / "d")]) == 0
-    probes = datasets.load_dataset(str(tmp_path / "d"), "probes", split="train")
+    cache = str(tmp_path / "hf-cache")  # datasets reads HF_HOME once, at its import
+    probes = datasets.load_dataset(str(tmp_path / "d"), "probes", split="train", cache_dir=cache)
     assert len(probes) == len(bench.probes)
     assert probes[0]["question"] == bench.probes[0].question
-    variants = datasets.load_dataset(str(tmp_path / "d"), "variants", split="train")
+    variants = datasets.load_dataset(
+        str(tmp_path / "d"), "variants", split="train", cache_dir=cache
+    )
     assert len(variants) == len(bench.variants)
 
 
