@@ -16,8 +16,8 @@ from core_bench.report._load import RunData
 from core_bench.runs import AGENTS, RunConfig, Sampling, default_out, run
 from core_bench.schemas import Strategy, TaskKind
 
-BASELINES: tuple[str, ...] = ("oracle",)
-"""The reference agents every report runs and shows (`ref:blind`, the floor, joins here)."""
+BASELINES: tuple[str, ...] = ("oracle", "blind")
+"""The reference agents every report runs and shows: the ceiling and the floor."""
 
 ROLES = {"oracle": "ceiling", "blind": "floor"}
 """What a baseline's rows stand for in the headline table."""

@@ -267,7 +267,7 @@ def test_the_test_suite_draws_no_plots_unless_asked(bench: Benchmark, tmp_path: 
     assert not (tmp_path / "r" / "baselines").exists()
 
 
-def test_headline_first_with_the_dataset_and_the_oracle_as_ceiling(
+def test_headline_first_with_the_dataset_the_oracle_as_ceiling_and_blind_as_floor(
     results: dict[str, RunResult], bench: Benchmark, tmp_path: Path
 ) -> None:
     out = tmp_path / "headline"
@@ -275,14 +275,18 @@ def test_headline_first_with_the_dataset_and_the_oracle_as_ceiling(
     text = (out / "report.md").read_text()
     first = text.split("**Runs**")[0]  # the first screen, before the runs table
     assert f"dataset `{bench.manifest.dataset.name}` ({len(bench.problems)} problems" in first
-    assert "| metric | meaning | ref:style-biased direct | ref:oracle (ceiling) direct |" in first
-    oracle_dirs = list((out / "baselines").iterdir())
-    assert len(oracle_dirs) == 1
-    oracle = json.loads((oracle_dirs[0] / "summary.json").read_text())
-    assert oracle["run"]["model"] == "ref:oracle"
+    header = (
+        "| metric | meaning | ref:style-biased direct | ref:oracle (ceiling) direct "
+        "| ref:blind (floor) direct |"
+    )
+    assert header in first
+    baseline_dirs = sorted((out / "baselines").iterdir())
+    models = {json.loads((d / "summary.json").read_text())["run"]["model"] for d in baseline_dirs}
+    assert models == {"ref:oracle", "ref:blind"}
     line = next(x for x in first.splitlines() if x.startswith("| core_I |"))
-    assert line.endswith("| 100 [100, 100] (n=3, few) |"), line
-    assert "No reference agent in this version for: floor (ref:blind)." in first
-    # A second report replays the baseline from its cache: the same directory, no new one.
+    oracle_cell = line.rstrip(" |").split(" | ")[-2]
+    assert oracle_cell == "100 [100, 100] (n=3, few)", line
+    assert "No reference agent in this version" not in first
+    # A second report replays the baselines from their cache: the same directories, no new one.
     write_report([results["style-biased"].out], out, plots=False, baselines=True)
-    assert list((out / "baselines").iterdir()) == oracle_dirs
+    assert sorted((out / "baselines").iterdir()) == baseline_dirs
