@@ -15,6 +15,7 @@ from pathlib import Path
 from core_bench.report._load import RunData
 from core_bench.runs import AGENTS, RunConfig, Sampling, default_out, run
 from core_bench.schemas import Strategy, TaskKind
+from core_bench.suites import Suite
 
 BASELINES: tuple[str, ...] = ("oracle", "blind")
 """The reference agents every report runs and shows: the ceiling and the floor."""
@@ -60,6 +61,8 @@ def run_baselines(runs: list[RunData], root: Path) -> tuple[list[Path], list[str
                 strategies=options.strategies,
                 limit=options.limit,
                 sampling=Sampling(seed=options.seed),
+                suite=options.suite,
+                suite_seed=options.suite_seed,
             )
             out = default_out(config, str(data.run.get("benchmark_sha256", "")), root=root)
             if out in done:
@@ -87,6 +90,8 @@ class _Options:
     strategies: tuple[Strategy, ...]
     limit: int | None
     seed: int
+    suite: Suite
+    suite_seed: int
 
 
 def _options(data: RunData) -> _Options | None:
@@ -100,6 +105,8 @@ def _options(data: RunData) -> _Options | None:
             tuple(config["strategies"]),
             int(limit) if limit is not None else None,
             int(manifest.get("seed", 0)),
+            config.get("suite", "full"),
+            int(config.get("suite_seed", 0)),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
