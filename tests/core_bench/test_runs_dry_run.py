@@ -95,3 +95,20 @@ def test_ctrl_c_leaves_an_interrupted_manifest_with_counts(bench: Path, tmp_path
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "interrupted"
     assert manifest["counts"]["requested"] >= 1 and manifest["finished_at"]
+
+
+def test_report_baselines_run_on_the_runs_suite(bench: Path, tmp_path: Path) -> None:
+    from core_bench.report import write_report
+
+    argv = ["run", "--model", "ref:superficial", "--bench", str(bench), "--quiet"]
+    assert main([*argv, "--suite", "quick", "--out", str(tmp_path / "run")]) == 0
+    write_report([tmp_path / "run"], tmp_path / "report", plots=False, baselines=True)
+    manifests = [
+        json.loads((d / "manifest.json").read_text())
+        for d in sorted((tmp_path / "report" / "baselines").iterdir())
+    ]
+    assert {m["model"] for m in manifests} == {"ref:oracle", "ref:blind"}
+    run_tasks = json.loads((tmp_path / "run" / "manifest.json").read_text())["counts"]["tasks"]
+    for manifest in manifests:
+        assert manifest["config"]["suite"] == "quick"
+        assert manifest["counts"]["tasks"] == run_tasks
