@@ -31,13 +31,10 @@ from core_bench.runs._rundir import (
 from core_bench.runs._runner import (
     RunConfig,
     _Loop,
-    _mutant_outputs,
-    _requests,
-    grader_fingerprint,
     make_backend,
+    plan_requests,
 )
 from core_bench.runs._summary import real_traces, summary_rows
-from core_bench.runs._tasks import make_tasks
 from core_bench.schemas import MetricRow, Sample
 from core_bench.suites import select_suite
 from tracer import SandboxPool
@@ -145,16 +142,9 @@ async def _regrade(
     cache = ResponseCache(config.cache or config.out / "cache.sqlite")
     backend = make_backend(config)
     try:
-        tasks = make_tasks(
-            benchmark,
-            kinds=config.tasks,
-            strategies=config.strategies,
-            limit=config.limit,
-            mutant_outputs=_mutant_outputs(cache, get_pool, exec_timeout),
+        tasks, requests, grader, found = plan_requests(
+            config, benchmark, backend, cache, get_pool, exec_timeout
         )
-        requests = _requests(tasks, backend, config)
-        grader = grader_fingerprint(config)
-        found = cache.lookup((r.key for r in requests), grader)
         # Forget stored grades, so every stored response is graded again.
         items = [(r, replace(found[r.key], verdict=None)) for r in requests if r.key in found]
         loop = _Loop(config, backend, cache, grader, get_pool, exec_timeout)

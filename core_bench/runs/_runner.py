@@ -393,6 +393,28 @@ def _mutant_outputs(
     return find
 
 
+def plan_requests(
+    config: RunConfig,
+    benchmark: Benchmark,
+    backend: Backend,
+    cache: ResponseCache,
+    pool: Callable[[], SandboxPool],
+    exec_timeout: float,
+) -> tuple[list[Task], list[Request], str, dict[str, Cached]]:
+    """What a run (or a regrade) of `config` asks: its tasks, their requests, the grader's
+    fingerprint and the cached responses of those requests."""
+    tasks = make_tasks(
+        benchmark,
+        kinds=config.tasks,
+        strategies=config.strategies,
+        limit=config.limit,
+        mutant_outputs=_mutant_outputs(cache, pool, exec_timeout),
+    )
+    requests = _requests(tasks, backend, config)
+    grader = grader_fingerprint(config)
+    return tasks, requests, grader, cache.lookup((r.key for r in requests), grader)
+
+
 def run(
     config: RunConfig,
     *,
@@ -474,16 +496,9 @@ async def _run(
     exec_timeout = float(bench.manifest.options.get("timeout_s", 5.0))
     backend = make_backend(config)
     try:
-        tasks = make_tasks(
-            bench,
-            kinds=config.tasks,
-            strategies=config.strategies,
-            limit=config.limit,
-            mutant_outputs=_mutant_outputs(cache, get_pool, exec_timeout),
+        tasks, requests, grader, found = plan_requests(
+            config, bench, backend, cache, get_pool, exec_timeout
         )
-        requests = _requests(tasks, backend, config)
-        grader = grader_fingerprint(config)
-        found = cache.lookup((r.key for r in requests), grader)
         manifest = RunManifest(
             model=config.model,
             api=backend.api,
