@@ -16,25 +16,18 @@ from __future__ import annotations
 
 from core_bench.runs import _prompts as prompts
 from core_bench.runs._agents import AGENTS, ReferenceAgent, perturb
+from core_bench.runs._backend import Backend, make_backend
 from core_bench.runs._blind import BEST, CANDIDATES, Seen, blind_answer
 from core_bench.runs._bundled import bundled_benchmark_dir, ensure_bundled_benchmark
 from core_bench.runs._cache import ResponseCache, request_key
 from core_bench.runs._client import Completion, OpenAIBackend, Request, Sampling
+from core_bench.runs._config import RunConfig, default_out, parse_model, resolve_endpoint
 from core_bench.runs._plan import PlanRow, estimate_tokens, format_plan, plan
 from core_bench.runs._prompts import Prompt, render
 from core_bench.runs._regrade import GradeResult, regrade
 from core_bench.runs._retry import RequestFailed, RetryPolicy, classify, retry_after
 from core_bench.runs._rundir import RunManifest, benchmark_ref, read_samples, write_atomic
-from core_bench.runs._runner import (
-    Backend,
-    RunConfig,
-    RunResult,
-    default_out,
-    make_backend,
-    parse_model,
-    resolve_endpoint,
-    run,
-)
+from core_bench.runs._runner import RunResult, run
 from core_bench.runs._summary import real_traces, summary_rows
 from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, make_tasks
 

@@ -29,8 +29,8 @@ from core_bench.runs._rundir import (
     write_summary,
 )
 from core_bench.runs._runner import (
+    Loop,
     RunConfig,
-    _Loop,
     make_backend,
     plan_requests,
 )
@@ -147,8 +147,8 @@ async def _regrade(
         )
         # Forget stored grades, so every stored response is graded again.
         items = [(r, replace(found[r.key], verdict=None)) for r in requests if r.key in found]
-        loop = _Loop(config, backend, cache, grader, get_pool, exec_timeout)
-        fresh = await loop._regrade(items)
+        loop = Loop(config, backend, cache, grader, get_pool, exec_timeout)
+        fresh = await loop.grade_cached(items)
         traces = await asyncio.to_thread(real_traces, tasks, get_pool, exec_timeout)
     finally:
         await backend.aclose()

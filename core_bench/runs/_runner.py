@@ -1,9 +1,8 @@
-"""The run loop: tasks -> prompts -> cache or model -> grading -> run directory.
+"""One run, start to end: plan the requests (`_session`), ask and grade them (`_loop`), and
+write the run directory (manifest.json, samples.jsonl, summary.json).
 
-Cached responses are replayed first (graded from the cache when the same grader graded them
-before); the rest go to the model concurrently, each response committed to the cache as it
-arrives, graded, and appended to samples.jsonl. A request that fails after its retries becomes
-a failed sample; the run goes on, and the next run of the same command asks it again.
+Rerunning the same config resumes: cached responses are replayed first, and a request that
+failed is asked again by the next run of the same command.
 """
 
 from __future__ import annotations
@@ -11,115 +10,32 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import hashlib
-import os
-import re
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
 
-import core_bench.grading as grading
 from core_bench.build import Benchmark, load_benchmark
-from core_bench.grading import grade_inputs, grade_response
-from core_bench.progress import Progress
-from core_bench.runs._agents import AGENTS, ReferenceAgent
-from core_bench.runs._cache import Cached, ResponseCache, request_key
-from core_bench.runs._client import (
-    OPENAI_BASE_URL,
-    Api,
-    Completion,
-    OpenAIBackend,
-    Request,
-    Sampling,
-)
-from core_bench.runs._prompts import STOP, Prompt, render, stop_sequences
-from core_bench.runs._retry import RequestFailed, RetryPolicy
+from core_bench.runs._backend import make_backend
+from core_bench.runs._cache import ResponseCache
+from core_bench.runs._config import RunConfig, resolve_endpoint
+from core_bench.runs._loop import Loop
 from core_bench.runs._rundir import (
     RunManifest,
-    SampleLog,
     benchmark_ref,
     git_commit,
     package_versions,
     write_manifest,
     write_summary,
 )
+from core_bench.runs._session import plan_requests
 from core_bench.runs._summary import real_traces, summary_rows
-from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, code_call_key, make_tasks
 from core_bench.runs._usage import usage_summary
-from core_bench.schemas import MetricRow, Sample, Strategy, TaskKind, Verdict
-from core_bench.suites import Suite, select_suite
+from core_bench.schemas import MetricRow, Sample
+from core_bench.suites import select_suite
 from tracer import SandboxPool, default_isolation
-
-AGENT_WORKERS = 128
-"""Tasks in flight for a reference agent (its only waits are sandboxed input grading)."""
-
-
-@dataclass(frozen=True, slots=True)
-class RunConfig:
-    """Everything a run is asked to do (the flags of `core-bench run`).
-
-    Attributes:
-        model: "openai:<name>" or "ref:<agent>".
-        bench: the benchmark directory.
-        out: the run directory.
-        tasks: task kinds to ask.
-        strategies: prompting strategies to use.
-        limit: only the first N problems.
-        samples: samples per task (for pass@k).
-        sampling: temperature, max tokens, seed, top_p.
-        api: "chat" or "completions" (base models).
-        base_urls: replicas of the server (empty: `OPENAI_BASE_URL`, else OpenAI's).
-        api_key: the key (empty: `OPENAI_API_KEY`); never written to disk.
-        system_prompt: a system message put before every prompt, or None.
-        concurrency: requests in flight at most.
-        timeout_s: the limit of one request attempt.
-        retries: retries of a request after its first attempt.
-        backoff_s: the first retry's backoff (doubling per retry, jittered).
-        stream: ask for streamed responses.
-        stop: send stop sequences (see `_prompts.stop_sequences`).
-        float_tolerance: tolerance of float comparisons in grading.
-        cache: the cache file (default: `out/cache.sqlite`).
-        suite: "quick", "standard" or "full" (`core_bench.suites`): the seeded subset of the
-            benchmark to ask.
-        suite_seed: the seed of the suite's selection.
-    """
-
-    model: str
-    bench: Path
-    out: Path
-    tasks: tuple[TaskKind, ...] = TASK_KINDS
-    strategies: tuple[Strategy, ...] = ("direct",)
-    limit: int | None = None
-    samples: int = 1
-    sampling: Sampling = field(default_factory=Sampling)
-    api: Api = "chat"
-    base_urls: tuple[str, ...] = ()
-    api_key: str = field(default="", repr=False)
-    system_prompt: str | None = None
-    concurrency: int = 16
-    timeout_s: float = 120.0
-    retries: int = 6
-    backoff_s: float = 1.0
-    stream: bool = False
-    stop: bool = True
-    float_tolerance: float = 0.0
-    cache: Path | None = None
-    suite: Suite = "full"
-    suite_seed: int = 0
-
-    def public(self) -> dict[str, Any]:
-        """The config as JSON values, without the API key (for manifest.json)."""
-        data = asdict(self)
-        data.pop("api_key")
-        for key in ("bench", "out", "cache"):
-            data[key] = str(data[key]) if data[key] is not None else None
-        data["tasks"], data["strategies"] = list(self.tasks), list(self.strategies)
-        data["base_urls"] = list(self.base_urls)
-        return data
 
 
 @dataclass(slots=True, repr=False)
@@ -146,273 +62,6 @@ class RunResult:
         # asyncio formats the result of the run's task; the default repr of every sample
         # would cost as much as the rest of a replay.
         return f"RunResult(out={self.out!r}, counts={self.counts!r}, seconds={self.seconds:.3f})"
-
-
-class Backend(Protocol):
-    """What answers requests: an OpenAI-compatible server or a reference agent."""
-
-    spec: str
-    api: str
-    base_urls: tuple[str, ...]
-    durable: bool
-    retries: int
-
-    def params(self, sample_index: int) -> dict[str, Any]: ...
-
-    def task_key(self, task: Task) -> str | None: ...
-
-    async def complete(self, request: Request) -> Completion: ...
-
-    async def aclose(self) -> None: ...
-
-
-def parse_model(spec: str) -> tuple[str, str]:
-    """Split a model spec into ("openai" | "ref", name).
-
-    Raises:
-        ValueError: the spec is neither `openai:<name>` nor `ref:<agent>` with a known agent.
-    """
-    kind, _, name = spec.partition(":")
-    if kind == "openai" and name:
-        return kind, name
-    if kind == "ref" and name in AGENTS:
-        return kind, name
-    raise ValueError(
-        f"bad model {spec!r}: expected openai:<name> or ref:<agent> with agent one of "
-        + ", ".join(AGENTS)
-    )
-
-
-def resolve_endpoint(config: RunConfig) -> RunConfig:
-    """Fill in base URLs and the key from `OPENAI_BASE_URL` / `OPENAI_API_KEY` when unset.
-
-    Raises:
-        ValueError: OpenAI's own API is used and no key is set.
-    """
-    if parse_model(config.model)[0] != "openai":
-        return replace(config, base_urls=())
-    urls = config.base_urls or (os.environ.get("OPENAI_BASE_URL") or OPENAI_BASE_URL,)
-    urls = tuple(u.rstrip("/") for u in urls)
-    key = config.api_key or os.environ.get("OPENAI_API_KEY", "")
-    if not key:
-        if any("api.openai.com" in u for u in urls):
-            raise ValueError("OPENAI_API_KEY is not set (needed for api.openai.com)")
-        key = "EMPTY"  # local servers (vLLM, llama.cpp) accept any key
-    return replace(config, base_urls=urls, api_key=key)
-
-
-def make_backend(config: RunConfig) -> Backend:
-    """The backend of `config.model` (call `resolve_endpoint` first for OpenAI models)."""
-    kind, name = parse_model(config.model)
-    if kind == "ref":
-        return ReferenceAgent(name, seed=config.sampling.seed)
-    return OpenAIBackend(
-        name,
-        config.base_urls,
-        api_key=config.api_key,
-        api=config.api,
-        sampling=config.sampling,
-        timeout_s=config.timeout_s,
-        policy=RetryPolicy(retries=config.retries, base_s=config.backoff_s),
-        concurrency=config.concurrency,
-        stream=config.stream,
-        stop=config.stop,
-    )
-
-
-def default_out(config: RunConfig, benchmark_sha256: str, root: Path = Path("runs")) -> Path:
-    """A run directory that the same command always maps to: runs/<model>-<fingerprint>.
-
-    The fingerprint covers what changes the samples (model, endpoint, benchmark, tasks,
-    strategies, limit, sampling, API, system prompt), not how fast they are fetched.
-    """
-    keep = {
-        k: v
-        for k, v in config.public().items()
-        if k in ("model", "tasks", "strategies", "limit", "samples", "sampling", "api")
-        or k in ("base_urls", "system_prompt", "float_tolerance")
-    }
-    keep["bench"] = benchmark_sha256
-    digest = hashlib.sha256(repr(sorted(keep.items())).encode()).hexdigest()[:10]
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", config.model).strip("-")
-    return root / f"{slug}-{digest}"
-
-
-def grader_fingerprint(config: RunConfig) -> str:
-    """Identifies the grading code and options: cached grades are reused only under the same."""
-    digest = hashlib.sha256()
-    folder = Path(grading.__file__).parent
-    for path in sorted(folder.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    digest.update(f"tol={config.float_tolerance}".encode())
-    return digest.hexdigest()[:16]
-
-
-def full_text(prompt: Prompt, text: str, finish_reason: str | None, api: str) -> str:
-    """The text graded for a response: a completion gets its prompt's primer back in front,
-    and the stop sequence that ended it back at the end."""
-    if api != "completions":
-        return text
-    closing = STOP if finish_reason == "stop" and STOP not in text else ""
-    return f"{prompt.primer}{text}{closing}"
-
-
-class _InputGrader:
-    """Grades input predictions in the sandbox, batching those that arrive together."""
-
-    def __init__(self, pool: SandboxPool, timeout_s: float) -> None:
-        self._pool = pool
-        self._timeout_s = timeout_s
-        self._queue: list[tuple[tuple[str, str | None, str], asyncio.Future[Any]]] = []
-        self._wake = asyncio.Event()
-        self._task = asyncio.create_task(self._loop())
-
-    async def grade(self, code: str, call: str | None, expected: str) -> tuple[Verdict, str]:
-        future: asyncio.Future[tuple[Verdict, str]] = asyncio.get_running_loop().create_future()
-        self._queue.append(((code, call, expected), future))
-        self._wake.set()
-        return await future
-
-    async def _loop(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            await asyncio.sleep(0)  # let the answers that arrived together join the batch
-            batch, self._queue = self._queue, []
-            if not batch:
-                continue
-            items = [item for item, _ in batch]
-            try:
-                results = await asyncio.to_thread(
-                    grade_inputs, items, self._pool, timeout_s=self._timeout_s
-                )
-            except Exception as exc:
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(exc)
-                continue
-            for (_, future), result in zip(batch, results, strict=True):
-                if not future.done():
-                    future.set_result(result)
-
-    async def aclose(self) -> None:
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
-
-
-def _sample(
-    request: Request,
-    response: str,
-    answer: str | None,
-    verdict: str,
-    reason: str,
-    finish_reason: str | None = None,
-    usage: Mapping[str, Any] | None = None,
-) -> Sample:
-    task = request.task
-    tokens = _tokens(usage)
-    return Sample(
-        task_id=task.id,
-        task=task.kind,
-        strategy=task.strategy,
-        problem_id=task.problem_id,
-        variant_id=task.variant_id,
-        probe_id=task.probe_id,
-        call_index=task.call_index,
-        sample_index=request.sample_index,
-        prompt_hash=request.prompt.hash,
-        response=response,
-        answer=answer,
-        verdict=verdict,  # type: ignore[arg-type]
-        reason=reason,
-        finish_reason=finish_reason,
-        truncated=_truncated(finish_reason, tokens[1], request.params.get("max_tokens")),
-        prompt_tokens=tokens[0],
-        completion_tokens=tokens[1],
-    )
-
-
-def _truncated(finish_reason: str | None, completion_tokens: int | None, limit: Any) -> bool:
-    """Whether a response hit the token limit: the server says so ("length"), or, where it
-    gave no reason (some streams), its completion is as long as the limit."""
-    if finish_reason is not None:
-        return finish_reason == "length"
-    return isinstance(limit, int) and completion_tokens is not None and completion_tokens >= limit
-
-
-def _tokens(usage: Mapping[str, Any] | None) -> tuple[int | None, int | None]:
-    """(prompt, completion) tokens of a server's `usage`, where it gave them as integers."""
-    if not usage:
-        return None, None
-    counts = [usage.get(k) for k in ("prompt_tokens", "completion_tokens")]
-    prompt, completion = (
-        c if isinstance(c, int) and not isinstance(c, bool) else None for c in counts
-    )
-    return prompt, completion
-
-
-def _grade_text(
-    task: Task, text: str, tolerance: float, truncated: bool = False
-) -> tuple[str | None, Verdict, str]:
-    try:
-        return grade_response(
-            text,
-            task=task.kind,
-            expected=task.expected,
-            call=task.call,
-            float_tolerance=tolerance,
-            truncated=truncated,
-        )
-    except ValueError as exc:  # an expected answer the grader cannot read: a benchmark bug
-        return None, "error", f"grading failed: {exc}"
-
-
-def _mutant_outputs(
-    cache: ResponseCache, pool: Callable[[], SandboxPool], timeout_s: float
-) -> Callable[[Sequence[tuple[str, Sequence[str]]]], list[list[str | None]]]:
-    def find(jobs: Sequence[tuple[str, Sequence[str]]]) -> list[list[str | None]]:
-        keys = [[code_call_key(code, call) for call in calls] for code, calls in jobs]
-        known = cache.outputs(k for row in keys for k in row)
-        todo = [
-            (i, code, [c for c, k in zip(calls, keys[i], strict=True) if k not in known])
-            for i, (code, calls) in enumerate(jobs)
-        ]
-        todo = [t for t in todo if t[2]]
-        if todo:
-            outcomes = pool().map([(code, calls) for _, code, calls in todo], timeout_s=timeout_s)
-            fresh: dict[str, str | None] = {}
-            for (_, code, calls), batch in zip(todo, outcomes, strict=True):
-                for call, outcome in zip(calls, batch, strict=True):
-                    ok = outcome.status == "ok" and outcome.result_literal
-                    fresh[code_call_key(code, call)] = outcome.result if ok else None
-            cache.put_outputs(fresh)
-            known.update(fresh)
-        return [[known[k] for k in row] for row in keys]
-
-    return find
-
-
-def plan_requests(
-    config: RunConfig,
-    benchmark: Benchmark,
-    backend: Backend,
-    cache: ResponseCache,
-    pool: Callable[[], SandboxPool],
-    exec_timeout: float,
-) -> tuple[list[Task], list[Request], str, dict[str, Cached]]:
-    """What a run (or a regrade) of `config` asks: its tasks, their requests, the grader's
-    fingerprint and the cached responses of those requests."""
-    tasks = make_tasks(
-        benchmark,
-        kinds=config.tasks,
-        strategies=config.strategies,
-        limit=config.limit,
-        mutant_outputs=_mutant_outputs(cache, pool, exec_timeout),
-    )
-    requests = _requests(tasks, backend, config)
-    grader = grader_fingerprint(config)
-    return tasks, requests, grader, cache.lookup((r.key for r in requests), grader)
 
 
 def run(
@@ -513,7 +162,7 @@ async def _run(
             isolation=given_pool.isolation if given_pool else default_isolation()[0],
         )
         write_manifest(out, manifest)
-        loop = _Loop(config, backend, cache, grader, get_pool, exec_timeout)
+        loop = Loop(config, backend, cache, grader, get_pool, exec_timeout)
         try:
             samples = await loop.run(requests, found, out, progress)
         except BaseException:  # Ctrl-C, a cancelled task, a bug: never leave "running"
@@ -549,7 +198,7 @@ async def _run(
     return RunResult(out, manifest, samples, rows, counts, time.perf_counter() - started)
 
 
-def _stopped(manifest: RunManifest, loop: _Loop, tasks: int) -> RunManifest:
+def _stopped(manifest: RunManifest, loop: Loop, tasks: int) -> RunManifest:
     """The manifest of a run stopped before its end: what was done, and that it stopped."""
     counts = {
         "tasks": tasks,
@@ -566,246 +215,4 @@ def _stopped(manifest: RunManifest, loop: _Loop, tasks: int) -> RunManifest:
     )
 
 
-def _requests(tasks: Sequence[Task], backend: Backend, config: RunConfig) -> list[Request]:
-    params = [backend.params(i) for i in range(config.samples)]
-    by_strategy = {
-        strategy: [{**p, "stop": stop_sequences(strategy)} if "stop" in p else p for p in params]
-        for strategy in STRATEGIES
-    }
-    requests: list[Request] = []
-    for task in tasks:
-        prompt = render(task, system_prompt=config.system_prompt)
-        sent = prompt.hash if backend.api == "chat" else prompt.text_hash
-        params = by_strategy[task.strategy]
-        for index in range(config.samples):
-            key = request_key(
-                model=backend.spec,
-                base_urls=backend.base_urls,
-                api=backend.api,
-                prompt_sha256=sent,
-                params=params[index],
-                sample_index=index,
-                task=backend.task_key(task),
-            )
-            requests.append(Request(task, prompt, index, params[index], key))
-    return requests
-
-
-class _Quiet:
-    """Stands in for `Progress` when no bar is wanted."""
-
-    def advance(self, n: int = 1) -> None:
-        pass
-
-    def note(self, **fields: object) -> None:
-        pass
-
-    def __enter__(self) -> _Quiet:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        pass
-
-
-class _Loop:
-    """One run's state while it goes on."""
-
-    def __init__(
-        self,
-        config: RunConfig,
-        backend: Backend,
-        cache: ResponseCache,
-        grader: str,
-        pool: Callable[[], SandboxPool],
-        exec_timeout: float,
-    ) -> None:
-        self.config = config
-        self.backend = backend
-        self.cache = cache
-        self.grader = grader
-        self.pool = pool
-        self.exec_timeout = exec_timeout
-        self.cached = 0
-        self.requested = 0
-        self.failed = 0
-        self._inputs: _InputGrader | None = None
-
-    def _input_grader(self) -> _InputGrader:
-        if self._inputs is None:
-            self._inputs = _InputGrader(self.pool(), self.exec_timeout)
-        return self._inputs
-
-    async def _grade(
-        self, request: Request, text: str, truncated: bool
-    ) -> tuple[str | None, Verdict, str]:
-        task = request.task
-        if task.kind != "input":
-            return _grade_text(task, text, self.config.float_tolerance, truncated)
-        found = grading.extract_answer(
-            text, task="input", call=f"{task.entry}(??)", truncated=truncated
-        )
-        verdict, reason = await self._input_grader().grade(task.code, found.answer, task.output)
-        return found.answer, verdict, reason
-
-    async def run(
-        self, requests: Sequence[Request], found: dict[str, Cached], out: Path, progress: bool
-    ) -> list[Sample]:
-        api = self.backend.api
-        samples: list[Sample] = []
-        regrade: list[tuple[Request, Cached]] = []
-        pending: list[Request] = []
-        for request in requests:
-            hit = found.get(request.key)
-            if hit is None:
-                pending.append(request)
-            elif hit.verdict is None:
-                regrade.append((request, hit))
-            else:
-                text = full_text(request.prompt, hit.text, hit.finish_reason, api)
-                samples.append(
-                    _sample(
-                        request,
-                        text,
-                        hit.answer,
-                        hit.verdict,
-                        hit.reason,
-                        hit.finish_reason,
-                        hit.usage,
-                    )
-                )
-        self.cached = len(requests) - len(pending)
-        try:
-            samples.extend(await self._regrade(regrade))
-            log = SampleLog(out / "samples.jsonl", samples, live=bool(pending))
-            label = f"run {self.backend.spec}"
-            bar: Progress | _Quiet = (
-                Progress(label, total=len(requests), unit="sample") if progress else _Quiet()
-            )
-            with bar:
-                bar.advance(len(samples))
-                try:
-                    await self._ask(pending, samples, log, bar)
-                finally:
-                    log.close()
-            log.finish()
-        finally:
-            if self._inputs is not None:
-                await self._inputs.aclose()
-            self.cache.commit()
-        samples.sort(key=lambda s: (s.task_id, s.sample_index))
-        return samples
-
-    async def _regrade(self, items: Sequence[tuple[Request, Cached]]) -> list[Sample]:
-        """Grade cached responses that this grader has not graded yet (in bulk)."""
-        api = self.backend.api
-        out: list[Sample] = []
-        inputs: list[tuple[Request, str, str | None, Cached]] = []
-        for request, hit in items:
-            text = full_text(request.prompt, hit.text, hit.finish_reason, api)
-            task = request.task
-            cut = hit.finish_reason == "length"
-            if task.kind == "input":
-                found = grading.extract_answer(
-                    text, task="input", call=f"{task.entry}(??)", truncated=cut
-                )
-                inputs.append((request, text, found.answer, hit))
-                continue
-            answer, verdict, reason = _grade_text(task, text, self.config.float_tolerance, cut)
-            self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
-            out.append(
-                _sample(request, text, answer, verdict, reason, hit.finish_reason, hit.usage)
-            )
-        if inputs:
-            graded = await asyncio.to_thread(
-                grade_inputs,
-                [(r.task.code, answer, r.task.output) for r, _, answer, _ in inputs],
-                self.pool(),
-                timeout_s=self.exec_timeout,
-            )
-            for (request, text, answer, hit), (verdict, reason) in zip(inputs, graded, strict=True):
-                self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
-                out.append(
-                    _sample(request, text, answer, verdict, reason, hit.finish_reason, hit.usage)
-                )
-        self.cache.commit()
-        return out
-
-    async def _ask(
-        self,
-        pending: Sequence[Request],
-        samples: list[Sample],
-        log: SampleLog,
-        bar: Progress | _Quiet,
-    ) -> None:
-        if not pending:
-            return
-        backend = self.backend
-        prepare = getattr(backend, "prepare", None)
-        if prepare is not None:
-            await prepare(pending, self.pool(), self.exec_timeout)
-        # Tasks whose prompts are the same (input prediction on calls with equal outputs) make
-        # one request and share its answer, so a resumed run gives them what a fresh one did.
-        groups: dict[str, list[Request]] = {}
-        for request in pending:
-            groups.setdefault(request.key, []).append(request)
-        todo = iter(groups.values())
-        durable = backend.durable
-        api = backend.api
-        workers = self.config.concurrency if durable else AGENT_WORKERS
-        since_commit = 0
-
-        async def worker() -> None:
-            nonlocal since_commit
-            for group in todo:
-                request = group[0]
-                self.requested += 1
-                try:
-                    completion = await backend.complete(request)
-                except RequestFailed as exc:
-                    self.failed += len(group)
-                    made = [_sample(r, "", None, exc.verdict, str(exc)) for r in group]
-                else:
-                    self.cache.put(
-                        request.key,
-                        model=backend.spec,
-                        prompt_hash=request.prompt.hash,
-                        sample_index=request.sample_index,
-                        text=completion.text,
-                        finish_reason=completion.finish_reason,
-                        meta=completion.meta,
-                        commit=durable,
-                        messages=request.prompt.messages if durable else None,
-                    )
-                    finish = completion.finish_reason
-                    text = full_text(request.prompt, completion.text, finish, api)
-                    answer, verdict, reason = await self._grade(request, text, finish == "length")
-                    self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
-                    usage = completion.meta.get("usage")
-                    made = [_sample(r, text, answer, verdict, reason, finish, usage) for r in group]
-                    since_commit += 1
-                    if since_commit >= 2_000:
-                        self.cache.commit()
-                        since_commit = 0
-                for sample in made:
-                    samples.append(sample)
-                    log.append(sample)
-                bar.advance(len(made))
-                bar.note(failed=self.failed, retries=backend.retries)
-
-        async with asyncio.TaskGroup() as running:
-            for _ in range(min(workers, len(groups))):
-                running.create_task(worker())
-
-
-__all__ = [
-    "STRATEGIES",
-    "TASK_KINDS",
-    "Backend",
-    "RunConfig",
-    "RunResult",
-    "default_out",
-    "make_backend",
-    "parse_model",
-    "resolve_endpoint",
-    "run",
-]
+__all__ = ["RunResult", "run"]

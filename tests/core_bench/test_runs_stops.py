@@ -125,7 +125,7 @@ def test_usage_is_recorded_per_sample_and_summed_per_strategy(
 
 
 def test_truncation_is_the_servers_length_reason_or_a_completion_as_long_as_the_limit() -> None:
-    from core_bench.runs._runner import _truncated
+    from core_bench.runs._grader import _truncated
 
     assert _truncated("length", 3, 400) and not _truncated("stop", 400, 400)
     assert _truncated(None, 400, 400) and not _truncated(None, 399, 400)

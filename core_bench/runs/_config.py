@@ -1,0 +1,147 @@
+"""A run's configuration: what it asks, and the names derived from it (run directory, grader)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import core_bench.grading as grading
+from core_bench.runs._agents import AGENTS
+from core_bench.runs._client import OPENAI_BASE_URL, Api, Sampling
+from core_bench.runs._tasks import TASK_KINDS
+from core_bench.schemas import Strategy, TaskKind
+from core_bench.suites import Suite
+
+
+@dataclass(frozen=True, slots=True)
+class RunConfig:
+    """Everything a run is asked to do (the flags of `core-bench run`).
+
+    Attributes:
+        model: "openai:<name>" or "ref:<agent>".
+        bench: the benchmark directory.
+        out: the run directory.
+        tasks: task kinds to ask.
+        strategies: prompting strategies to use.
+        limit: only the first N problems.
+        samples: samples per task (for pass@k).
+        sampling: temperature, max tokens, seed, top_p.
+        api: "chat" or "completions" (base models).
+        base_urls: replicas of the server (empty: `OPENAI_BASE_URL`, else OpenAI's).
+        api_key: the key (empty: `OPENAI_API_KEY`); never written to disk.
+        system_prompt: a system message put before every prompt, or None.
+        concurrency: requests in flight at most.
+        timeout_s: the limit of one request attempt.
+        retries: retries of a request after its first attempt.
+        backoff_s: the first retry's backoff (doubling per retry, jittered).
+        stream: ask for streamed responses.
+        stop: send stop sequences (see `_prompts.stop_sequences`).
+        float_tolerance: tolerance of float comparisons in grading.
+        cache: the cache file (default: `out/cache.sqlite`).
+        suite: "quick", "standard" or "full" (`core_bench.suites`): the seeded subset of the
+            benchmark to ask.
+        suite_seed: the seed of the suite's selection.
+    """
+
+    model: str
+    bench: Path
+    out: Path
+    tasks: tuple[TaskKind, ...] = TASK_KINDS
+    strategies: tuple[Strategy, ...] = ("direct",)
+    limit: int | None = None
+    samples: int = 1
+    sampling: Sampling = field(default_factory=Sampling)
+    api: Api = "chat"
+    base_urls: tuple[str, ...] = ()
+    api_key: str = field(default="", repr=False)
+    system_prompt: str | None = None
+    concurrency: int = 16
+    timeout_s: float = 120.0
+    retries: int = 6
+    backoff_s: float = 1.0
+    stream: bool = False
+    stop: bool = True
+    float_tolerance: float = 0.0
+    cache: Path | None = None
+    suite: Suite = "full"
+    suite_seed: int = 0
+
+    def public(self) -> dict[str, Any]:
+        """The config as JSON values, without the API key (for manifest.json)."""
+        data = asdict(self)
+        data.pop("api_key")
+        for key in ("bench", "out", "cache"):
+            data[key] = str(data[key]) if data[key] is not None else None
+        data["tasks"], data["strategies"] = list(self.tasks), list(self.strategies)
+        data["base_urls"] = list(self.base_urls)
+        return data
+
+
+def parse_model(spec: str) -> tuple[str, str]:
+    """Split a model spec into ("openai" | "ref", name).
+
+    Raises:
+        ValueError: the spec is neither `openai:<name>` nor `ref:<agent>` with a known agent.
+    """
+    kind, _, name = spec.partition(":")
+    if kind == "openai" and name:
+        return kind, name
+    if kind == "ref" and name in AGENTS:
+        return kind, name
+    raise ValueError(
+        f"bad model {spec!r}: expected openai:<name> or ref:<agent> with agent one of "
+        + ", ".join(AGENTS)
+    )
+
+
+def resolve_endpoint(config: RunConfig) -> RunConfig:
+    """Fill in base URLs and the key from `OPENAI_BASE_URL` / `OPENAI_API_KEY` when unset.
+
+    Raises:
+        ValueError: OpenAI's own API is used and no key is set.
+    """
+    if parse_model(config.model)[0] != "openai":
+        return replace(config, base_urls=())
+    urls = config.base_urls or (os.environ.get("OPENAI_BASE_URL") or OPENAI_BASE_URL,)
+    urls = tuple(u.rstrip("/") for u in urls)
+    key = config.api_key or os.environ.get("OPENAI_API_KEY", "")
+    if not key:
+        if any("api.openai.com" in u for u in urls):
+            raise ValueError("OPENAI_API_KEY is not set (needed for api.openai.com)")
+        key = "EMPTY"  # local servers (vLLM, llama.cpp) accept any key
+    return replace(config, base_urls=urls, api_key=key)
+
+
+def default_out(config: RunConfig, benchmark_sha256: str, root: Path = Path("runs")) -> Path:
+    """A run directory that the same command always maps to: runs/<model>-<fingerprint>.
+
+    The fingerprint covers what changes the samples (model, endpoint, benchmark, tasks,
+    strategies, limit, sampling, API, system prompt), not how fast they are fetched.
+    """
+    keep = {
+        k: v
+        for k, v in config.public().items()
+        if k in ("model", "tasks", "strategies", "limit", "samples", "sampling", "api")
+        or k in ("base_urls", "system_prompt", "float_tolerance")
+    }
+    keep["bench"] = benchmark_sha256
+    digest = hashlib.sha256(repr(sorted(keep.items())).encode()).hexdigest()[:10]
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", config.model).strip("-")
+    return root / f"{slug}-{digest}"
+
+
+def grader_fingerprint(config: RunConfig) -> str:
+    """Identifies the grading code and options: cached grades are reused only under the same."""
+    digest = hashlib.sha256()
+    folder = Path(grading.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    digest.update(f"tol={config.float_tolerance}".encode())
+    return digest.hexdigest()[:16]
+
+
+__all__ = ["RunConfig", "default_out", "grader_fingerprint", "parse_model", "resolve_endpoint"]

@@ -1,0 +1,89 @@
+"""What a run (or a regrade) asks: its tasks, their requests, the grader and the cache hits.
+
+Shared by `run` and `regrade`, so both plan the same requests from the same config.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from core_bench.build import Benchmark
+from core_bench.runs._backend import Backend
+from core_bench.runs._cache import Cached, ResponseCache, request_key
+from core_bench.runs._client import Request
+from core_bench.runs._config import RunConfig, grader_fingerprint
+from core_bench.runs._prompts import render, stop_sequences
+from core_bench.runs._tasks import STRATEGIES, Task, code_call_key, make_tasks
+from tracer import SandboxPool
+
+
+def _mutant_outputs(
+    cache: ResponseCache, pool: Callable[[], SandboxPool], timeout_s: float
+) -> Callable[[Sequence[tuple[str, Sequence[str]]]], list[list[str | None]]]:
+    def find(jobs: Sequence[tuple[str, Sequence[str]]]) -> list[list[str | None]]:
+        keys = [[code_call_key(code, call) for call in calls] for code, calls in jobs]
+        known = cache.outputs(k for row in keys for k in row)
+        todo = [
+            (i, code, [c for c, k in zip(calls, keys[i], strict=True) if k not in known])
+            for i, (code, calls) in enumerate(jobs)
+        ]
+        todo = [t for t in todo if t[2]]
+        if todo:
+            outcomes = pool().map([(code, calls) for _, code, calls in todo], timeout_s=timeout_s)
+            fresh: dict[str, str | None] = {}
+            for (_, code, calls), batch in zip(todo, outcomes, strict=True):
+                for call, outcome in zip(calls, batch, strict=True):
+                    ok = outcome.status == "ok" and outcome.result_literal
+                    fresh[code_call_key(code, call)] = outcome.result if ok else None
+            cache.put_outputs(fresh)
+            known.update(fresh)
+        return [[known[k] for k in row] for row in keys]
+
+    return find
+
+
+def plan_requests(
+    config: RunConfig,
+    benchmark: Benchmark,
+    backend: Backend,
+    cache: ResponseCache,
+    pool: Callable[[], SandboxPool],
+    exec_timeout: float,
+) -> tuple[list[Task], list[Request], str, dict[str, Cached]]:
+    """What a run (or a regrade) of `config` asks: its tasks, their requests, the grader's
+    fingerprint and the cached responses of those requests."""
+    tasks = make_tasks(
+        benchmark,
+        kinds=config.tasks,
+        strategies=config.strategies,
+        limit=config.limit,
+        mutant_outputs=_mutant_outputs(cache, pool, exec_timeout),
+    )
+    requests = _requests(tasks, backend, config)
+    grader = grader_fingerprint(config)
+    return tasks, requests, grader, cache.lookup((r.key for r in requests), grader)
+
+
+def _requests(tasks: Sequence[Task], backend: Backend, config: RunConfig) -> list[Request]:
+    params = [backend.params(i) for i in range(config.samples)]
+    by_strategy = {
+        strategy: [{**p, "stop": stop_sequences(strategy)} if "stop" in p else p for p in params]
+        for strategy in STRATEGIES
+    }
+    requests: list[Request] = []
+    for task in tasks:
+        prompt = render(task, system_prompt=config.system_prompt)
+        sent = prompt.hash if backend.api == "chat" else prompt.text_hash
+        params = by_strategy[task.strategy]
+        for index in range(config.samples):
+            key = request_key(
+                model=backend.spec,
+                base_urls=backend.base_urls,
+                api=backend.api,
+                prompt_sha256=sent,
+                params=params[index],
+                sample_index=index,
+                task=backend.task_key(task),
+            )
+            requests.append(Request(task, prompt, index, params[index], key))
+    return requests
