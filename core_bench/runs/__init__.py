@@ -15,8 +15,14 @@ through the `openai` package, or a reference agent `ref:<name>`), grades with
 from __future__ import annotations
 
 from core_bench.runs import _prompts as prompts
-from core_bench.runs._agents import AGENTS, ReferenceAgent, perturb
-from core_bench.runs._backend import Backend, make_backend
+from core_bench.runs._agents import AGENTS, Agent, ReferenceAgent, perturb, register_agent
+from core_bench.runs._backend import (
+    BACKENDS,
+    Backend,
+    BackendKind,
+    make_backend,
+    register_backend,
+)
 from core_bench.runs._blind import BEST, CANDIDATES, Seen, blind_answer
 from core_bench.runs._bundled import bundled_benchmark_dir, ensure_bundled_benchmark
 from core_bench.runs._cache import ResponseCache, request_key
@@ -33,11 +39,14 @@ from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, make_tasks
 
 __all__ = [
     "AGENTS",
+    "BACKENDS",
     "BEST",
     "CANDIDATES",
     "STRATEGIES",
     "TASK_KINDS",
+    "Agent",
     "Backend",
+    "BackendKind",
     "Completion",
     "GradeResult",
     "OpenAIBackend",
@@ -70,6 +79,8 @@ __all__ = [
     "prompts",
     "read_samples",
     "real_traces",
+    "register_agent",
+    "register_backend",
     "regrade",
     "render",
     "request_key",

@@ -5,17 +5,10 @@ off traces) in the text format the prompt asks for, deterministically from the r
 task and the sample index. They validate the metrics: each must show the signature it was
 built for.
 
-- `oracle`: always right (input tasks: the problem's own call, which gives that output).
-- `superficial`: right outputs and inputs, wrong intermediate states (every probe and full-trace
-  answer is turned into a plausible wrong value of the same type).
-- `style-biased`: right on originals; on equivalent variants wrong half the time (a coin per
-  task and sample); on mutants it answers what the original returns (it recognises the code's
-  shape, not what it does).
-- `echo`: repeats the input: output tasks get the first argument, input tasks the call with
-  the output as its argument, probes the first argument too.
-- `blind`: answers from the code text and the call alone, never from ground truth: the best
-  cheap rule per kind (coverage True, branch False, the next non-blank line, the first
-  argument for outputs, the type's default, ...; see `core_bench.runs._blind`). The floor.
+The agents are `AGENTS`, a registry by name: each is one module of `core_bench.runs.agents`
+(`oracle`, `superficial`, `style-biased`, `echo`, `blind`: the floor) implementing `Agent`.
+`ReferenceAgent` is the backend that answers a run's requests with one of them; the helpers
+below (right answers, plausible wrong values) are what the agents are made of.
 """
 
 from __future__ import annotations
@@ -24,16 +17,14 @@ import ast
 import asyncio
 import hashlib
 import random
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
-from core_bench.runs._blind import Seen, blind_answer
 from core_bench.runs._client import Completion, Request
 from core_bench.runs._prompts import answer_block
+from core_bench.runs._registry import Registry
 from core_bench.runs._tasks import Task, code_call_key
 from tracer import SandboxPool
-
-AGENTS = ("oracle", "superficial", "style-biased", "echo", "blind")
 
 STYLE_BIAS_ERROR_RATE = 0.5
 """How often `style-biased` is wrong on an equivalent variant."""
@@ -41,8 +32,46 @@ STYLE_BIAS_ERROR_RATE = 0.5
 _THOUGHT = "I run the call line by line, keeping track of every variable, and read off the result."
 
 
+class Agent(Protocol):
+    """How one reference agent answers (registered in `AGENTS` by its module in
+    `core_bench.runs.agents`).
+
+    Attributes:
+        name: the agent's name, as in `ref:<name>`.
+        traced: its `trace`-strategy answers show the call's real trace (traced in the sandbox
+            before the run asks).
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def traced(self) -> bool: ...
+
+    def answer(self, task: Task, rng: random.Random, trace: str) -> tuple[str, str]:
+        """The answer to `task` and the trace shown with it (for the `trace` strategy).
+
+        Args:
+            task: the task asked.
+            rng: the random source of this task and sample (from the run's seed).
+            trace: the call's real trace when `traced` (else its return line).
+        """
+        ...
+
+
+AGENTS: Registry[Agent] = Registry("reference agent", "core_bench.runs.agents", lambda a: a.name)
+"""The reference agents by name (`ref:<name>`); each module of `core_bench.runs.agents` adds one."""
+
+
+def register_agent(cls: type[Agent]) -> type[Agent]:
+    """Class decorator: register an instance of `cls` in `AGENTS` under its `name`."""
+    AGENTS.register(cls())
+    return cls
+
+
 class ReferenceAgent:
-    """A reference agent; the run treats it like a model (cache, grading, run directory).
+    """A reference agent as a backend; the run treats it like a model (cache, grading, run
+    directory).
 
     Args:
         name: one of `AGENTS`.
@@ -56,8 +85,11 @@ class ReferenceAgent:
 
     def __init__(self, name: str, *, seed: int = 0) -> None:
         if name not in AGENTS:
-            raise ValueError(f"unknown reference agent {name!r}; expected one of {AGENTS}")
+            raise ValueError(
+                f"unknown reference agent {name!r}; expected one of {', '.join(AGENTS)}"
+            )
         self.name = name
+        self.agent = AGENTS[name]
         self.spec = f"ref:{name}"
         self.seed = seed
         self.retries = 0
@@ -73,10 +105,10 @@ class ReferenceAgent:
         return task.id
 
     async def prepare(
-        self, requests: Sequence[Request], pool: SandboxPool, timeout_s: float
+        self, requests: Sequence[Request], pool: Callable[[], SandboxPool], timeout_s: float
     ) -> None:
         """Trace, in the sandbox, the calls whose `trace`-strategy answers need a real trace."""
-        if self.name not in ("oracle", "style-biased"):
+        if not self.agent.traced:
             return
         wanted: dict[str, tuple[str, str]] = {}
         for request in requests:
@@ -91,7 +123,7 @@ class ReferenceAgent:
         for code, call in wanted.values():
             by_code.setdefault(code, []).append(call)
         jobs = list(by_code.items())
-        outcomes = await asyncio.to_thread(pool.map, jobs, timeout_s=timeout_s, trace=True)
+        outcomes = await asyncio.to_thread(pool().map, jobs, timeout_s=timeout_s, trace=True)
         for (code, calls), batch in zip(jobs, outcomes, strict=True):
             for call, outcome in zip(calls, batch, strict=True):
                 rendered = outcome.trace.render("core") if outcome.trace is not None else ""
@@ -107,60 +139,27 @@ class ReferenceAgent:
     def answer(self, task: Task, sample_index: int) -> str:
         """The response text for one sample of `task`."""
         rng = random.Random(_seed(self.seed, self.name, task.id, sample_index))
-        right = self._right(task)
-        if self.name == "oracle":
-            value, trace = right, self._trace(task)
-        elif self.name == "superficial":
-            keep = task.kind in ("output", "input")
-            value = right if keep else perturb(task.expected, rng)
-            trace = f"[Return] {task.output}"
-        elif self.name == "style-biased":
-            value, trace = self._style_biased(task, rng, right)
-        elif self.name == "blind":
-            value = self._blind(task)
-            trace = f"[Return] {_first_argument(task.call)}"
-        else:
-            value = self._echo(task)
-            trace = f"[Return] {_first_argument(task.call)}"
+        known = self._traces.get(code_call_key(task.code, task.call))
+        value, trace = self.agent.answer(task, rng, known or f"[Return] {task.output}")
         return answer_block(task.strategy, value, thought=_THOUGHT, trace=trace)
 
-    def _trace(self, task: Task) -> str:
-        known = self._traces.get(code_call_key(task.code, task.call))
-        return known or f"[Return] {task.output}"
 
-    def _style_biased(self, task: Task, rng: random.Random, right: str) -> tuple[str, str]:
-        if task.variant_kind == "original":
-            return right, self._trace(task)
-        if task.variant_kind == "mutant" and task.kind == "output":
-            value = task.original_output
-            return _format(task, value), f"[Return] {value}"
-        if rng.random() >= STYLE_BIAS_ERROR_RATE:
-            return right, self._trace(task)
-        if task.kind == "input":
-            return _wrong_call(task, rng), f"[Return] {task.output}"
-        wrong = perturb(task.expected, rng)
-        shown = _format(task, wrong)
-        return shown, f"[Return] {wrong if task.kind == 'output' else task.output}"
-
-    def _right(self, task: Task) -> str:
-        if task.kind == "input":
-            return f"assert {task.call} == {task.output}"
-        return _format(task, task.expected)
-
-    def _blind(self, task: Task) -> str:
-        if task.kind == "input":
-            return self._echo(task)
-        seen = Seen(task.code, task.entry, task.call, task.probe)
-        kind = task.probe.kind if task.probe is not None else "output"
-        return _format(task, blind_answer(kind, seen))
-
-    def _echo(self, task: Task) -> str:
-        if task.kind == "input":
-            return f"assert {task.entry}({task.output}) == {task.output}"
-        return _format(task, _first_argument(task.call))
+def right_answer(task: Task) -> str:
+    """The right answer to `task`, as the prompt asks for it."""
+    if task.kind == "input":
+        return f"assert {task.call} == {task.output}"
+    return formatted(task, task.expected)
 
 
-def _format(task: Task, value: str) -> str:
+def echo_answer(task: Task) -> str:
+    """The input echoed: the first argument (input tasks: the output as the argument)."""
+    if task.kind == "input":
+        return f"assert {task.entry}({task.output}) == {task.output}"
+    return formatted(task, first_argument(task.call))
+
+
+def formatted(task: Task, value: str) -> str:
+    """`value` as the answer to `task` (an output task: the completed assertion)."""
     if task.kind == "output":
         return f"assert {task.call} == {value}"
     return value
@@ -179,7 +178,7 @@ def _call_node(call: str) -> ast.Call | None:
     return node if isinstance(node, ast.Call) else None
 
 
-def _first_argument(call: str) -> str:
+def first_argument(call: str) -> str:
     """The source text of the call's first argument ("None" when it has none)."""
     node = _call_node(call)
     if node is None:
@@ -192,7 +191,7 @@ def _first_argument(call: str) -> str:
     return ast.get_source_segment(call, first) or "None"
 
 
-def _wrong_call(task: Task, rng: random.Random) -> str:
+def wrong_call(task: Task, rng: random.Random) -> str:
     """The task's call with its first argument changed: a plausible wrong input."""
     node = _call_node(task.call)
     if node is None or not node.args:

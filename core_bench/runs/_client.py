@@ -19,7 +19,7 @@ import itertools
 import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -28,6 +28,7 @@ import openai
 from core_bench.runs._prompts import STOP, Prompt
 from core_bench.runs._retry import Failure, MalformedResponse, RetryPolicy, with_retries
 from core_bench.runs._tasks import Task
+from tracer import SandboxPool
 
 Api = Literal["chat", "completions"]
 
@@ -185,6 +186,11 @@ class OpenAIBackend:
     def task_key(self, task: Task) -> str | None:
         """None: a model's answer depends on the prompt alone."""
         return None
+
+    async def prepare(
+        self, requests: Sequence[Request], pool: Callable[[], SandboxPool], timeout_s: float
+    ) -> None:
+        """Nothing to prepare: the server answers every request as it comes."""
 
     def _pick(self) -> _Replica:
         turn = next(self._next)

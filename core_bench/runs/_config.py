@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import core_bench.grading as grading
-from core_bench.runs._agents import AGENTS
-from core_bench.runs._client import OPENAI_BASE_URL, Api, Sampling
+from core_bench.runs._backend import backend_kind
+from core_bench.runs._client import Api, Sampling
 from core_bench.runs._tasks import TASK_KINDS
 from core_bench.schemas import Strategy, TaskKind
 from core_bench.suites import Suite
@@ -22,7 +21,7 @@ class RunConfig:
     """Everything a run is asked to do (the flags of `core-bench run`).
 
     Attributes:
-        model: "openai:<name>" or "ref:<agent>".
+        model: a model spec `<scheme>:<name>` ("openai:<name>", "ref:<agent>"; `BACKENDS`).
         bench: the benchmark directory.
         out: the run directory.
         tasks: task kinds to ask.
@@ -82,38 +81,24 @@ class RunConfig:
 
 
 def parse_model(spec: str) -> tuple[str, str]:
-    """Split a model spec into ("openai" | "ref", name).
+    """Split a model spec into (scheme, name), e.g. ("openai", "gpt-4o"), ("ref", "oracle").
 
     Raises:
-        ValueError: the spec is neither `openai:<name>` nor `ref:<agent>` with a known agent.
+        ValueError: no registered backend (`BACKENDS`) accepts the spec.
     """
-    kind, _, name = spec.partition(":")
-    if kind == "openai" and name:
-        return kind, name
-    if kind == "ref" and name in AGENTS:
-        return kind, name
-    raise ValueError(
-        f"bad model {spec!r}: expected openai:<name> or ref:<agent> with agent one of "
-        + ", ".join(AGENTS)
-    )
+    kind, name = backend_kind(spec)
+    return kind.scheme, name
 
 
 def resolve_endpoint(config: RunConfig) -> RunConfig:
-    """Fill in base URLs and the key from `OPENAI_BASE_URL` / `OPENAI_API_KEY` when unset.
+    """Fill in what the model's backend needs from the environment (for `openai:`, base URLs
+    and the key from `OPENAI_BASE_URL` / `OPENAI_API_KEY` when unset).
 
     Raises:
-        ValueError: OpenAI's own API is used and no key is set.
+        ValueError: a bad model spec, or the endpoint cannot be used (no key for OpenAI).
     """
-    if parse_model(config.model)[0] != "openai":
-        return replace(config, base_urls=())
-    urls = config.base_urls or (os.environ.get("OPENAI_BASE_URL") or OPENAI_BASE_URL,)
-    urls = tuple(u.rstrip("/") for u in urls)
-    key = config.api_key or os.environ.get("OPENAI_API_KEY", "")
-    if not key:
-        if any("api.openai.com" in u for u in urls):
-            raise ValueError("OPENAI_API_KEY is not set (needed for api.openai.com)")
-        key = "EMPTY"  # local servers (vLLM, llama.cpp) accept any key
-    return replace(config, base_urls=urls, api_key=key)
+    kind, _ = backend_kind(config.model)
+    return kind.resolve(config)
 
 
 def default_out(config: RunConfig, benchmark_sha256: str, root: Path = Path("runs")) -> Path:

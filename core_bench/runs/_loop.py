@@ -178,9 +178,7 @@ class Loop:
         if not pending:
             return
         backend = self.backend
-        prepare = getattr(backend, "prepare", None)
-        if prepare is not None:
-            await prepare(pending, self.pool(), self.exec_timeout)
+        await backend.prepare(pending, self.pool, self.exec_timeout)
         # Tasks whose prompts are the same (input prediction on calls with equal outputs) make
         # one request and share its answer, so a resumed run gives them what a fresh one did.
         groups: dict[str, list[Request]] = {}

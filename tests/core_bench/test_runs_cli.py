@@ -32,7 +32,7 @@ def status_of(argv: list[str]) -> int:
     "flags, expected",
     [
         (["--model", "gpt-4"], "expected openai:<name> or ref:<agent>"),
-        (["--model", "ref:genius"], "oracle, superficial, style-biased, echo"),
+        (["--model", "ref:genius"], "blind, echo, oracle, style-biased, superficial"),
         (["--model", "ref:oracle", "--tasks", "output,bogus"], "output, input, probe"),
         (["--model", "ref:oracle", "--strategies", "fast"], "direct, cot, trace"),
         (["--model", "ref:oracle", "--limit", "0"], "expected a positive whole number"),
