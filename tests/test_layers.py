@@ -85,6 +85,23 @@ def test_imports_point_down_and_stay_public(module: str, path: Path) -> None:
     assert not problems, f"{path.relative_to(ROOT)}: " + "; ".join(dict.fromkeys(problems))
 
 
+# Within core_bench: a run is viewed by the report and driven by the commands, never the reverse.
+NOT_BELOW = {"core_bench.runs": ("core_bench.report", "core_bench.commands", "core_bench.cli")}
+
+
+@pytest.mark.parametrize("package", sorted(NOT_BELOW))
+def test_a_package_does_not_import_what_builds_on_it(package: str) -> None:
+    problems = []
+    for module, path in MODULES:
+        if module != package and not module.startswith(package + "."):
+            continue
+        for name, line in _imports(path, module):
+            for above in NOT_BELOW[package]:
+                if name == above or name.startswith(above + "."):
+                    problems.append(f"{path.relative_to(ROOT)}:{line}: imports {name}")
+    assert not problems, "; ".join(dict.fromkeys(problems))
+
+
 PACKAGES = [
     "tracer",
     "transforms",

@@ -10,12 +10,12 @@ summary.json). Samples whose request has no stored response (failed requests) ar
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 from core_bench.commands._args import number
 from core_bench.commands._isolation import add_isolation_flag, check_isolation
+from core_bench.commands._report import add_report_flags, write_run_report
 from core_bench.runs import GradeResult, regrade
 
 
@@ -40,38 +40,21 @@ def register(subparsers: Any) -> None:
         help="tolerance of float comparisons (default: the run's)",
     )
     add_isolation_flag(parser)
-    parser.add_argument(
-        "--no-plots",
-        dest="plots",
-        action="store_false",
-        default=None,
-        help="write the report's tables only, no plots",
-    )
-    parser.add_argument(
-        "--no-baselines",
-        dest="baselines",
-        action="store_false",
-        default=None,
-        help="do not run the reference agents (floor, ceiling) for the report",
-    )
+    add_report_flags(parser)
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Regrade the run and print what changed."""
+    """Regrade the run, write its report and print what changed; exit 1 when the report
+    could not be written."""
     check_isolation(args)
     result = regrade(args.run, bench=args.bench, float_tolerance=args.float_tolerance)
-    try:  # as after a run: the report only views the results, so failing to draw it is no error
-        from core_bench.report import write_report
-
-        write_report([args.run], args.run, plots=args.plots, baselines=args.baselines)
-    except Exception as exc:
-        print(f"core-bench grade: warning: report not written ({exc})", file=sys.stderr)
+    reported = write_run_report("grade", args.run, args)
     print(
         f"{args.run}: {result.regraded} samples graded again ({result.changed} changed), "
         f"{result.kept} kept; {len(result.metrics)} metric rows -> {args.run / 'summary.json'}"
     )
-    return 0
+    return 0 if reported else 1
 
 
 __all__ = ["GradeResult", "register", "regrade"]

@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 from core_bench.build import Benchmark, load_benchmark
 from core_bench.commands._args import add_endpoint_flags, number
 from core_bench.commands._isolation import add_isolation_flag, check_isolation
+from core_bench.commands._report import add_report_flags, write_run_report
 from core_bench.errors import UsageError
 from core_bench.report import HEADLINE
 from core_bench.runs import (
@@ -147,20 +148,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_isolation_flag(parser)
-    parser.add_argument(
-        "--no-plots",
-        dest="plots",
-        action="store_false",
-        default=None,
-        help="write the run's report without plots",
-    )
-    parser.add_argument(
-        "--no-baselines",
-        dest="baselines",
-        action="store_false",
-        default=None,
-        help="do not run the reference agents (floor, ceiling) for the run's report",
-    )
+    add_report_flags(parser)
     parser.set_defaults(handler=handle)
 
     def one_line_error(message: str) -> NoReturn:
@@ -189,7 +177,8 @@ def _benchmark(path: Path | None) -> Benchmark:
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Run every model; exit 0 when every task was answered, 1 when some requests failed."""
+    """Run every model and write each run's report; exit 0 when every task was answered and
+    every report written, 1 when some requests failed or a report could not be written."""
     check_isolation(args)
     models: list[str] = list(dict.fromkeys(args.model))
     for spec in models:
@@ -243,15 +232,10 @@ def handle(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         config = replace(config, out=_out(args.out, config, benchmark, several=len(models) > 1))
-        result = run(
-            config,
-            benchmark=benchmark,
-            progress=not args.quiet,
-            plots=args.plots,
-            baselines=args.baselines,
-        )
+        result = run(config, benchmark=benchmark, progress=not args.quiet)
+        reported = write_run_report("run", result.out, args)
         _report(result)
-        if result.counts["failed"]:
+        if result.counts["failed"] or not reported:
             status = 1
     return status
 

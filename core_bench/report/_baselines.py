@@ -69,7 +69,7 @@ def run_baselines(runs: list[RunData], root: Path) -> tuple[list[Path], list[str
                 continue
             if not _complete(out):
                 config = replace(config, out=out)
-                run(config, benchmark=data.benchmark, progress=False, report=False)
+                run(config, benchmark=data.benchmark, progress=False)
             done.append(out)
     return done, notes
 

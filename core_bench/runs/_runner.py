@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -70,40 +69,24 @@ def run(
     benchmark: Benchmark | None = None,
     pool: SandboxPool | None = None,
     progress: bool = True,
-    plots: bool | None = None,
-    baselines: bool | None = None,
-    report: bool = True,
 ) -> RunResult:
     """Run one model over a benchmark and write its run directory.
 
     Rerunning the same config resumes: cached responses are not requested again, and the run
-    directory ends the same as an uninterrupted run's.
+    directory ends the same as an uninterrupted run's. The report is not part of a run (it
+    views one): `core_bench.report.write_report` draws it, as `core-bench run` does after each.
 
     Args:
         config: what to run (see `RunConfig`).
         benchmark: the benchmark, when already loaded (else read from `config.bench`).
         pool: the sandbox pool for grading input predictions (else one is made and closed).
         progress: show a progress bar (on a terminal).
-        plots: draw the report's plots (False: tables only, much faster on small runs; None:
-            `core_bench.report.write_report`'s default).
-        baselines: run the report's reference agents (floor and ceiling) on the same tasks
-            (None: `write_report`'s default).
-        report: write the run's report at all (report.md, report.html, summary.csv).
 
     Raises:
         ValueError: a bad model spec, or no API key for OpenAI.
     """
     with _fewer_collections():
-        result = asyncio.run(_run(config, benchmark, pool, progress))
-    if not report:
-        return result
-    try:  # the report only views the run: failing to draw it must not fail the run
-        from core_bench.report import write_report
-
-        write_report([result.out], result.out, plots=plots, baselines=baselines)
-    except Exception as exc:
-        print(f"core-bench run: warning: report not written ({exc})", file=sys.stderr)
-    return result
+        return asyncio.run(_run(config, benchmark, pool, progress))
 
 
 @contextlib.contextmanager

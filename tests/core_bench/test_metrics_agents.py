@@ -61,8 +61,6 @@ def results(
             benchmark=bench,
             pool=pool,
             progress=False,
-            plots=False,
-            baselines=False,
         )
         for agent in AGENTS
     }

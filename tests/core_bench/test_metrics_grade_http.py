@@ -40,9 +40,7 @@ def test_grade_uses_the_cache_not_the_server(
             base_urls=(server.url,),
             api_key="test-key",
         )
-        result = run(
-            config, benchmark=bench, pool=pool, progress=False, plots=False, baselines=False
-        )
+        result = run(config, benchmark=bench, pool=pool, progress=False)
     assert result.samples and all(s.verdict == "correct" for s in result.samples)
     # Spoil the verdicts on disk: grading again restores them from the stored responses.
     spoiled = [s.model_copy(update={"verdict": "wrong"}) for s in result.samples]

@@ -37,8 +37,6 @@ def results(bench: Benchmark, tmp_path_factory: pytest.TempPathFactory) -> dict[
                 benchmark=bench,
                 pool=pool,
                 progress=False,
-                plots=False,
-                baselines=False,
             )
             for agent in AGENTS
         }
@@ -124,13 +122,6 @@ def test_bad_run_path_is_one_line_and_exit_2(
     assert main(["report", str(tmp_path / "nowhere"), "--out", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "nowhere" in err and err.startswith("core-bench report:")
-
-
-def test_run_writes_its_own_report(results: dict[str, RunResult]) -> None:
-    out = results["oracle"].out
-    text = (out / "report.md").read_text()
-    assert "| task | strategy | group | ref:oracle |" in text
-    assert (out / "summary.csv").is_file() and (out / "report.html").is_file()
 
 
 def copy_run(source: Path, target: Path) -> Path:
@@ -228,7 +219,7 @@ def test_absent_data_skips_plots_with_a_note(results: dict[str, RunResult], tmp_
     assert "not readable" in text
 
 
-def test_a_failing_report_does_not_fail_the_run(
+def test_a_failing_report_keeps_the_run_and_fails_the_command_clearly(
     bench: Benchmark,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -240,12 +231,30 @@ def test_a_failing_report_does_not_fail_the_run(
         raise RuntimeError("no plots today")
 
     monkeypatch.setattr(core_bench.report, "write_report", broken)
+    out = tmp_path / "r"
+    argv = ["--model", "ref:oracle", "--bench", str(bench.root), "--out", str(out)]
+    assert main(["run", *argv, "--tasks", "output", "--quiet"]) == 1
+    assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
+    assert (out / "summary.json").is_file()
+    assert not (out / "report.md").exists()
+    err = capsys.readouterr().err
+    assert f"core-bench run: error: report of {out} not written: RuntimeError: no plots" in err
+    assert f"`core-bench report {out}` tries again" in err
+    assert main(["grade", str(out)]) == 1
+    assert "core-bench grade: error: report of" in capsys.readouterr().err
+    assert main(["run", *argv, "--tasks", "output", "--quiet", "--no-report"]) == 0
+
+
+def test_run_writes_no_report_the_command_does(bench: Benchmark, tmp_path: Path) -> None:
     config = RunConfig(model="ref:oracle", bench=bench.root, out=tmp_path / "r", tasks=("output",))
-    result = run(config, benchmark=bench, progress=False)
-    assert result.manifest.status == "complete"
-    assert (tmp_path / "r" / "summary.json").is_file()
+    run(config, benchmark=bench, progress=False)
     assert not (tmp_path / "r" / "report.md").exists()
-    assert "warning: report not written (no plots today)" in capsys.readouterr().err
+    argv = ["run", "--model", "ref:oracle", "--bench", str(bench.root), "--tasks", "output"]
+    assert main([*argv, "--out", str(tmp_path / "c"), "--quiet"]) == 0
+    text = (tmp_path / "c" / "report.md").read_text()
+    assert "| task | strategy | group | ref:oracle |" in text
+    assert (tmp_path / "c" / "summary.csv").is_file()
+    assert (tmp_path / "c" / "report.html").is_file()
 
 
 def test_no_plots_writes_the_tables_only(results: dict[str, RunResult], tmp_path: Path) -> None:
@@ -260,8 +269,8 @@ def test_no_plots_writes_the_tables_only(results: dict[str, RunResult], tmp_path
 
 def test_the_test_suite_draws_no_plots_unless_asked(bench: Benchmark, tmp_path: Path) -> None:
     # tests/conftest.py sets CORE_BENCH_NO_PLOTS and CORE_BENCH_NO_BASELINES.
-    config = RunConfig(model="ref:echo", bench=bench.root, out=tmp_path / "r", tasks=("output",))
-    run(config, benchmark=bench, progress=False)
+    argv = ["run", "--model", "ref:echo", "--bench", str(bench.root), "--tasks", "output"]
+    assert main([*argv, "--out", str(tmp_path / "r"), "--quiet"]) == 0
     text = (tmp_path / "r" / "report.md").read_text()
     assert "Plots not drawn" in text and "Reference agents were not run" in text
     assert not (tmp_path / "r" / "baselines").exists()

@@ -13,6 +13,7 @@ import pytest
 from fake_openai import FEWSHOT_RAMBLE, FakeOpenAI, answers_for, small_benchmark, tasks_of
 
 from core_bench.build import Benchmark, load_benchmark
+from core_bench.report import write_report
 from core_bench.runs import RunConfig, RunResult, Sampling, Task, run
 from core_bench.runs._prompts import stop_sequences
 from tracer import SandboxPool
@@ -120,7 +121,7 @@ def test_usage_is_recorded_per_sample_and_summed_per_strategy(
     assert usage["wall_seconds"] > 0 and usage["requests"] == 0  # the replay asked nothing
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["run"]["usage"] == usage
-    report = (tmp_path / "report.md").read_text()
+    report = write_report([tmp_path], tmp_path, plots=False, baselines=False).read_text()
     assert "| run | strategy | samples | prompt tokens |" in report
 
 
