@@ -1,4 +1,4 @@
-"""Records a benchmark build writes to disk; `core-bench schema` prints their JSON Schemas.
+"""Records a benchmark build and a run write to disk; `core-bench schema` prints their JSON Schemas.
 
 Field names are part of the public contract (DESIGN.md, "Benchmark files"). Every model is
 frozen and forbids unknown fields, so a file written by another version fails loudly on load.
@@ -251,6 +251,86 @@ class MetricRow(Record):
     n: int
 
 
+RUN_SCHEMA_VERSION = 1
+"""Bumped whenever a field of a run directory's records (manifest.json, summary.json) changes."""
+
+RunStatus = Literal["running", "complete", "incomplete", "interrupted"]
+"""A run's state: going on, done, done with failed requests (rerun to retry), or stopped."""
+
+
+class BenchmarkRef(Record):
+    """Which benchmark a run used: its directory and the sha256 of its files."""
+
+    path: str
+    sha256: str
+    files: dict[str, str]
+
+
+class RunManifest(Record):
+    """manifest.json of a run directory.
+
+    Attributes:
+        config: every option of the run (the API key never).
+        model: the model spec, e.g. "openai:gpt-4o-mini" or "ref:oracle".
+        base_urls: the replicas requests went to (empty for reference agents).
+        sampling: temperature, max_tokens, top_p, samples, seed.
+        usage: token counts, truncation, wall time and requests/s (see `runs._usage`).
+        status: "running" while the run goes on, "complete" when every task has a sample
+            that did not fail, "incomplete" when some requests failed (rerun to retry them),
+            "interrupted" when it was stopped.
+        counts: tasks, samples, cached, requested, failed, retries.
+        isolation: how the sandbox isolated code and model answers: "bwrap" (bubblewrap
+            namespaces) or "process" (plain processes, rlimits, the guard).
+    """
+
+    schema_version: int = RUN_SCHEMA_VERSION
+    model: str
+    api: str
+    base_urls: list[str]
+    sampling: dict[str, Any]
+    seed: int
+    config: dict[str, Any]
+    benchmark: BenchmarkRef
+    package_versions: dict[str, str]
+    git_commit: str | None
+    started_at: str
+    usage: dict[str, Any] = {}
+    finished_at: str | None = None
+    status: RunStatus = "running"
+    counts: dict[str, int] = {}
+    isolation: str | None = None
+
+
+class RunSummary(Record):
+    """The `run` object of summary.json: the manifest's fields a report shows.
+
+    Attributes:
+        tasks, strategies: the run's task kinds and strategies (None in runs from before).
+        benchmark_sha256: `BenchmarkRef.sha256` of the benchmark the run used.
+    """
+
+    model: str
+    api: str
+    base_urls: list[str]
+    sampling: dict[str, Any]
+    seed: int
+    tasks: list[str] | None
+    strategies: list[str] | None
+    benchmark_sha256: str
+    status: RunStatus
+    counts: dict[str, int]
+    usage: dict[str, Any]
+    started_at: str
+    finished_at: str | None
+
+
+class Summary(Record):
+    """summary.json of a run directory: the run, and its metrics in tidy long form."""
+
+    run: RunSummary
+    metrics: list[MetricRow]
+
+
 RECORDS: dict[str, type[Record]] = {
     "manifest": Manifest,
     "problem": Problem,
@@ -258,5 +338,8 @@ RECORDS: dict[str, type[Record]] = {
     "probe": Probe,
     "sample": Sample,
     "metric": MetricRow,
+    "run_manifest": RunManifest,
+    "summary": Summary,
 }
-"""The records of a build by name, as `core-bench schema NAME` knows them."""
+"""The records written to disk by name (a build's, then a run directory's manifest.json and
+summary.json), as `core-bench schema NAME` knows them."""

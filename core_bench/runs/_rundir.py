@@ -18,61 +18,19 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import IO, Any, Literal
-
-from pydantic import BaseModel, ConfigDict
+from typing import IO
 
 from core_bench.build import FILES, Benchmark
 from core_bench.metrics import summarize
-from core_bench.schemas import MetricRow, Sample
-
-RUN_SCHEMA_VERSION = 1
-
-
-class BenchmarkRef(BaseModel):
-    """Which benchmark a run used: its directory and the sha256 of its files."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    path: str
-    sha256: str
-    files: dict[str, str]
-
-
-class RunManifest(BaseModel):
-    """manifest.json of a run directory.
-
-    Attributes:
-        config: every option of the run (the API key never).
-        model: the model spec, e.g. "openai:gpt-4o-mini" or "ref:oracle".
-        base_urls: the replicas requests went to (empty for reference agents).
-        sampling: temperature, max_tokens, top_p, samples, seed.
-        usage: token counts, truncation, wall time and requests/s (see `_usage`).
-        status: "running" while the run goes on, "complete" when every task has a sample
-            that did not fail, "incomplete" when some requests failed (rerun to retry them).
-        counts: tasks, samples, cached, requested, failed, retries.
-        isolation: how the sandbox isolated code and model answers: "bwrap" (bubblewrap
-            namespaces) or "process" (plain processes, rlimits, the guard).
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    schema_version: int = RUN_SCHEMA_VERSION
-    model: str
-    api: str
-    base_urls: list[str]
-    sampling: dict[str, Any]
-    seed: int
-    config: dict[str, Any]
-    benchmark: BenchmarkRef
-    package_versions: dict[str, str]
-    git_commit: str | None
-    started_at: str
-    usage: dict[str, Any] = {}
-    finished_at: str | None = None
-    status: Literal["running", "complete", "incomplete", "interrupted"] = "running"
-    counts: dict[str, int] = {}
-    isolation: str | None = None
+from core_bench.schemas import (
+    RUN_SCHEMA_VERSION,
+    BenchmarkRef,
+    MetricRow,
+    RunManifest,
+    RunSummary,
+    Sample,
+    Summary,
+)
 
 
 def benchmark_ref(benchmark: Benchmark) -> BenchmarkRef:
@@ -200,23 +158,38 @@ def metrics(samples: Sequence[Sample], benchmark: Benchmark, model: str) -> list
     return summarize(samples, benchmark, model=model)
 
 
-def write_summary(out: Path, manifest: RunManifest, rows: Sequence[MetricRow]) -> dict[str, Any]:
-    """Write summary.json: {"run": the manifest's summary, "metrics": rows}."""
-    run = {
-        "model": manifest.model,
-        "api": manifest.api,
-        "base_urls": manifest.base_urls,
-        "sampling": manifest.sampling,
-        "seed": manifest.seed,
-        "tasks": manifest.config.get("tasks"),
-        "strategies": manifest.config.get("strategies"),
-        "benchmark_sha256": manifest.benchmark.sha256,
-        "status": manifest.status,
-        "counts": manifest.counts,
-        "usage": manifest.usage,
-        "started_at": manifest.started_at,
-        "finished_at": manifest.finished_at,
-    }
-    summary = {"run": run, "metrics": [row.model_dump() for row in rows]}
-    write_atomic(out / "summary.json", json.dumps(summary, indent=2) + "\n")
+def write_summary(out: Path, manifest: RunManifest, rows: Sequence[MetricRow]) -> Summary:
+    """Write summary.json (`schemas.Summary`): the manifest's summary and the metric rows."""
+    run = RunSummary(
+        model=manifest.model,
+        api=manifest.api,
+        base_urls=manifest.base_urls,
+        sampling=manifest.sampling,
+        seed=manifest.seed,
+        tasks=manifest.config.get("tasks"),
+        strategies=manifest.config.get("strategies"),
+        benchmark_sha256=manifest.benchmark.sha256,
+        status=manifest.status,
+        counts=manifest.counts,
+        usage=manifest.usage,
+        started_at=manifest.started_at,
+        finished_at=manifest.finished_at,
+    )
+    summary = Summary(run=run, metrics=list(rows))
+    write_atomic(out / "summary.json", json.dumps(summary.model_dump(), indent=2) + "\n")
     return summary
+
+
+__all__ = [
+    "RUN_SCHEMA_VERSION",
+    "BenchmarkRef",
+    "RunManifest",
+    "SampleLog",
+    "benchmark_ref",
+    "metrics",
+    "read_samples",
+    "sample_lines",
+    "write_atomic",
+    "write_manifest",
+    "write_summary",
+]
