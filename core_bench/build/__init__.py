@@ -119,12 +119,12 @@ def _counts(done: list[_Done], skipped: list[SkippedRow], authored: Counter[str]
 
 def build_benchmark(
     options: BuildOptions,
-    out: Path,
+    out: Path | str,
     *,
     pool: SandboxPool | None = None,
     on_skip: Callable[[SkippedRow], None] | None = None,
     processes: int | None = None,
-    author_cache: Path | None = None,
+    author_cache: Path | str | None = None,
 ) -> BuildResult:
     """Build the benchmark of `options` into the directory `out`.
 
@@ -145,6 +145,8 @@ def build_benchmark(
     Raises:
         UsageError: an author spec is bad, or OpenAI's API is used without a key.
     """
+    out = Path(out)
+    author_cache = Path(author_cache) if author_cache is not None else None
     stages: dict[str, float] = {}
     started = time.perf_counter()
     loaded = load_dataset(options.dataset)
@@ -283,12 +285,13 @@ class Benchmark:
     probes: list[Probe]
 
 
-def load_benchmark(root: Path) -> Benchmark:
+def load_benchmark(root: Path | str) -> Benchmark:
     """Read a benchmark directory written by `build_benchmark`.
 
     Raises:
         ValueError: a file is missing or a line is not a valid record (file and line named).
     """
+    root = Path(root)
     missing = [name for name in (*FILES, "manifest.json") if not (root / name).is_file()]
     if missing:
         raise ValueError(f"{root}: not a benchmark directory (missing {', '.join(missing)})")

@@ -36,8 +36,9 @@ FIELDS = {
 }
 
 
-def write_hf(benchmark: Benchmark, out: Path) -> Path:
+def write_hf(benchmark: Benchmark, out: Path | str) -> Path:
     """Write `benchmark` as a dataset folder into `out`; returns the card's path."""
+    out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     rows: dict[str, Iterable[dict[str, Any]]] = {
         "problems": (p.model_dump(mode="json") for p in benchmark.problems),

@@ -78,13 +78,14 @@ def inspect_samples(tasks: Sequence[Task]) -> list[dict[str, object]]:
 
 def write_inspect(
     benchmark: Benchmark,
-    out: Path,
+    out: Path | str,
     *,
     kinds: Sequence[TaskKind] = ("output", "input", "probe", "full_trace"),
     strategies: Sequence[Strategy] = ("direct",),
     float_tolerance: float = 0.0,
 ) -> Path:
     """Write samples.jsonl and core_bench_task.py into `out`; returns the module's path."""
+    out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     tasks = make_tasks(benchmark, kinds=kinds, strategies=strategies)
     with (out / "samples.jsonl").open("w", encoding="utf-8") as handle:

@@ -13,6 +13,7 @@ names); a plot whose data is absent is skipped with a note.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from core_bench.build import Benchmark
@@ -49,7 +50,11 @@ TITLE = "core-bench report"
 
 
 def write_report(
-    run_dirs: list[Path], out: Path, *, plots: bool | None = None, baselines: bool | None = None
+    run_dirs: Sequence[Path | str],
+    out: Path | str,
+    *,
+    plots: bool | None = None,
+    baselines: bool | None = None,
 ) -> Path:
     """Write the report of these runs into `out` and return the path of report.md.
 
@@ -67,6 +72,7 @@ def write_report(
     Raises:
         ValueError: a path is not a run directory, or its summary.json is not valid.
     """
+    out = Path(out)
     plots = _wanted(plots, "CORE_BENCH_NO_PLOTS")
     baselines = _wanted(baselines, "CORE_BENCH_NO_BASELINES")
     benchmarks: dict[str, Benchmark | str] = {}

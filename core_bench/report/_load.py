@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,7 @@ class RunData:
 
 
 def load_runs(
-    run_dirs: list[Path], benchmarks: dict[str, Benchmark | str] | None = None
+    run_dirs: Sequence[Path | str], benchmarks: dict[str, Benchmark | str] | None = None
 ) -> list[RunData]:
     """Read every run directory; benchmarks shared by several runs are read once.
 
@@ -52,7 +53,7 @@ def load_runs(
     """
     if not run_dirs:
         raise ValueError("no run directory given")
-    runs = [_load_summary(path) for path in run_dirs]
+    runs = [_load_summary(Path(path)) for path in run_dirs]
     _unique_labels(runs)
     if benchmarks is None:
         benchmarks = {}

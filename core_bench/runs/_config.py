@@ -22,7 +22,7 @@ class RunConfig:
 
     Attributes:
         model: a model spec `<scheme>:<name>` ("openai:<name>", "ref:<agent>"; `BACKENDS`).
-        bench: the benchmark directory.
+        bench: the benchmark directory (a `str` path is accepted too, as for `out`, `cache`).
         out: the run directory.
         tasks: task kinds to ask.
         strategies: prompting strategies to use.
@@ -69,6 +69,13 @@ class RunConfig:
     suite: Suite = "full"
     suite_seed: int = 0
 
+    def __post_init__(self) -> None:
+        # str paths are accepted as well (`RunConfig(..., out="runs/x")`); stored as Path.
+        for name in ("bench", "out", "cache"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                object.__setattr__(self, name, Path(value))
+
     def public(self) -> dict[str, Any]:
         """The config as JSON values, without the API key (for manifest.json)."""
         data = asdict(self)
@@ -101,12 +108,13 @@ def resolve_endpoint(config: RunConfig) -> RunConfig:
     return kind.resolve(config)
 
 
-def default_out(config: RunConfig, benchmark_sha256: str, root: Path = Path("runs")) -> Path:
+def default_out(config: RunConfig, benchmark_sha256: str, root: Path | str = Path("runs")) -> Path:
     """A run directory that the same command always maps to: runs/<model>-<fingerprint>.
 
     The fingerprint covers what changes the samples (model, endpoint, benchmark, tasks,
     strategies, limit, sampling, API, system prompt), not how fast they are fetched.
     """
+    root = Path(root)
     keep = {
         k: v
         for k, v in config.public().items()

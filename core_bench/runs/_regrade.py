@@ -80,9 +80,9 @@ def _config(manifest: RunManifest, out: Path, bench: Path | None) -> RunConfig:
 
 
 def regrade(
-    out: Path,
+    out: Path | str,
     *,
-    bench: Path | None = None,
+    bench: Path | str | None = None,
     float_tolerance: float | None = None,
     pool: SandboxPool | None = None,
 ) -> GradeResult:
@@ -97,6 +97,8 @@ def regrade(
     Raises:
         UsageError: not a run directory, or the benchmark differs from the run's.
     """
+    out = Path(out)
+    bench = Path(bench) if bench is not None else None
     path = out / "manifest.json"
     try:
         manifest = RunManifest.model_validate_json(path.read_text(encoding="utf-8"))

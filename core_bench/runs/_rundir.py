@@ -75,9 +75,10 @@ def git_commit() -> str | None:
     return commit if done.returncode == 0 and commit else None
 
 
-def write_atomic(path: Path, text: str, *, sync: bool = True) -> None:
+def write_atomic(path: Path | str, text: str, *, sync: bool = True) -> None:
     """Write `text` to `path` so readers see the old file or the new one, never a part;
     with `sync`, the data is on disk before the file replaces the old one."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -144,8 +145,9 @@ class SampleLog:
             self._handle.close()
 
 
-def read_samples(path: Path) -> list[Sample]:
+def read_samples(path: Path | str) -> list[Sample]:
     """Read a samples.jsonl back."""
+    path = Path(path)
     lines = path.read_text(encoding="utf-8").splitlines()
     return [Sample.model_validate_json(line) for line in lines if line.strip()]
 
