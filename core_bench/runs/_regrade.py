@@ -17,8 +17,8 @@ from typing import Any
 
 from core_bench.build import Benchmark, load_benchmark
 from core_bench.errors import UsageError
-from core_bench.runs._cache import ResponseCache
 from core_bench.runs._client import Sampling
+from core_bench.runs._config import RunConfig
 from core_bench.runs._rundir import (
     RunManifest,
     benchmark_ref,
@@ -28,13 +28,8 @@ from core_bench.runs._rundir import (
     write_manifest,
     write_summary,
 )
-from core_bench.runs._runner import (
-    Loop,
-    RunConfig,
-    make_backend,
-    plan_requests,
-)
-from core_bench.runs._summary import real_traces, summary_rows
+from core_bench.runs._session import Session
+from core_bench.runs._summary import summary_rows
 from core_bench.schemas import MetricRow, Sample
 from core_bench.suites import select_suite
 from tracer import SandboxPool
@@ -131,32 +126,15 @@ async def _regrade(
     old: list[Sample],
     given_pool: SandboxPool | None,
 ) -> GradeResult:
-    made: list[SandboxPool] = []
-
-    def get_pool() -> SandboxPool:
-        if given_pool is not None:
-            return given_pool
-        if not made:
-            made.append(SandboxPool())
-        return made[0]
-
-    exec_timeout = float(benchmark.manifest.options.get("timeout_s", 5.0))
-    cache = ResponseCache(config.cache or config.out / "cache.sqlite")
-    backend = make_backend(config)
-    try:
-        tasks, requests, grader, found = plan_requests(
-            config, benchmark, backend, cache, get_pool, exec_timeout
-        )
+    async with Session(config, benchmark, given_pool) as session:
         # Forget stored grades, so every stored response is graded again.
-        items = [(r, replace(found[r.key], verdict=None)) for r in requests if r.key in found]
-        loop = Loop(config, backend, cache, grader, get_pool, exec_timeout)
-        fresh = await loop.grade_cached(items)
-        traces = await asyncio.to_thread(real_traces, tasks, get_pool, exec_timeout)
-    finally:
-        await backend.aclose()
-        cache.close()
-        for pool in made:
-            pool.close()
+        found = session.found
+        items = [
+            (r, replace(found[r.key], verdict=None)) for r in session.requests if r.key in found
+        ]
+        fresh = await session.loop().grade_cached(items)
+        traces = await session.traces()
+    tasks = session.tasks
     before = {(s.task_id, s.sample_index): s for s in old}
     done = {(s.task_id, s.sample_index) for s in fresh}
     kept = [s for key, s in before.items() if key not in done]

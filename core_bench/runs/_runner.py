@@ -17,8 +17,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from core_bench.build import Benchmark, load_benchmark
-from core_bench.runs._backend import make_backend
-from core_bench.runs._cache import ResponseCache
 from core_bench.runs._config import RunConfig, resolve_endpoint
 from core_bench.runs._loop import Loop
 from core_bench.runs._rundir import (
@@ -29,8 +27,8 @@ from core_bench.runs._rundir import (
     write_manifest,
     write_summary,
 )
-from core_bench.runs._session import plan_requests
-from core_bench.runs._summary import real_traces, summary_rows
+from core_bench.runs._session import Session
+from core_bench.runs._summary import summary_rows
 from core_bench.runs._usage import usage_summary
 from core_bench.schemas import MetricRow, Sample
 from core_bench.suites import select_suite
@@ -115,22 +113,8 @@ async def _run(
     bench = select_suite(bench, config.suite, seed=config.suite_seed).benchmark
     out = config.out
     out.mkdir(parents=True, exist_ok=True)
-    cache = ResponseCache(config.cache or out / "cache.sqlite")
-    made: list[SandboxPool] = []
-
-    def get_pool() -> SandboxPool:
-        if given_pool is not None:
-            return given_pool
-        if not made:
-            made.append(SandboxPool())
-        return made[0]
-
-    exec_timeout = float(bench.manifest.options.get("timeout_s", 5.0))
-    backend = make_backend(config)
-    try:
-        tasks, requests, grader, found = plan_requests(
-            config, bench, backend, cache, get_pool, exec_timeout
-        )
+    async with Session(config, bench, given_pool) as session:
+        backend = session.backend
         manifest = RunManifest(
             model=config.model,
             api=backend.api,
@@ -145,18 +129,14 @@ async def _run(
             isolation=given_pool.isolation if given_pool else default_isolation()[0],
         )
         write_manifest(out, manifest)
-        loop = Loop(config, backend, cache, grader, get_pool, exec_timeout)
+        loop = session.loop()
         try:
-            samples = await loop.run(requests, found, out, progress)
+            samples = await loop.run(session.requests, session.found, out, progress)
         except BaseException:  # Ctrl-C, a cancelled task, a bug: never leave "running"
-            write_manifest(out, _stopped(manifest, loop, len(tasks)))
+            write_manifest(out, _stopped(manifest, loop, len(session.tasks)))
             raise
-        traces = await asyncio.to_thread(real_traces, tasks, get_pool, exec_timeout)
-    finally:
-        await backend.aclose()
-        cache.close()
-        for made_pool in made:
-            made_pool.close()
+        traces = await session.traces()
+    tasks = session.tasks
     rows = summary_rows(samples, bench, config.model, tasks, traces)
     counts = {
         "tasks": len(tasks),

@@ -1,18 +1,24 @@
-"""What a run (or a regrade) asks: its tasks, their requests, the grader and the cache hits.
+"""A session: what `run` and `regrade` share, so both plan the same requests from a config.
 
-Shared by `run` and `regrade`, so both plan the same requests from the same config.
+The backend, the response cache, the sandbox pool (made when first needed), the tasks, their
+requests, the grader's fingerprint and the cached responses of those requests; the session
+closes what it opened.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
+from types import TracebackType
 
 from core_bench.build import Benchmark
-from core_bench.runs._backend import Backend
+from core_bench.runs._backend import Backend, make_backend
 from core_bench.runs._cache import Cached, ResponseCache, request_key
 from core_bench.runs._client import Request
 from core_bench.runs._config import RunConfig, grader_fingerprint
+from core_bench.runs._loop import Loop
 from core_bench.runs._prompts import render, stop_sequences
+from core_bench.runs._summary import Traces, real_traces
 from core_bench.runs._tasks import STRATEGIES, Task, code_call_key, make_tasks
 from tracer import SandboxPool
 
@@ -87,3 +93,76 @@ def _requests(tasks: Sequence[Task], backend: Backend, config: RunConfig) -> lis
             )
             requests.append(Request(task, prompt, index, params[index], key))
     return requests
+
+
+class Session:
+    """One run's (or regrade's) backend, cache, sandbox pool and planned requests.
+
+    Use as `async with Session(config, benchmark, pool) as session:`; entering plans the
+    requests (`plan_requests`), leaving closes the backend, the cache and a pool it made.
+
+    Args:
+        config: the run's config (endpoint resolved).
+        benchmark: the benchmark (its suite already selected).
+        pool: the sandbox pool to use (else one is made when first needed, and closed).
+    """
+
+    def __init__(
+        self, config: RunConfig, benchmark: Benchmark, pool: SandboxPool | None = None
+    ) -> None:
+        self.config = config
+        self.benchmark = benchmark
+        self.exec_timeout = float(benchmark.manifest.options.get("timeout_s", 5.0))
+        self.backend = make_backend(config)
+        self.cache = ResponseCache(config.cache or config.out / "cache.sqlite")
+        self._given = pool
+        self._made: SandboxPool | None = None
+        self.tasks: list[Task] = []
+        self.requests: list[Request] = []
+        self.grader = ""
+        self.found: dict[str, Cached] = {}
+
+    def pool(self) -> SandboxPool:
+        """The sandbox pool (made on first use when none was given)."""
+        if self._given is not None:
+            return self._given
+        if self._made is None:
+            self._made = SandboxPool()
+        return self._made
+
+    def loop(self) -> Loop:
+        """A request loop over this session's backend, cache and grader."""
+        return Loop(
+            self.config, self.backend, self.cache, self.grader, self.pool, self.exec_timeout
+        )
+
+    async def traces(self) -> Traces:
+        """The real traces the `trace` strategy's samples are scored against."""
+        return await asyncio.to_thread(real_traces, self.tasks, self.pool, self.exec_timeout)
+
+    async def __aenter__(self) -> Session:
+        try:
+            self.tasks, self.requests, self.grader, self.found = plan_requests(
+                self.config, self.benchmark, self.backend, self.cache, self.pool, self.exec_timeout
+            )
+        except BaseException:
+            await self.aclose()
+            raise
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the backend, the cache and the pool this session made."""
+        try:
+            await self.backend.aclose()
+        finally:
+            self.cache.close()
+            if self._made is not None:
+                self._made.close()
