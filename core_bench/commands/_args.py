@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
+
+from core_bench.errors import UsageError
+from core_bench.runs import STRATEGIES, TASK_KINDS
+from core_bench.suites import SUITES
 
 
 def number(kind: type[int] | type[float], low: float, what: str) -> Callable[[str], int | float]:
@@ -19,6 +24,76 @@ def number(kind: type[int] | type[float], low: float, what: str) -> Callable[[st
         return value
 
     return parse
+
+
+POSITIVE = number(int, 1, "a positive whole number")
+"""An argparse `type=`: a whole number >= 1."""
+WHOLE = number(int, 0, "a whole number >= 0")
+"""An argparse `type=`: a whole number >= 0."""
+NON_NEGATIVE = number(float, 0.0, "a number >= 0")
+"""An argparse `type=`: a number >= 0."""
+
+
+def comma_list(allowed: tuple[str, ...]) -> Callable[[str], tuple[str, ...]]:
+    """An argparse `type=` that reads a comma-separated list of `allowed` names (no repeats)."""
+
+    def parse(text: str) -> tuple[str, ...]:
+        items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+        if not items or any(x not in allowed for x in items):
+            raise argparse.ArgumentTypeError(
+                f"expected a comma-separated list of {', '.join(allowed)}, got {text!r}"
+            )
+        return items
+
+    return parse
+
+
+def add_task_flags(parser: argparse.ArgumentParser, *, prefix: str = "") -> None:
+    """--tasks and --strategies: the task kinds and prompting strategies to ask."""
+    parser.add_argument(
+        "--tasks",
+        type=comma_list(TASK_KINDS),
+        default=TASK_KINDS,
+        help=f"{prefix}task kinds, comma-separated (default {','.join(TASK_KINDS)})",
+    )
+    parser.add_argument(
+        "--strategies",
+        type=comma_list(STRATEGIES),
+        default=("direct",),
+        help=f"{prefix}prompting strategies, comma-separated, of {','.join(STRATEGIES)} "
+        "(default direct)",
+    )
+
+
+def add_suite_flags(parser: argparse.ArgumentParser, *, default: str | None, help: str) -> None:
+    """--suite and --suite-seed: the seeded subset of the benchmark (`core_bench.suites`)."""
+    parser.add_argument("--suite", choices=SUITES, default=default, help=help)
+    parser.add_argument(
+        "--suite-seed",
+        type=WHOLE,
+        default=0,
+        help="seed of the suite's selection of problems, variants and probes (default 0)",
+    )
+
+
+def read_system_prompt(value: str | None) -> str | None:
+    """--system-prompt's text: the value itself, or with `@FILE` the file's text.
+
+    Raises:
+        UsageError: the file cannot be read.
+    """
+    if value is None or not value.startswith("@"):
+        return value
+    try:
+        return Path(value[1:]).read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise UsageError(f"--system-prompt {value}: cannot read: {exc.strerror or exc}") from None
+
+
+def check_top_p(top_p: float | None) -> None:
+    """Refuse a --top-p outside (0, 1] (argparse's `number` has no upper bound)."""
+    if top_p is not None and not 0 < top_p <= 1:
+        raise UsageError(f"--top-p: expected a number in (0, 1], got {top_p}")
 
 
 def add_endpoint_flags(
@@ -50,7 +125,7 @@ def add_endpoint_flags(
     )
     group.add_argument(
         "--temperature",
-        type=number(float, 0.0, "a number >= 0"),
+        type=NON_NEGATIVE,
         default=0.0,
         help="sampling temperature (default 0)",
     )
@@ -59,13 +134,13 @@ def add_endpoint_flags(
     )
     group.add_argument(
         "--max-tokens",
-        type=number(int, 1, "a positive whole number"),
+        type=POSITIVE,
         default=max_tokens,
         help=f"most tokens per response (default {max_tokens})",
     )
     group.add_argument(
         "--concurrency",
-        type=number(int, 1, "a positive whole number"),
+        type=POSITIVE,
         default=16,
         help="requests in flight at most (default 16)",
     )
@@ -79,7 +154,7 @@ def add_endpoint_flags(
     )
     group.add_argument(
         "--retries",
-        type=number(int, 0, "a whole number >= 0"),
+        type=WHOLE,
         default=6,
         help="retries on 429, 5xx, connection errors and timeouts (default 6)",
     )

@@ -22,6 +22,11 @@ def add_report_flags(parser: argparse.ArgumentParser) -> None:
         action="store_false",
         help="write no report (report.md, report.html, summary.csv); `core-bench report` can later",
     )
+    add_drawing_flags(parser)
+
+
+def add_drawing_flags(parser: argparse.ArgumentParser) -> None:
+    """Add --no-plots and --no-baselines (what a report draws and runs)."""
     parser.add_argument(
         "--no-plots",
         dest="plots",
@@ -60,4 +65,4 @@ def write_run_report(command: str, run_dir: Path, args: argparse.Namespace) -> b
     return True
 
 
-__all__ = ["add_report_flags", "write_run_report"]
+__all__ = ["add_drawing_flags", "add_report_flags", "write_run_report"]

@@ -8,11 +8,15 @@ from pathlib import Path
 from typing import Any
 
 from core_bench.build import AuthorOptions, BuildOptions, build_benchmark, check_authors
-from core_bench.commands._args import add_endpoint_flags, number
+from core_bench.commands._args import (
+    POSITIVE,
+    WHOLE,
+    add_endpoint_flags,
+    check_top_p,
+    read_system_prompt,
+)
 from core_bench.errors import UsageError
 from core_bench.schemas import SkippedRow
-
-_COUNT = number(int, 0, "a whole number >= 0")
 
 
 def register(subparsers: Any) -> None:
@@ -33,12 +37,10 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--out", type=Path, default=Path("benchmark"), help="output directory")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument(
-        "--variants", type=_COUNT, default=4, help="equivalent variants per problem"
-    )
+    parser.add_argument("--variants", type=WHOLE, default=4, help="equivalent variants per problem")
     parser.add_argument(
         "--singles",
-        type=_COUNT,
+        type=WHOLE,
         default=4,
         help="single-transform variants per problem, besides the composed ones (default 4)",
     )
@@ -48,15 +50,15 @@ def register(subparsers: Any) -> None:
         help="also use the distractor family (dead code, constant unfolding, misleading "
         "comments); off by default",
     )
-    parser.add_argument("--mutants", type=_COUNT, default=2, help="mutants per problem")
+    parser.add_argument("--mutants", type=WHOLE, default=2, help="mutants per problem")
     parser.add_argument(
         "--crash-mutants",
         action="store_true",
         help="keep mutants that differ on the shipped calls only by raising",
     )
-    parser.add_argument("--probes", type=_COUNT, default=6, help="probes per (variant, call)")
-    parser.add_argument("--calls", type=_COUNT, default=8, help="calls per problem")
-    parser.add_argument("--limit", type=_COUNT, default=None, help="first N problems only")
+    parser.add_argument("--probes", type=WHOLE, default=6, help="probes per (variant, call)")
+    parser.add_argument("--calls", type=WHOLE, default=8, help="calls per problem")
+    parser.add_argument("--limit", type=WHOLE, default=None, help="first N problems only")
     parser.add_argument(
         "--timeout", type=float, default=5.0, help="seconds per sandboxed call (default 5)"
     )
@@ -77,7 +79,7 @@ def register(subparsers: Any) -> None:
     )
     authors.add_argument(
         "--author-samples",
-        type=number(int, 1, "a positive whole number"),
+        type=POSITIVE,
         default=1,
         help="requests per problem and author (default 1)",
     )
@@ -112,14 +114,8 @@ def _authors(args: argparse.Namespace) -> AuthorOptions | None:
         check_authors(args.authors)
     except ValueError as exc:
         raise UsageError(f"--authors: {exc}") from None
-    if args.top_p is not None and not 0 < args.top_p <= 1:
-        raise UsageError(f"--top-p: expected a number in (0, 1], got {args.top_p}")
-    system = args.system_prompt
-    if system is not None and system.startswith("@"):
-        try:
-            system = Path(system[1:]).read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            raise UsageError(f"--system-prompt {system}: cannot read: {exc}") from None
+    check_top_p(args.top_p)
+    system = read_system_prompt(args.system_prompt)
     return AuthorOptions(
         models=tuple(dict.fromkeys(args.authors)),
         samples=args.author_samples,

@@ -7,23 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from core_bench.build import load_benchmark
-from core_bench.commands._args import number
+from core_bench.commands._args import add_suite_flags, add_task_flags
 from core_bench.errors import UsageError
 from core_bench.export import write_hf, write_inspect
-from core_bench.runs import STRATEGIES, TASK_KINDS
-from core_bench.suites import SUITES, select_suite
-
-
-def _items(allowed: tuple[str, ...], what: str) -> Any:
-    def parse(text: str) -> tuple[str, ...]:
-        items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
-        if not items or any(x not in allowed for x in items):
-            raise argparse.ArgumentTypeError(
-                f"expected a comma-separated list of {', '.join(allowed)} ({what}), got {text!r}"
-            )
-        return items
-
-    return parse
+from core_bench.suites import select_suite
 
 
 def register(subparsers: Any) -> None:
@@ -40,22 +27,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("bench", type=Path, metavar="BENCH", help="a benchmark directory")
     parser.add_argument("--format", choices=("inspect", "hf"), required=True)
     parser.add_argument("--out", type=Path, required=True, metavar="DIR")
-    parser.add_argument(
-        "--suite", choices=SUITES, default="full", help="export a sized suite (default full)"
-    )
-    parser.add_argument("--suite-seed", type=number(int, 0, "a whole number >= 0"), default=0)
-    parser.add_argument(
-        "--tasks",
-        type=_items(TASK_KINDS, "task kinds"),
-        default=TASK_KINDS,
-        help="inspect: task kinds (default all)",
-    )
-    parser.add_argument(
-        "--strategies",
-        type=_items(STRATEGIES, "strategies"),
-        default=("direct",),
-        help="inspect: prompting strategies (default direct)",
-    )
+    add_suite_flags(parser, default="full", help="export a sized suite (default full)")
+    add_task_flags(parser, prefix="inspect: ")
     parser.set_defaults(handler=handle)
 
 

@@ -13,7 +13,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from core_bench.commands._args import number
+from core_bench.commands._args import NON_NEGATIVE
 from core_bench.commands._isolation import add_isolation_flag, check_isolation
 from core_bench.commands._report import add_report_flags, write_run_report
 from core_bench.runs import GradeResult, regrade
@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--float-tolerance",
-        type=number(float, 0.0, "a number >= 0"),
+        type=NON_NEGATIVE,
         help="tolerance of float comparisons (default: the run's)",
     )
     add_isolation_flag(parser)

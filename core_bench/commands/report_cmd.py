@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from core_bench.commands._report import add_drawing_flags
 from core_bench.errors import UsageError
 
 
@@ -28,20 +29,7 @@ def register(subparsers: Any) -> None:
         help="where to write the report (default: the run directory for one run, ./report "
         "for several)",
     )
-    parser.add_argument(
-        "--no-plots",
-        dest="plots",
-        action="store_false",
-        default=None,
-        help="write the tables only, no plots/*.png",
-    )
-    parser.add_argument(
-        "--no-baselines",
-        dest="baselines",
-        action="store_false",
-        default=None,
-        help="do not run the reference agents (floor, ceiling) on the runs' benchmarks",
-    )
+    add_drawing_flags(parser)
     parser.set_defaults(handler=run)
 
 

@@ -10,15 +10,22 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from core_bench.build import Benchmark, load_benchmark
-from core_bench.commands._args import add_endpoint_flags, number
+from core_bench.commands._args import (
+    NON_NEGATIVE,
+    POSITIVE,
+    WHOLE,
+    add_endpoint_flags,
+    add_suite_flags,
+    add_task_flags,
+    check_top_p,
+    read_system_prompt,
+)
 from core_bench.commands._isolation import add_isolation_flag, check_isolation
 from core_bench.commands._report import add_report_flags, write_run_report
 from core_bench.errors import UsageError
 from core_bench.report import HEADLINE
 from core_bench.runs import (
     AGENTS,
-    STRATEGIES,
-    TASK_KINDS,
     RunConfig,
     RunResult,
     Sampling,
@@ -32,20 +39,7 @@ from core_bench.runs import (
     resolve_endpoint,
     run,
 )
-from core_bench.suites import SUITES, Suite, select_suite
-
-
-def _choices(allowed: tuple[str, ...]) -> Any:
-    def parse(text: str) -> tuple[str, ...]:
-        items = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
-        bad = [x for x in items if x not in allowed]
-        if bad or not items:
-            raise argparse.ArgumentTypeError(
-                f"expected a comma-separated list of {', '.join(allowed)}, got {text!r}"
-            )
-        return items
-
-    return parse
+from core_bench.suites import Suite, select_suite
 
 
 def register(subparsers: Any) -> None:
@@ -81,33 +75,14 @@ def register(subparsers: Any) -> None:
         help="run directory (with several models: the parent of one directory per model); "
         "default runs/<model>-<fingerprint of the options>, so the same command resumes",
     )
-    parser.add_argument(
-        "--tasks",
-        type=_choices(TASK_KINDS),
-        default=TASK_KINDS,
-        help=f"task kinds, comma-separated (default {','.join(TASK_KINDS)})",
-    )
-    parser.add_argument(
-        "--strategies",
-        type=_choices(STRATEGIES),
-        default=("direct",),
-        help=f"prompting strategies, comma-separated, of {','.join(STRATEGIES)} (default direct)",
-    )
-    parser.add_argument(
-        "--limit", type=number(int, 1, "a positive whole number"), help="first N problems only"
-    )
-    parser.add_argument(
-        "--suite",
-        choices=SUITES,
+    add_task_flags(parser)
+    parser.add_argument("--limit", type=POSITIVE, help="first N problems only")
+    add_suite_flags(
+        parser,
+        default=None,
         help="quick (a smoke test: at most 500 tasks per strategy and sample), standard (sized "
         "for 95%% intervals of at most 3 points at 70%% accuracy; the default for openai: "
         "models without --limit), full (everything; the default otherwise)",
-    )
-    parser.add_argument(
-        "--suite-seed",
-        type=number(int, 0, "a whole number >= 0"),
-        default=0,
-        help="seed of the suite's selection of problems, variants and probes (default 0)",
     )
     parser.add_argument(
         "--dry-run",
@@ -123,13 +98,13 @@ def register(subparsers: Any) -> None:
     endpoint = add_endpoint_flags(parser)
     endpoint.add_argument(
         "--samples",
-        type=number(int, 1, "a positive whole number"),
+        type=POSITIVE,
         default=1,
         help="samples per task, for pass@k (default 1)",
     )
     endpoint.add_argument(
         "--seed",
-        type=number(int, 0, "a whole number >= 0"),
+        type=WHOLE,
         default=0,
         help="seed of the requests and of the reference agents (default 0)",
     )
@@ -142,7 +117,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--float-tolerance",
-        type=number(float, 0.0, "a number >= 0"),
+        type=NON_NEGATIVE,
         default=0.0,
         help="tolerance of float comparisons in grading (default 0: exact)",
     )
@@ -156,16 +131,6 @@ def register(subparsers: Any) -> None:
         sys.exit(2)
 
     parser.error = one_line_error  # type: ignore[method-assign]
-
-
-def _system_prompt(value: str | None) -> str | None:
-    if value is None or not value.startswith("@"):
-        return value
-    path = Path(value[1:])
-    try:
-        return path.read_text(encoding="utf-8").strip()
-    except OSError as exc:
-        raise UsageError(f"--system-prompt {value}: cannot read: {exc.strerror or exc}") from None
 
 
 def _benchmark(path: Path | None) -> Benchmark:
@@ -186,9 +151,8 @@ def handle(args: argparse.Namespace) -> int:
             parse_model(spec)
         except ValueError as exc:
             raise UsageError(f"--model: {exc}") from None
-    if args.top_p is not None and not 0 < args.top_p <= 1:
-        raise UsageError(f"--top-p: expected a number in (0, 1], got {args.top_p}")
-    system_prompt = _system_prompt(args.system_prompt)
+    check_top_p(args.top_p)
+    system_prompt = read_system_prompt(args.system_prompt)
     benchmark = _benchmark(args.bench)
     if args.samples > 1 and args.temperature == 0:
         print("note: --samples > 1 at temperature 0; samples may be identical", file=sys.stderr)

@@ -162,20 +162,12 @@ def metrics(samples: Sequence[Sample], benchmark: Benchmark, model: str) -> list
 
 def write_summary(out: Path, manifest: RunManifest, rows: Sequence[MetricRow]) -> Summary:
     """Write summary.json (`schemas.Summary`): the manifest's summary and the metric rows."""
+    shown = {"model", "api", "base_urls", "sampling", "seed", "status", "counts", "usage"}
     run = RunSummary(
-        model=manifest.model,
-        api=manifest.api,
-        base_urls=manifest.base_urls,
-        sampling=manifest.sampling,
-        seed=manifest.seed,
+        **manifest.model_dump(include=shown | {"started_at", "finished_at"}),
         tasks=manifest.config.get("tasks"),
         strategies=manifest.config.get("strategies"),
         benchmark_sha256=manifest.benchmark.sha256,
-        status=manifest.status,
-        counts=manifest.counts,
-        usage=manifest.usage,
-        started_at=manifest.started_at,
-        finished_at=manifest.finished_at,
     )
     summary = Summary(run=run, metrics=list(rows))
     write_atomic(out / "summary.json", json.dumps(summary.model_dump(), indent=2) + "\n")
