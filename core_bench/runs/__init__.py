@@ -10,6 +10,10 @@ template is in the one module `core_bench/runs/_prompts.py`, importable as
 `from core_bench.runs import prompts`), asks the model (`openai:<name>`
 through the `openai` package, or a reference agent `ref:<name>`), grades with
 `core_bench.grading`, and writes manifest.json, cache.sqlite, samples.jsonl and summary.json.
+It writes no report: `core_bench.report.write_report` does (as `core-bench run` after a run).
+
+Backends are `BACKENDS`, by the spec's scheme (one module of `core_bench.runs.backends` each),
+and reference agents `AGENTS`, by name (one module of `core_bench.runs.agents` each).
 """
 
 from __future__ import annotations
