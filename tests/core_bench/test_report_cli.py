@@ -263,7 +263,7 @@ def test_no_plots_writes_the_tables_only(results: dict[str, RunResult], tmp_path
     assert not list(out.glob("plots/*.png"))
     text = (out / "report.md").read_text()
     assert "Plots not drawn" in text and "**pass@1**" in text
-    # The runs of this module were made with plots=False: no PNG in their directories.
+    # The runs of this module wrote no report: no PNG in their directories.
     assert not list(results["oracle"].out.glob("plots/*.png"))
 
 

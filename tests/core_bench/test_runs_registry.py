@@ -22,6 +22,7 @@ from core_bench.runs import (
     ReferenceAgent,
     Request,
     RunConfig,
+    Task,
     make_backend,
     parse_model,
     register_agent,
@@ -29,7 +30,6 @@ from core_bench.runs import (
     resolve_endpoint,
     run,
 )
-from core_bench.runs._tasks import Task
 
 
 @pytest.fixture(scope="module")
