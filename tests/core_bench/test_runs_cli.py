@@ -14,6 +14,7 @@ import core_bench.runs._bundled as bundled
 from core_bench.build import BuildOptions, load_benchmark
 from core_bench.cli import main
 from core_bench.datasets import load_dataset
+from core_bench.runs import AGENTS
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +33,7 @@ def status_of(argv: list[str]) -> int:
     "flags, expected",
     [
         (["--model", "gpt-4"], "expected openai:<name> or ref:<agent>"),
-        (["--model", "ref:genius"], "blind, echo, oracle, style-biased, superficial"),
+        (["--model", "ref:genius"], ", ".join(AGENTS)),
         (["--model", "ref:oracle", "--tasks", "output,bogus"], "output, input, probe"),
         (["--model", "ref:oracle", "--strategies", "fast"], "direct, cot, trace"),
         (["--model", "ref:oracle", "--limit", "0"], "expected a positive whole number"),

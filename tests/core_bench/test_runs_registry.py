@@ -44,8 +44,9 @@ def modules(package: object) -> set[str]:
 
 def test_the_registries_hold_one_entry_per_module_of_their_package() -> None:
     assert {name.replace("-", "_") for name in AGENTS} == modules(core_bench.runs.agents)
-    assert set(AGENTS) == {"oracle", "superficial", "style-biased", "echo", "blind"}
-    assert set(BACKENDS) == modules(core_bench.runs.backends) == {"openai", "ref"}
+    assert {"oracle", "superficial", "style-biased", "echo", "blind"} <= set(AGENTS)
+    assert set(BACKENDS) == modules(core_bench.runs.backends)
+    assert {"openai", "ref"} <= set(BACKENDS)
     assert parse_model("ref:blind") == ("ref", "blind")
     assert parse_model("openai:gpt-4o") == ("openai", "gpt-4o")
 
