@@ -20,6 +20,7 @@ cannot empty) makes it ask to be retired, or is left to `max_calls_per_worker` r
 
 from __future__ import annotations
 
+import ast
 import builtins
 import contextlib
 import gc
@@ -242,6 +243,22 @@ class _NotLiteral(Exception):
     """An evaluated value that is not a plain literal."""
 
 
+Parsed = ast.Call | CodeType | TraceError
+"""A call read before it runs: its expression, or the error reading it raised."""
+
+
+def parse_request_call(call: str, mode: str) -> Parsed | None:
+    """Read a call's text (parsing runs nothing): the node or code, the `TraceError` saying
+    why it does not read, or None when reading failed any other way (the call then reads it
+    again itself, under its own limits, and reports that failure as a worker does)."""
+    try:
+        return _parse_expression(call) if mode == "eval" else parse_call(call)
+    except TraceError as exc:
+        return exc.with_traceback(None)
+    except Exception:  # a surrogate the parser cannot encode, no memory or stack left, ...
+        return None
+
+
 def _parse_expression(text: str) -> CodeType:
     try:
         return compile(text.strip(), CALL_FILENAME, "eval", dont_inherit=True)
@@ -328,9 +345,12 @@ class _Worker:
         timeout_s: float,
         memory_mb: int,
         mode: str = "call",
+        parsed: Parsed | None = None,
     ) -> dict[str, Any]:
         """Run one call (mode "call") or evaluate one expression (mode "eval": the value comes
-        back only as `literal_text`, never as a repr the value's class could write)."""
+        back only as `literal_text`, never as a repr the value's class could write).
+
+        `parsed` is the call already read by `parse_request_call`, when it was."""
         random.seed(0)
         capture = _Capture(self.stdout_limit)
         sink = _Capture(0)
@@ -363,8 +383,12 @@ class _Worker:
                 module = compiled[0]
                 if isinstance(module, TraceError):  # builtins are intact before the module runs
                     raise module
-                expression = _parse_expression(call) if mode == "eval" else None
-                node = parse_call(call) if expression is None else None
+                if parsed is None:
+                    parsed = _parse_expression(call) if mode == "eval" else parse_call(call)
+                elif isinstance(parsed, TraceError):
+                    raise parsed
+                expression = parsed if isinstance(parsed, CodeType) else None
+                node = parsed if isinstance(parsed, ast.Call) else None
                 namespace: dict[str, Any] = {
                     "__name__": MODULE_NAME,
                     "__builtins__": state.builtins_dict,
@@ -501,9 +525,21 @@ class _ForkServer:
                 compiled.append(exc)
             except (RecursionError, MemoryError):
                 compiled.clear()  # let each child fail under its own limits
+        # Read here too, all before the first fork: what a child does not do itself it does
+        # not pay for in copied pages (a fork copies each page either process writes to).
+        parsed = [None if traced else parse_request_call(call, mode) for call in calls]
         for index, call in enumerate(calls):
             header, body, pid = self.one(
-                worker, code, call, mode, traced, max_steps, timeout_s, memory_mb, compiled
+                worker,
+                code,
+                call,
+                mode,
+                traced,
+                max_steps,
+                timeout_s,
+                memory_mb,
+                compiled,
+                parsed[index],
             )
             last = index == len(calls) - 1
             header.update(request=request_id, index=index, relay=True, retire=False)
@@ -529,6 +565,7 @@ class _ForkServer:
         timeout_s: float,
         memory_mb: int,
         compiled: list[CodeType | TraceError],
+        parsed: Parsed | None,
     ) -> tuple[dict[str, Any], bytes, int]:
         """Run one call in a forked child: `(header, the child's bytes, its pid)`.
 
@@ -549,7 +586,7 @@ class _ForkServer:
                 _confine.no_new_processes()
                 worker.limits.margin_s = 0.0  # CPU time is limited to the timeout itself
                 reply = worker.run_one(
-                    code, call, compiled, traced, max_steps, timeout_s, memory_mb, mode
+                    code, call, compiled, traced, max_steps, timeout_s, memory_mb, mode, parsed
                 )
                 _wire.write_all(write_end, worker.reply_bytes(reply))
                 status = 0
