@@ -64,35 +64,75 @@ class BoundCall:
         return out
 
 
-def bind_call(node: ast.Call, namespace: dict[str, Any]) -> BoundCall:
-    """Evaluate the callee and every argument of `node` in `namespace` (the module's globals).
+@dataclass(frozen=True, slots=True)
+class CompiledCall:
+    """A call expression with its callee and each argument compiled, ready to evaluate.
+
+    Compiling runs nothing, so a fork server compiles a call before it forks and the child
+    only evaluates. A part that does not compile (`f(await x)` parses but does not compile)
+    holds the error, raised when that part is evaluated, in the order the parts are.
+    """
+
+    node: ast.Call
+    func: CodeType | Exception
+    args: tuple[tuple[bool, CodeType | Exception], ...]
+    """(starred, code) per positional argument."""
+    kwargs: tuple[tuple[str | None, CodeType | Exception], ...]
+    """(name, code) per keyword argument; name None for `**mapping`."""
+
+
+def compile_call(node: ast.Call) -> CompiledCall:
+    """Compile the callee and every argument of `node` (see `CompiledCall`)."""
+
+    def part(expr: ast.expr) -> CodeType | Exception:
+        tree = ast.Expression(body=expr)
+        ast.fix_missing_locations(tree)
+        try:
+            return compile(tree, CALL_FILENAME, "eval")
+        except Exception as exc:  # raised where evaluating the part would be
+            return exc.with_traceback(None)
+
+    return CompiledCall(
+        node,
+        part(node.func),
+        tuple(
+            (True, part(a.value)) if isinstance(a, ast.Starred) else (False, part(a))
+            for a in node.args
+        ),
+        tuple((kw.arg, part(kw.value)) for kw in node.keywords),
+    )
+
+
+def bind_call(call: ast.Call | CompiledCall, namespace: dict[str, Any]) -> BoundCall:
+    """Evaluate the callee and every argument of `call` in `namespace` (the module's globals).
 
     Raises:
         TraceError: the callee names nothing callable.
         Exception: whatever evaluating an argument raises (e.g. a NameError).
     """
+    compiled = call if isinstance(call, CompiledCall) else compile_call(call)
 
-    def evaluate(expr: ast.expr) -> Any:
-        tree = ast.Expression(body=expr)
-        ast.fix_missing_locations(tree)
-        return eval(compile(tree, CALL_FILENAME, "eval"), namespace)
+    def evaluate(code: CodeType | Exception) -> Any:
+        if isinstance(code, Exception):
+            raise code
+        return eval(code, namespace)
 
     try:
-        func = evaluate(node.func)
+        func = evaluate(compiled.func)
     except NameError as exc:
         raise TraceError(f"the call names nothing defined in the code: {exc}") from None
     if not callable(func):
-        raise TraceError(f"{ast.unparse(node.func)} is not callable")
+        raise TraceError(f"{ast.unparse(compiled.node.func)} is not callable")
     args: list[Any] = []
-    for arg in node.args:
-        if isinstance(arg, ast.Starred):
-            args.extend(evaluate(arg.value))
+    for starred, code in compiled.args:
+        if starred:
+            args.extend(evaluate(code))
         else:
-            args.append(evaluate(arg))
+            args.append(evaluate(code))
     kwargs: dict[str, Any] = {}
-    for kw in node.keywords:
-        if kw.arg is None:
-            kwargs.update(evaluate(kw.value))
+    for name, code in compiled.kwargs:
+        if name is None:
+            kwargs.update(evaluate(code))
         else:
-            kwargs[kw.arg] = evaluate(kw.value)
+            kwargs[name] = evaluate(code)
     return BoundCall(func, args, kwargs)

@@ -20,7 +20,6 @@ cannot empty) makes it ask to be retired, or is left to `max_calls_per_worker` r
 
 from __future__ import annotations
 
-import ast
 import builtins
 import contextlib
 import gc
@@ -39,7 +38,14 @@ from types import CodeType
 from typing import Any
 
 from tracer import _confine, _guard, _wire
-from tracer._call import CALL_FILENAME, bind_call, compile_module, parse_call
+from tracer._call import (
+    CALL_FILENAME,
+    CompiledCall,
+    bind_call,
+    compile_call,
+    compile_module,
+    parse_call,
+)
 from tracer._codec import (
     CUT_MARK,
     RESULT_REPR_LIMIT,
@@ -243,19 +249,25 @@ class _NotLiteral(Exception):
     """An evaluated value that is not a plain literal."""
 
 
-Parsed = ast.Call | CodeType | TraceError
-"""A call read before it runs: its expression, or the error reading it raised."""
+Parsed = CompiledCall | CodeType | TraceError
+"""A call read and compiled before it runs, or the error reading it raised."""
 
 
-def parse_request_call(call: str, mode: str) -> Parsed | None:
-    """Read a call's text (parsing runs nothing): the node or code, the `TraceError` saying
-    why it does not read, or None when reading failed any other way (the call then reads it
-    again itself, under its own limits, and reports that failure as a worker does)."""
+def parse_request_call(call: str, mode: str, under_limits: bool = False) -> Parsed | None:
+    """Read and compile a call's text (this runs nothing): the code, or the `TraceError`
+    saying why it does not read.
+
+    Outside a call's limits (a fork server reading ahead), a failure of any other kind gives
+    None: the call then reads the text again itself, under its limits, and reports that
+    failure as a worker does. Under them (`under_limits`), such a failure is raised.
+    """
     try:
-        return _parse_expression(call) if mode == "eval" else parse_call(call)
+        return _parse_expression(call) if mode == "eval" else compile_call(parse_call(call))
     except TraceError as exc:
         return exc.with_traceback(None)
     except Exception:  # a surrogate the parser cannot encode, no memory or stack left, ...
+        if under_limits:
+            raise
         return None
 
 
@@ -384,11 +396,11 @@ class _Worker:
                 if isinstance(module, TraceError):  # builtins are intact before the module runs
                     raise module
                 if parsed is None:
-                    parsed = _parse_expression(call) if mode == "eval" else parse_call(call)
-                elif isinstance(parsed, TraceError):
+                    parsed = parse_request_call(call, mode, under_limits=True)
+                if isinstance(parsed, TraceError):
                     raise parsed
                 expression = parsed if isinstance(parsed, CodeType) else None
-                node = parsed if isinstance(parsed, ast.Call) else None
+                node = parsed if isinstance(parsed, CompiledCall) else None
                 namespace: dict[str, Any] = {
                     "__name__": MODULE_NAME,
                     "__builtins__": state.builtins_dict,

@@ -732,8 +732,26 @@ def test_modules_that_register_fork_handlers_still_import(
 
 @pytest.mark.parametrize(
     "call",
-    ["f(", "f(1) + 1", "g(**{'a': 1})", "f(" + "[" * 300 + "]" * 300 + ")", "f('\udcff')"],
-    ids=["unclosed", "not-a-call", "other-function", "too-nested", "surrogate"],
+    [
+        "f(",
+        "f(1) + 1",
+        "g(**{'a': 1})",
+        "f(" + "[" * 300 + "]" * 300 + ")",
+        "f('\udcff')",
+        "f(1, await x)",  # parses, does not compile
+        "g(await x)",  # the callee is looked up first
+        "f(*[1], **{'a': 2}, b=(yield))",
+    ],
+    ids=[
+        "unclosed",
+        "not-a-call",
+        "other-function",
+        "too-nested",
+        "surrogate",
+        "await-arg",
+        "undefined-then-await",
+        "yield-kwarg",
+    ],
 )
 def test_a_call_read_by_the_template_fails_as_in_a_worker(pool: SandboxPool, call: str) -> None:
     # A fork server reads every call before it forks (the children then do not pay for it):
