@@ -15,14 +15,23 @@ from tracer._outcome import Outcome
 from tracer._sandbox import Isolation, SandboxPool, default_isolation, run_call
 from tracer._static import Loop, build_code_map
 from tracer._trace import trace
+from tracer._values import (
+    MAX_LITERAL_CHARS,
+    Strictness,
+    read_literal,
+    same_value,
+    values_equal,
+)
 
 __all__ = [
     "CUT_MARK",
+    "MAX_LITERAL_CHARS",
     "Isolation",
     "Loop",
     "Outcome",
     "SandboxPool",
     "Step",
+    "Strictness",
     "Trace",
     "TraceError",
     "build_code_map",
@@ -31,7 +40,10 @@ __all__ = [
     "literal_text",
     "literal_value",
     "parse_call",
+    "read_literal",
     "run_call",
+    "same_value",
     "snapshot",
     "trace",
+    "values_equal",
 ]
