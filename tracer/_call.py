@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import CodeType
 from typing import Any
@@ -32,6 +33,71 @@ def parse_module(code: str) -> tuple[ast.Module, CodeType]:
         raise TraceError(f"code does not parse ({where}): {exc.msg}", line=line) from None
     except ValueError as exc:  # e.g. NUL bytes in the source
         raise TraceError(f"code cannot be compiled: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Argument:
+    """One argument of a call: its keyword (None for a positional one and for `*`/`**`
+    unpacking), its source text (`*rest` and `**opts` keep their stars) and, when it is a
+    literal (`ast.literal_eval` reads it), its value."""
+
+    keyword: str | None
+    text: str
+    literal: bool
+    value: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call expression such as "f([1, 2], n=3)" split into its callee's text and its
+    arguments: the one parsed form of a call every layer reads calls into."""
+
+    func: str
+    args: tuple[Argument, ...]
+
+    @classmethod
+    def read(cls, call: str) -> Call:
+        """Read a call expression (see `parse_call` for what it raises)."""
+        source = call.strip()
+        node = parse_call(source)
+        args = [_argument(None, expr, source) for expr in node.args]
+        for kw in node.keywords:
+            if kw.arg is None:  # `**mapping`
+                args.append(Argument(None, f"**{_source(source, kw.value)}", False))
+            else:
+                args.append(_argument(kw.arg, kw.value, source))
+        return cls(_source(source, node.func), tuple(args))
+
+    def render(
+        self, values: Sequence[Any] | None = None, write: Callable[[Any], str] = repr
+    ) -> str:
+        """The call expression, with new values for its literal arguments when given.
+
+        Args:
+            values: one value per argument (ignored for arguments that are not literals), or
+                None to write every argument as it was read.
+            write: how a value is written as source (`repr` by default).
+        """
+        parts: list[str] = []
+        for i, arg in enumerate(self.args):
+            text = write(values[i]) if values is not None and arg.literal else arg.text
+            parts.append(text if arg.keyword is None else f"{arg.keyword}={text}")
+        return f"{self.func}({', '.join(parts)})"
+
+
+def _source(source: str, expr: ast.expr) -> str:
+    return ast.get_source_segment(source, expr) or ast.unparse(expr)
+
+
+def _argument(keyword: str | None, expr: ast.expr, source: str) -> Argument:
+    text = _source(source, expr)
+    if isinstance(expr, ast.Starred):
+        return Argument(keyword, text, False)
+    try:
+        value = ast.literal_eval(expr)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return Argument(keyword, text, False)
+    return Argument(keyword, text, True, value)
 
 
 def parse_call(call: str) -> ast.Call:

@@ -55,7 +55,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from core_bench.grading._trace import parse_trace
-from tracer import read_literal
+from tracer import TraceError, parse_call, read_literal
 
 TASKS = ("output", "input", "probe", "full_trace")
 """Task kinds `extract_answer` knows."""
@@ -414,10 +414,9 @@ def _parse_call(call: str | None) -> ast.expr | None:
     if not call:
         return None
     try:
-        node = ast.parse(call.strip(), mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return parse_call(call)
+    except (TraceError, ValueError, RecursionError, MemoryError):
         return None
-    return node if isinstance(node, ast.Call) else None
 
 
 def _parse_module(code: str) -> ast.Module | None:
