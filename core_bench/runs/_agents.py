@@ -24,7 +24,7 @@ from core_bench.runs._client import Completion, Request
 from core_bench.runs._prompts import answer_block
 from core_bench.runs._registry import Registry
 from core_bench.runs._tasks import Task, code_call_key
-from tracer import SandboxPool
+from tracer import Call, SandboxPool, TraceError
 
 STYLE_BIAS_ERROR_RATE = 0.5
 """How often `style-biased` is wrong on an equivalent variant."""
@@ -170,38 +170,29 @@ def _seed(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def _call_node(call: str) -> ast.Call | None:
+def _read(call: str) -> Call | None:
     try:
-        node = ast.parse(call, mode="eval").body
-    except SyntaxError:
+        return Call.read(call)
+    except TraceError:
         return None
-    return node if isinstance(node, ast.Call) else None
 
 
 def first_argument(call: str) -> str:
     """The source text of the call's first argument ("None" when it has none)."""
-    node = _call_node(call)
-    if node is None:
-        return "None"
-    first: ast.expr | None = node.args[0] if node.args else None
-    if first is None and node.keywords:
-        first = node.keywords[0].value
-    if first is None:
-        return "None"
-    return ast.get_source_segment(call, first) or "None"
+    read = _read(call)
+    return read.args[0].text if read is not None and read.args else "None"
 
 
 def wrong_call(task: Task, rng: random.Random) -> str:
     """The task's call with its first argument changed: a plausible wrong input."""
-    node = _call_node(task.call)
-    if node is None or not node.args:
+    read = _read(task.call)
+    args = read.args if read is not None else ()
+    positional = [a.text for a in args if a.keyword is None and not a.text.startswith("**")]
+    if not positional:
         return f"assert {task.entry}() == {task.output}"
-    sources = [ast.get_source_segment(task.call, a) or "None" for a in node.args]
-    sources[0] = perturb(sources[0], rng)
-    keywords = [
-        f"{k.arg}={ast.get_source_segment(task.call, k.value)}" for k in node.keywords if k.arg
-    ]
-    return f"assert {task.entry}({', '.join(sources + keywords)}) == {task.output}"
+    positional[0] = perturb(positional[0], rng)
+    keywords = [f"{a.keyword}={a.text}" for a in args if a.keyword is not None]
+    return f"assert {task.entry}({', '.join(positional + keywords)}) == {task.output}"
 
 
 def perturb(text: str, rng: random.Random) -> str:

@@ -16,6 +16,7 @@ from core_bench.runs import (
     RunConfig,
     RunResult,
     Sampling,
+    Task,
     perturb,
     read_samples,
     run,
@@ -192,3 +193,32 @@ def test_perturb_gives_a_different_value_of_the_same_type(value: str) -> None:
         if original is not None:
             assert type(changed) is type(original)
         assert changed != original or type(changed) is not type(original)
+
+
+def test_agents_read_calls_with_the_tracer_call_type() -> None:
+    from core_bench.runs._agents import first_argument, wrong_call
+
+    assert first_argument("f([1, 2], n=3)") == "[1, 2]"
+    assert first_argument("f(n='a')") == "'a'"
+    assert first_argument("f()") == first_argument("not a call(") == "None"
+    task = _task_with_a_keyword()
+    wrong = wrong_call(task, random.Random(0))
+    assert wrong.startswith("assert f(") and wrong.endswith(", n=3) == 9")
+    assert wrong != f"assert {task.call} == {task.output}"
+
+
+def _task_with_a_keyword() -> Task:
+    return Task(
+        id="t",
+        kind="input",
+        strategy="direct",
+        problem_id="p",
+        variant_id="p",
+        variant_kind="original",
+        call_index=0,
+        code="def f(x, n):\n    return x + n\n",
+        entry="f",
+        call="f(6, n=3)",
+        output="9",
+        original_output="9",
+    )
