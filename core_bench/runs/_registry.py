@@ -45,10 +45,14 @@ class Registry(Mapping[str, T]):
 
     def _load(self) -> dict[str, T]:
         if not self._loaded:
-            self._loaded = True
-            package = importlib.import_module(self._package)
-            for info in pkgutil.iter_modules(package.__path__):
-                importlib.import_module(f"{self._package}.{info.name}")
+            self._loaded = True  # before importing: a module may read the registry it fills
+            try:
+                package = importlib.import_module(self._package)
+                for info in pkgutil.iter_modules(package.__path__):
+                    importlib.import_module(f"{self._package}.{info.name}")
+            except BaseException:
+                self._loaded = False  # a broken module fails every read, not only the first
+                raise
         return self._entries
 
     def __getitem__(self, name: str) -> T:

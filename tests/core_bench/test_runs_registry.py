@@ -5,6 +5,8 @@ all find it there."""
 from __future__ import annotations
 
 import random
+import sys
+import types
 from dataclasses import replace
 from pathlib import Path
 
@@ -147,3 +149,26 @@ def test_registering_a_taken_name_is_an_error(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(AGENTS, "_entries", dict(AGENTS))
     with pytest.raises(ValueError, match="reference agent 'oracle' is registered twice"):
         register_agent(Impostor)
+
+
+def test_a_registry_reads_its_package_and_a_broken_module_fails_every_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from core_bench.runs._registry import Registry
+
+    package = tmp_path / "plugins_for_test"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "one.py").write_text("from host_for_test import THINGS\nTHINGS.register('a')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    things: Registry[str] = Registry("thing", "plugins_for_test", lambda name: name)
+    host = types.ModuleType("host_for_test")
+    host.THINGS = things  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "host_for_test", host)
+    assert list(things) == ["a"] and things["a"] == "a" and len(things) == 1
+
+    (package / "two.py").write_text("raise RuntimeError('broken plugin')\n")
+    broken: Registry[str] = Registry("thing", "plugins_for_test", lambda name: name)
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="broken plugin"):
+            list(broken)
