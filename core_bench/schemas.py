@@ -308,7 +308,8 @@ class RunSummary(Record):
     """The `run` object of summary.json: the manifest's fields a report shows.
 
     Attributes:
-        tasks, strategies: the run's task kinds and strategies (None in runs from before).
+        tasks, strategies: the run's task kinds and strategies.
+        usage: as `RunManifest.usage` (empty in runs from before token accounting).
         benchmark_sha256: `BenchmarkRef.sha256` of the benchmark the run used.
     """
 
@@ -322,7 +323,7 @@ class RunSummary(Record):
     benchmark_sha256: str
     status: RunStatus
     counts: dict[str, int]
-    usage: dict[str, Any]
+    usage: dict[str, Any] = {}
     started_at: str
     finished_at: str | None
 

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from core_bench.build import Benchmark, load_benchmark
-from core_bench.schemas import MetricRow, Sample
+from core_bench.schemas import MetricRow, Sample, Summary
 
 
 @dataclass(slots=True)
@@ -70,12 +70,15 @@ def _load_summary(path: Path) -> RunData:
     if not summary_path.is_file():
         raise ValueError(f"{path}: not a run directory (no summary.json)")
     try:
-        summary = json.loads(summary_path.read_text(encoding="utf-8"))
-        run = dict(summary.get("run") or {})
-        rows = [MetricRow.model_validate(row) for row in summary.get("metrics", [])]
-    except (json.JSONDecodeError, ValidationError, AttributeError, TypeError) as exc:
-        first = str(exc).splitlines()[0]
-        raise ValueError(f"{summary_path}: not a valid summary ({first})") from None
+        summary = Summary.model_validate_json(summary_path.read_text(encoding="utf-8"))
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"]) or "the file"
+        raise ValueError(f"{summary_path}: not a valid summary ({where}: {error['msg']})") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{summary_path}: cannot read ({exc})") from None
+    run = summary.run.model_dump()
+    rows = list(summary.metrics)
     model = str(run.get("model") or (rows[0].model if rows else path.name))
     return RunData(path=path, label=model, run=run, rows=rows)
 

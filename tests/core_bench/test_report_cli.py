@@ -299,3 +299,21 @@ def test_headline_first_with_the_dataset_the_oracle_as_ceiling_and_blind_as_floo
     # A second report replays the baselines from their cache: the same directories, no new one.
     write_report([results["style-biased"].out], out, plots=False, baselines=True)
     assert sorted((out / "baselines").iterdir()) == baseline_dirs
+
+
+def test_the_report_reads_summary_json_through_its_schema(
+    results: dict[str, RunResult], tmp_path: Path
+) -> None:
+    run_dir = copy_run(results["oracle"].out, tmp_path / "old")
+    summary = json.loads((run_dir / "summary.json").read_text())
+    del summary["run"]["usage"]  # runs from before token accounting have none
+    (run_dir / "summary.json").write_text(json.dumps(summary))
+    assert write_report([run_dir], tmp_path / "out", plots=False, baselines=False).is_file()
+
+    summary["run"]["sampling"] = "hot"
+    (run_dir / "summary.json").write_text(json.dumps(summary))
+    with pytest.raises(ValueError, match=r"summary.json: not a valid summary \(run.sampling: "):
+        write_report([run_dir], tmp_path / "out", plots=False, baselines=False)
+    (run_dir / "summary.json").write_text("{not json")
+    with pytest.raises(ValueError, match=r"not a valid summary \(the file: Invalid JSON"):
+        write_report([run_dir], tmp_path / "out", plots=False, baselines=False)
