@@ -10,18 +10,19 @@ its reader, question and rule, and adding its row here (and its name to `schemas
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Literal
 
 from core_bench.probes import _answerable as rules
+from core_bench.probes import _guesses as guess
 from core_bench.probes import _kinds as trace_kinds
 from core_bench.probes import _kinds_flow as flow
 from core_bench.probes import _questions as ask
 from core_bench.probes._answerable import StaticFacts, for_call, same_value
 from core_bench.probes._context import CallContext, literal
 from core_bench.probes._reading import Reading
-from core_bench.schemas import Dimension, ProbeKind
+from core_bench.schemas import Anchor, Dimension, ProbeKind
 
 Stage = Literal["coverage", "state", "path", "output"]
 """REval's stages, in the order each builds on the one before."""
@@ -63,6 +64,11 @@ class KindSpec:
             kind weighing less than 1 takes part in a call's selection only with that
             probability.
         per_call: at most this many probes of the kind per (variant, call); None: no limit.
+        guesses: the kind's code-blind candidate rules (`_guesses`), by name.
+        blind: the name of the rule `ref:blind` uses (the best of `guesses` on the bundled
+            build, as `bench/blind_rules.py` prints it).
+        keep_guessed: the probability that selection keeps a candidate whose answer one of
+            `guesses` gives (1.0 for True/False kinds, which selection balances instead).
     """
 
     kind: ProbeKind
@@ -78,6 +84,9 @@ class KindSpec:
     summary: str
     weight: float
     per_call: int | None
+    guesses: Mapping[str, guess.Rule] = field(default_factory=dict)
+    blind: str = ""
+    keep_guessed: float = 1.0
 
 
 ROWS: tuple[KindSpec, ...] = (
@@ -85,73 +94,85 @@ ROWS: tuple[KindSpec, ...] = (
         "state_after", ("State",), "value", "state",
         trace_kinds.read_state_after, trace_kinds.each_state_after, ask.ask_state_after,
         "value", rules.state_after_rule, False,
-        "the value of a variable right after the k-th run of a line", 3.0, None,
+        "the value of a variable right after the k-th run of a line", 2.0, 1,
+        guess.STATE, "1", 0.2,
     ),
     KindSpec(
         "branch", ("Logic",), "bool", "path",
         trace_kinds.read_branch, trace_kinds.each_branch, ask.ask_branch,
         "branch", rules.branch_rule, False,
-        "whether a condition holds at the k-th run of its line", 0.4, 1,
+        "whether a condition holds at the k-th run of its line", 0.25, 1,
+        guess.BOOL, "False",
     ),
     KindSpec(
         "loop_iterations", ("Boundary",), "int", None,
         trace_kinds.read_loop_iterations, trace_kinds.each_loop_iterations,
         ask.ask_loop_iterations, "loop", rules.loop_iterations_rule, False,
         "how many times a loop's body runs in one start of the loop", 1.2, 1,
+        guess.LOOP_ITERATIONS, "len of the iterated argument", 0.2,
     ),
     KindSpec(
         "loop_exit_state", ("Boundary", "State"), "value", "state",
         trace_kinds.read_loop_exit_state, trace_kinds.each_loop_exit_state,
         ask.ask_loop_exit_state, "value", rules.loop_exit_state_rule, False,
-        "the value of a variable right after a loop ends", 3.0, None,
+        "the value of a variable right after a loop ends", 2.5, 2,
+        guess.LOOP_EXIT, "value ending the loop, else first literal", 0.2,
     ),
     KindSpec(
         "coverage", ("Logic",), "bool", "coverage",
         trace_kinds.read_coverage, trace_kinds.each_coverage, ask.ask_coverage,
         "coverage", rules.coverage_rule, False,
-        "whether a line runs at all", 0.4, 1,
+        "whether a line runs at all", 0.25, 1,
+        guess.BOOL, "True",
     ),
     KindSpec(
         "next_line", ("Logic",), "line", "path",
         trace_kinds.read_next_line, trace_kinds.each_next_line, ask.ask_next_line,
         "line", rules.next_line_rule, False,
         "which line of the same frame runs after the k-th run of a line", 0.4, 1,
+        guess.NEXT_LINE, "line after the block", 0.2,
     ),
     KindSpec(
         "call_return", ("State",), "value", "state",
         trace_kinds.read_call_return, trace_kinds.each_call_return, ask.ask_call_return,
         "call", rules.call_return_rule, True,
         "the value the k-th call of a function returns", 3.0, None,
+        guess.CALL_RETURN, "1", 0.2,
     ),
     KindSpec(
         "full_trace", ("Arithmetic", "Logic", "State", "Boundary"), "trace", None,
         trace_kinds.read_full_trace, trace_kinds.each_full_trace, ask.ask_full_trace,
         None, None, True,
         "every line the entry call runs, with the values each run changes", 2.0, None,
+        guess.FULL_TRACE, "empty", 0.2,
     ),
     KindSpec(
         "run_count", ("Boundary", "Logic"), "int", None,
         flow.read_run_count, flow.each_run_count, ask.ask_run_count,
         "count", rules.run_count_rule, False,
         "how many times a line runs", 1.2, 1,
+        guess.RUN_COUNT, "len of the iterated argument (+1 for a header)", 0.2,
     ),
     KindSpec(
         "change_count", ("State",), "int", "state",
         flow.read_change_count, flow.each_change_count, ask.ask_change_count,
         "def_line", rules.change_count_rule, True,
         "how many times a variable of the entry call changes value", 1.5, 2,
+        guess.CHANGE_COUNT, "1", 0.2,
     ),
     KindSpec(
         "first_true", ("Logic", "Boundary"), "int", "path",
         flow.read_first_true, flow.each_first_true, ask.ask_first_true,
         "count", None, False,
         "the pass of a loop in which a condition first holds", 0.7, 1,
+        guess.FIRST_TRUE, "2", 0.2,
     ),
     KindSpec(
         "return_line", ("Logic",), "line", "path",
         flow.read_return_line, flow.each_return_line, ask.ask_return_line,
         "def_line", rules.return_line_rule, True,
         "which return statement ends the entry call", 0.5, 1,
+        guess.RETURN_LINE, "last return", 0.2,
     ),
 )  # fmt: skip
 
@@ -227,6 +248,17 @@ def static_answer(ctx: CallContext, reading: Reading) -> str | None:
         return None
     calls = _calls(ctx, reading.line)
     return rule(facts, reading.line, reading.occurrence, reading.variable, calls)
+
+
+def guessed(ctx: CallContext, reading: Reading) -> bool:
+    """Whether one of the reading's kind's code-blind rules (`guesses`) gives its answer."""
+    rules = KINDS[reading.kind].guesses
+    if not rules:
+        return False
+    anchor = Anchor(line=reading.line, occurrence=reading.occurrence, variable=reading.variable)
+    call = ctx.trace.call
+    seen = guess.Seen(ctx.code, guess.call_name(call), call, anchor=anchor)
+    return any(same_value(g, reading.answer) for g in guess.guesses_of(dict(rules), seen))
 
 
 def answerable(ctx: CallContext, reading: Reading) -> bool:
