@@ -112,6 +112,7 @@ class StaticFacts:
         bindings: `def` line -> name -> lines of the statements that bind it (a name also
             bound in a comprehension is left out).
         in_place: `def` line -> names the function may change in place.
+        source: the module's source text (for rules that read it).
         while_exits: `while` header -> {name: repr} of the values its test forces when the
             loop ends by the test (`while i != -1` -> {"i": "-1"}), for loops no `break`
             leaves.
@@ -138,6 +139,7 @@ class StaticFacts:
     bindings: dict[int, dict[str, list[int]]] = field(default_factory=dict)
     in_place: dict[int, frozenset[str]] = field(default_factory=dict)
     while_exits: dict[int, dict[str, str]] = field(default_factory=dict)
+    source: str = ""
 
 
 def _walk_own(node: ast.AST) -> list[ast.AST]:
@@ -497,7 +499,7 @@ def static_facts(code: str) -> StaticFacts:
     Raises:
         SyntaxError: the code does not parse.
     """
-    facts = StaticFacts()
+    facts = StaticFacts(source=code)
     walker = _Walker(facts)
     tree = ast.parse(code)
     for node in tree.body:
