@@ -129,5 +129,5 @@ ROW = KindSpec(
     per_call=1,
     guesses=guess.CHANGE_COUNT,
     blind="1",
-    keep_guessed=0.2,
+    keep_guessed=0.1,
 )  # fmt: skip

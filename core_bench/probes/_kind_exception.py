@@ -6,7 +6,8 @@ Everything about the kind is here (its registry row `ROW` is listed in `_registr
 - Answer: the repr of a tuple `('ExceptionName', line)`: the class name of the first exception
   raised in a frame of the traced code (a `raise`, or a failing operation or builtin call; it
   may be caught by a `try` of the code, or leave the call) and the line it is raised on, read
-  from the trace's first "exception" step. Asked only where that line is a clean statement
+  from the trace's first "exception" step (the iteration protocol's GeneratorExit and
+  StopIteration do not count: the call asks nothing then). Asked only where that line is a clean statement
   line; a call that raises nothing asks nothing (no "None" answers).
 - Static rule: a `raise` statement of the entry function that always runs, raising a class by
   name (`raise ValueError(...)`), is the first exception when nothing before it can raise;
@@ -28,6 +29,11 @@ from core_bench.probes._reading import Reading
 from core_bench.probes._spec import KindSpec
 
 
+_NOT_ASKED = frozenset({"GeneratorExit", "StopIteration", "StopAsyncIteration"})
+"""Exceptions of the iteration protocol: a generator's close (raised whenever the collector
+gets to it) and the end of an iterator are not errors of the code."""
+
+
 def read(
     ctx: CallContext, line: int, occurrence: int = 1, variable: str | None = None
 ) -> Reading | None:
@@ -41,7 +47,7 @@ def read(
     if first is None or first.value is None or ctx.line(first.line) is None:
         return None
     name = first.value.split(":", 1)[0].strip()
-    if not name.isidentifier():
+    if not name.isidentifier() or name in _NOT_ASKED:
         return None
     weight = 2.0 + (1.0 if first.depth > 0 else 0.0)
     return Reading("exception_line", line, 1, None, repr((name, first.line)), first.index, weight)
