@@ -128,6 +128,6 @@ ROW = KindSpec(
     weight=1.2,
     per_call=1,
     guesses=guess.CHANGE_COUNT,
-    blind="1",
+    blind="len of the first argument",
     keep_guessed=0.1,
 )  # fmt: skip

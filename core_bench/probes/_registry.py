@@ -33,15 +33,15 @@ ROWS: tuple[KindSpec, ...] = (
         "state_after", ("State",), "value", "state",
         trace_kinds.read_state_after, trace_kinds.each_state_after, ask.ask_state_after,
         "value", rules.state_after_rule, False,
-        "the value of a variable right after the k-th run of a line", 2.0, 1,
-        guess.STATE, "1", 0.2,
+        "the value of a variable right after the k-th run of a line", 1.4, 1,
+        guess.STATE, "2", 0.2,
     ),
     KindSpec(
         "branch", ("Logic",), "bool", "path",
         trace_kinds.read_branch, trace_kinds.each_branch, ask.ask_branch,
         "branch", rules.branch_rule, False,
         "whether a condition holds at the k-th run of its line", 0.2, 1,
-        guess.BOOL, "True",
+        guess.BOOL, "False",
     ),
     KindSpec(
         "loop_iterations", ("Boundary",), "int", None,
