@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from core_bench.probes._anchoring import anchor_group, anchor_probes, mark_anchored, same_value
+from core_bench.probes._anchoring import anchor_group, anchor_probes, mark_anchored
 from core_bench.probes._build import build_probe, probe_id
 from core_bench.probes._context import CallContext
 from core_bench.probes._guesses import Rule as GuessRule
@@ -191,7 +191,6 @@ __all__ = [
     "probe_id",
     "probes_for_call",
     "rng_for",
-    "same_value",
     "select",
     "static_answer",
     "type_default",

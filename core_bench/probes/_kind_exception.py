@@ -7,8 +7,8 @@ Everything about the kind is here (its registry row `ROW` is listed in `_registr
   raised in a frame of the traced code (a `raise`, or a failing operation or builtin call; it
   may be caught by a `try` of the code, or leave the call) and the line it is raised on, read
   from the trace's first "exception" step (the iteration protocol's GeneratorExit and
-  StopIteration do not count: the call asks nothing then). Asked only where that line is a clean statement
-  line; a call that raises nothing asks nothing (no "None" answers).
+  StopIteration do not count: the call asks nothing then). Asked only where that line is a
+  clean statement line; a call that raises nothing asks nothing (no "None" answers).
 - Static rule: a `raise` statement of the entry function that always runs, raising a class by
   name (`raise ValueError(...)`), is the first exception when nothing before it can raise;
   since nearly anything can raise, the rule derives nothing unless the raise is the function's
@@ -27,7 +27,6 @@ from core_bench.probes._answerable import StaticFacts
 from core_bench.probes._context import CallContext
 from core_bench.probes._reading import Reading
 from core_bench.probes._spec import KindSpec
-
 
 _NOT_ASKED = frozenset({"GeneratorExit", "StopIteration", "StopAsyncIteration"})
 """Exceptions of the iteration protocol: a generator's close (raised whenever the collector

@@ -19,8 +19,8 @@ from core_bench.probes import _kind_call_count, _kind_exception
 from core_bench.probes import _kinds as trace_kinds
 from core_bench.probes import _kinds_flow as flow
 from core_bench.probes import _questions as ask
-from core_bench.probes._answerable import for_call, same_value
-from core_bench.probes._context import CallContext, literal
+from core_bench.probes._answerable import for_call
+from core_bench.probes._context import CallContext, literal, same_value
 from core_bench.probes._reading import Reading
 from core_bench.probes._spec import KindSpec, Stage
 from core_bench.schemas import Anchor, Dimension
