@@ -33,7 +33,7 @@ ROWS: tuple[KindSpec, ...] = (
         "state_after", ("State",), "value", "state",
         trace_kinds.read_state_after, trace_kinds.each_state_after, ask.ask_state_after,
         "value", rules.state_after_rule, False,
-        "the value of a variable right after the k-th run of a line", 1.4, 1,
+        "the value of a variable right after the k-th run of a line", 0.85, 1,
         guess.STATE, "2", 0.2,
     ),
     KindSpec(
