@@ -388,9 +388,10 @@ def test_selection_prefers_error_prone_steps() -> None:
     t = trace(RICH, RICH_CALL)
     offered = candidate_probes("p", "v", RICH, 0, t, kinds=["state_after"])
     uniform = sum(p.features.iteration or 0 for p in offered) / len(offered)
-    drawn = [
-        probes_for_call("p", "v", RICH, 0, t, count=1, seed=s, kinds=["state_after"])[0]
+    drawn = [  # state_after weighs less than 1: some calls do not ask it
+        p
         for s in range(300)
+        for p in probes_for_call("p", "v", RICH, 0, t, count=1, seed=s, kinds=["state_after"])
     ]
     assert sum(p.features.iteration or 0 for p in drawn) / len(drawn) > uniform + 0.5
     two = (
