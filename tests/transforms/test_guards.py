@@ -89,7 +89,7 @@ def test_loop_guard_uses_continue_and_bare_function_guard_returns() -> None:
         """,
         """
         def f(x):
-            if not x > 0:
+            if x <= 0:
                 return
             print(x)
         """,
