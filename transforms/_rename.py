@@ -34,7 +34,7 @@ from transforms._analysis import (
     resolves_locally,
     walk,
 )
-from transforms._base import Transform
+from transforms._base import Family, Transform
 
 _LIST_METHODS = frozenset({"append", "extend", "insert", "sort", "reverse", "remove", "clear"})
 _DICT_METHODS = frozenset({"keys", "values", "items", "setdefault", "update", "popitem", "get"})
@@ -297,7 +297,7 @@ class _Rename(Transform):
     """Renames every renameable variable; subclasses choose the new names."""
 
     kind = "equivalent"
-    family = "rename"
+    family: ClassVar[Family] = "rename"
     keeps_lines = True
 
     def __init__(self, rng: random.Random, *, rename_params: bool = True) -> None:
