@@ -38,6 +38,7 @@ from transforms._analysis import (
     walk,
 )
 from transforms._base import Transform
+from transforms._helper_names import expression_helper_names, loop_helper_names
 
 
 def _statement_of(node: cst.CSTNode, info: ModuleInfo) -> cst.CSTNode | None:
@@ -182,8 +183,9 @@ class _Extract(Transform):
         return updated_node.with_changes(body=body)
 
 
-_PREDICATE_NAMES = ["is_valid", "check", "matches", "condition_holds", "test_value"]
-_VALUE_NAMES = ["compute", "helper", "calculate", "get_value", "evaluate"]
+# Only when the expression tells nothing of what it computes (see `_helper_names`).
+_PREDICATE_NAMES = ["is_valid", "check", "matches"]
+_VALUE_NAMES = ["compute", "calculate", "get_value"]
 _EXTRACTABLE = (
     cst.BinaryOperation,
     cst.Comparison,
@@ -250,9 +252,9 @@ class ExtractHelperExpr(_Extract):
         predicate = isinstance(
             chosen.expr, cst.Comparison | cst.BooleanOperation | cst.UnaryOperation
         )
-        self.helper_name = fresh.take(
-            self.rng.choice(_PREDICATE_NAMES if predicate else _VALUE_NAMES)
-        )
+        named = [n for n in expression_helper_names(chosen.expr, predicate) if fresh.is_free(n)]
+        generic = _PREDICATE_NAMES if predicate else _VALUE_NAMES
+        self.helper_name = fresh.take(named[0] if named else self.rng.choice(generic))
         return True
 
     def _site(
@@ -294,9 +296,6 @@ class ExtractHelperExpr(_Extract):
         return keep_parens(result, call)
 
 
-_BODY_NAMES = ["process_item", "loop_step", "step", "handle_item", "update_state"]
-
-
 @dataclass
 class _LoopSite:
     loop: cst.For | cst.While
@@ -332,7 +331,8 @@ class ExtractLoopBody(_Extract):
         """Name the helper."""
         self.func = site.func
         fresh = FreshNames(info.names.identifiers)
-        self.helper_name = fresh.take(self.rng.choice(_BODY_NAMES))
+        named = [n for n in loop_helper_names(site.loop, site.returns) if fresh.is_free(n)]
+        self.helper_name = fresh.take(self.rng.choice(named) if named else "loop_step")
         return True
 
     def _site(
