@@ -128,7 +128,7 @@ def _word(expr: cst.BaseExpression) -> str | None:
             noun = _BUILTIN_NOUNS[expr.func.value]
             return f"{noun}_{inner}" if inner and noun == "length" else noun
         if isinstance(expr.func, cst.Attribute):
-            return expr.func.attr.value.lower()
+            return _word(expr.func.value)  # `text.strip()` is still the text
     return None
 
 

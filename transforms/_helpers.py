@@ -197,6 +197,37 @@ _EXTRACTABLE = (
 )
 
 
+_OPERATIONS = (
+    cst.BinaryOperation,
+    cst.Comparison,
+    cst.BooleanOperation,
+    cst.Call,
+    cst.IfExp,
+    cst.Subscript,
+    cst.UnaryOperation,
+)
+
+
+def _worth_a_helper(expr: cst.BaseExpression, func: cst.FunctionDef, info: ModuleInfo) -> bool:
+    """Whether a person would move `expr` into a helper: a computation of some substance
+    whose value is used (not `len(xs)`, `s.lower()`, `range(n)`, a bare `xs.sort()`, a
+    `while i < len(xs)` bound, nor the whole body of a one-line function)."""
+    parent = info.parent(expr)
+    if isinstance(parent, cst.Expr):
+        return False  # `xs.sort()`: called for its effect, a helper would return None
+    if isinstance(parent, cst.Return):
+        stmts = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
+        if len(stmts) == 1:
+            return False  # `def f(s): return g(s)` wraps the whole function
+    if isinstance(parent, cst.While) and parent.test is expr:
+        return False
+    size = sum(isinstance(n, _OPERATIONS) for n in walk(expr))
+    if size >= 2:
+        return True
+    # One operation: only a predicate that names something (`is_vowel`, `is_even`).
+    return isinstance(expr, cst.Comparison) and bool(expression_helper_names(expr, True))
+
+
 @dataclass
 class _ExprSite:
     expr: cst.BaseExpression
@@ -261,6 +292,8 @@ class ExtractHelperExpr(_Extract):
         self, expr: cst.BaseExpression, func: cst.FunctionDef, info: ModuleInfo
     ) -> _ExprSite | None:
         if contains(expr, cst.NamedExpr | cst.Yield | cst.Await) or _may_outlive(expr, info):
+            return None
+        if not _worth_a_helper(expr, func, info):
             return None
         if "\n" in info.module.code_for_node(expr):
             return None

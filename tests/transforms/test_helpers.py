@@ -21,16 +21,16 @@ def test_extract_expression_passes_free_variables() -> None:
         ExtractHelperExpr,
         """
         def f(text, sep):
-            parts = text.split(sep)
-            return [p.strip() for p in parts if p], len(parts) * 2
+            parts = text.strip().split(sep)
+            return [p.strip().lower() for p in parts if p], len(parts) * 2
         """,
         """
         def split_text(text, sep):
-            return text.split(sep)
+            return text.strip().split(sep)
 
         def f(text, sep):
             parts = split_text(text, sep)
-            return [p.strip() for p in parts if p], len(parts) * 2
+            return [p.strip().lower() for p in parts if p], len(parts) * 2
         """,
         seed=2,
     )
@@ -42,18 +42,18 @@ def test_extract_expression_inside_a_comprehension_and_keeps_globals() -> None:
         ExtractHelperExpr,
         """
         def f(text, sep):
-            parts = text.split(sep)
-            return [p.strip() for p in parts if p], len(parts) * 2
+            parts = text.strip().split(sep)
+            return [p.strip().lower() for p in parts if p], len(parts) * 2
         """,
         """
-        def stripped(p):
-            return p.strip()
+        def lowercased(p):
+            return p.strip().lower()
 
         def f(text, sep):
-            parts = text.split(sep)
-            return [stripped(p) for p in parts if p], len(parts) * 2
+            parts = text.strip().split(sep)
+            return [lowercased(p) for p in parts if p], len(parts) * 2
         """,
-        seed=1,
+        seed=0,
     )
     assert_transform(
         ExtractHelperExpr,
@@ -103,7 +103,8 @@ def test_extract_expression_keeps_formatting() -> None:
         # module comment
         def f(a,b):
             # explain
-            return a*b + 1   # result
+            c = a*b + 1   # result
+            return c
         """,
         ["# module comment", "    # explain"],
     )
@@ -293,6 +294,27 @@ def test_closures_and_lazy_generators_are_not_moved() -> None:
             return [g() for g in fs]
         """,
     )
+
+
+def test_trivial_or_unused_expressions_are_not_extracted() -> None:
+    # Reviewer's finds: `compute(registry)` for `registry.copy()`, `compute(occurrences)`
+    # for a bare `occurrences.sort()` (a helper returning None), `check(index, elements)`
+    # for a while bound, `def f(t): return compute(t)`.
+    assert_declines(
+        ExtractHelperExpr,
+        """
+        def f(d, nums):
+            d = d.copy()
+            nums.sort()
+            n = len(nums)
+            i = 0
+            while i < len(nums):
+                i += 1
+            return d, n
+        """,
+    )
+    one_line = "def f(s):\n    return sum([t.istitle() for t in s.split()])\n"
+    assert_declines(ExtractHelperExpr, one_line)
 
 
 def test_helpers_are_named_for_what_they_compute() -> None:
