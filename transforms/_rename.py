@@ -12,8 +12,8 @@ New names collide with no identifier of the module, no builtin and no keyword.
 The default styles give names a person would write, from the variable's use (what it is
 assigned, the methods called on it, its place in loops, whether it is returned): short
 (`s`, `i`, `r`) and descriptive (`text`/`s`/`string`, `items`/`arr`, `i`/`idx`, `ch`/`c`,
-`result`/`out`); misleading names suggest a wrong role. Obfuscated names (`lI1lI1`) are a
-distractor, off by default.
+`result`/`out`). Misleading names (a list called `count`) and obfuscated ones (`lI1lI1`) are
+distractors, off by default.
 """
 
 from __future__ import annotations
@@ -415,9 +415,13 @@ class RenameDescriptive(_Rename):
 
 
 class RenameMisleading(_Rename):
-    """Names that suggest the wrong content (a string called `count`, a list called `flag`)."""
+    """Names that suggest the wrong content (a string called `count`, a list called `flag`).
+
+    Like a misleading comment, a deliberately wrong name is a distractor (off by default).
+    """
 
     name = "rename_misleading"
+    family = "distractor"
     description = "rename locals, parameters and nested functions to names suggesting other roles"
 
     def new_name(self, old: str, role: str, fresh: FreshNames) -> str:

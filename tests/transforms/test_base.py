@@ -63,6 +63,7 @@ def test_families_are_class_attributes_and_select_transforms() -> None:
         "constant_unfold",
         "misleading_comment",
         "rename_obfuscated",
+        "rename_misleading",
     } == (by_family["distractor"])
     assert {"for_to_while", "de_morgan", "guard_clause"} <= by_family["rewrite"]
     assert all_transforms("equivalent", families=["mutant"]) == []
