@@ -212,8 +212,10 @@ def _value(expr: cst.BaseExpression) -> str | None:
         func = expr.func
         if isinstance(func, cst.Name) and func.value in _BUILTIN_NOUNS:
             arg = _word(expr.args[0].value) if expr.args else None
+            if arg is None:
+                return None  # `total` alone says too little
             noun = _BUILTIN_NOUNS[func.value]
-            return _join(noun, "of", arg) if arg and noun != "sorted" else _join(noun, arg)
+            return _join(noun, "of", arg) if noun != "sorted" else _join(noun, arg)
         if isinstance(func, cst.Attribute):
             verb = _METHOD_VERBS.get(func.attr.value)
             receiver = _word(func.value)

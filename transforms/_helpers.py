@@ -215,17 +215,27 @@ def _worth_a_helper(expr: cst.BaseExpression, func: cst.FunctionDef, info: Modul
     parent = info.parent(expr)
     if isinstance(parent, cst.Expr):
         return False  # `xs.sort()`: called for its effect, a helper would return None
-    if isinstance(parent, cst.Return):
-        stmts = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
-        if len(stmts) == 1:
-            return False  # `def f(s): return g(s)` wraps the whole function
     if isinstance(parent, cst.While) and parent.test is expr:
         return False
+    predicate = isinstance(expr, cst.Comparison | cst.BooleanOperation | cst.UnaryOperation)
+    named = bool(expression_helper_names(expr, predicate))
+    if isinstance(parent, cst.Return):
+        stmts = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
+        if len(stmts) == 1 and not named:
+            return False  # `def f(s): return compute(s)` says nothing
     size = sum(isinstance(n, _OPERATIONS) for n in walk(expr))
     if size >= 2:
         return True
-    # One operation: only a predicate that names something (`is_vowel`, `is_even`).
-    return isinstance(expr, cst.Comparison) and bool(expression_helper_names(expr, True))
+    # One operation: only when the helper's name says what it is, and not a call that is
+    # as short as its name (`len(s)`, `s.lower()`).
+    if isinstance(expr, cst.Call):
+        trivial = not expr.args or (
+            isinstance(expr.func, cst.Name)
+            and len(expr.args) == 1
+            and isinstance(expr.args[0].value, cst.Name)
+        )
+        return named and not trivial
+    return named
 
 
 @dataclass
