@@ -11,8 +11,9 @@ New names collide with no identifier of the module, no builtin and no keyword.
 
 The default styles give names a person would write, from the variable's use (what it is
 assigned, the methods called on it, its place in loops, whether it is returned): short
-(`s`, `i`, `r`) and descriptive (`text`/`s`/`string`, `items`/`arr`, `i`/`idx`, `ch`/`c`,
-`result`/`out`). Misleading names (a list called `count`) and obfuscated ones (`lI1lI1`) are
+(`s`, `i`, `r`), descriptive (`text`/`s`/`string`, `items`/`arr`, `i`/`idx`, `ch`/`c`,
+`result`/`out`), abbreviated (`txt`, `lst`, `cnt`) and verbose (`input_string`,
+`current_index`). Misleading names (a list called `count`) and obfuscated ones (`lI1lI1`) are
 distractors, off by default.
 """
 
@@ -58,6 +59,46 @@ _DESCRIPTIVE: dict[str, list[str]] = {
     "sequence": ["seq", "data", "values", "arr", "items"],
     "value": ["x", "val", "value", "arg", "v"],
     "result": ["result", "res", "out", "ans", "output"],
+}
+
+# Abbreviations, as in quickly written code.
+_ABBREVIATED: dict[str, list[str]] = {
+    "index": ["idx", "ix", "pos"],
+    "counter": ["cnt", "num", "tot"],
+    "text": ["txt", "st", "s"],
+    "list": ["lst", "arr", "vals"],
+    "dict": ["dct", "mp", "tbl"],
+    "set": ["seen", "uniq", "st"],
+    "number": ["num", "val", "amt"],
+    "item": ["elem", "el", "it"],
+    "char": ["ch", "c"],
+    "key": ["k", "ky"],
+    "entry": ["val", "v"],
+    "function": ["fn", "func", "helper"],
+    "flag": ["ok", "flg", "done"],
+    "sequence": ["seq", "arr", "lst"],
+    "value": ["val", "arg", "v"],
+    "result": ["res", "ret", "out"],
+}
+
+# Longer names that spell out what the variable holds.
+_VERBOSE: dict[str, list[str]] = {
+    "index": ["current_index", "position", "index"],
+    "counter": ["total_count", "running_total", "counter"],
+    "text": ["input_string", "input_text", "source_text"],
+    "list": ["item_list", "values_list", "collected_items"],
+    "dict": ["lookup_table", "mapping", "counts_by_key"],
+    "set": ["seen_items", "unique_values", "visited"],
+    "number": ["number", "amount", "input_number"],
+    "item": ["current_item", "element", "entry"],
+    "char": ["character", "current_char", "letter"],
+    "key": ["key", "dict_key"],
+    "entry": ["value", "dict_value"],
+    "function": ["helper", "compute_value", "process"],
+    "flag": ["is_found", "is_done", "found"],
+    "sequence": ["sequence", "input_values", "data"],
+    "value": ["value", "argument", "input_value"],
+    "result": ["result", "output", "answer"],
 }
 
 # Roles whose usual names suggest something the variable is not.
@@ -414,6 +455,28 @@ class RenameDescriptive(_Rename):
         return self.from_pool([word for word in _DESCRIPTIVE[role] if word != old], fresh)
 
 
+class RenameAbbreviated(_Rename):
+    """Abbreviated names (`txt`, `lst`, `idx`, `cnt`, `res`), guessed from the variable's use."""
+
+    name = "rename_abbreviated"
+    description = "rename locals, parameters and nested functions to abbreviated names"
+
+    def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
+        """An abbreviation for the role, never the old name."""
+        return self.from_pool([w for w in _ABBREVIATED[role] if w != old], fresh)
+
+
+class RenameVerbose(_Rename):
+    """Long names that spell out the content (`input_string`, `current_index`)."""
+
+    name = "rename_verbose"
+    description = "rename locals, parameters and nested functions to long explicit names"
+
+    def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
+        """A long name for the role, never the old name."""
+        return self.from_pool([w for w in _VERBOSE[role] if w != old], fresh)
+
+
 class RenameMisleading(_Rename):
     """Names that suggest the wrong content (a string called `count`, a list called `flag`).
 
@@ -465,6 +528,8 @@ class RenameObfuscated(_Rename):
 TRANSFORMS: tuple[type[Transform], ...] = (
     RenameShort,
     RenameDescriptive,
+    RenameAbbreviated,
+    RenameVerbose,
     RenameMisleading,
     RenameObfuscated,
 )

@@ -13,9 +13,23 @@ from transform_testing import (
 )
 
 from transforms._analysis import RESERVED_NAMES, identifiers
-from transforms._rename import RenameDescriptive, RenameMisleading, RenameObfuscated, RenameShort
+from transforms._rename import (
+    RenameAbbreviated,
+    RenameDescriptive,
+    RenameMisleading,
+    RenameObfuscated,
+    RenameShort,
+    RenameVerbose,
+)
 
-STYLES = ["rename_short", "rename_descriptive", "rename_misleading", "rename_obfuscated"]
+STYLES = [
+    "rename_short",
+    "rename_descriptive",
+    "rename_abbreviated",
+    "rename_verbose",
+    "rename_misleading",
+    "rename_obfuscated",
+]
 
 VOWELS = """
 def f(text, n):
@@ -91,6 +105,35 @@ def test_rename_descriptive_names_roles_from_use() -> None:
     assert result.provenance.renames == {
         "a": "values", "b": "d", "r": "res", "k": "key", "v": "value", "z": "index"
     }  # fmt: skip
+
+
+def test_rename_abbreviated_and_verbose() -> None:
+    assert_transform(
+        RenameAbbreviated,
+        VOWELS,
+        """
+        def f(txt, v):
+            # count the vowels
+            cnt = 0
+            for c in txt:
+                if c in 'aeiou':
+                    cnt += v
+            return cnt
+        """,
+    )
+    assert_transform(
+        RenameVerbose,
+        VOWELS,
+        """
+        def f(input_string, input_value):
+            # count the vowels
+            total_count = 0
+            for character in input_string:
+                if character in 'aeiou':
+                    total_count += input_value
+            return total_count
+        """,
+    )
 
 
 def test_rename_misleading() -> None:
@@ -256,5 +299,12 @@ def test_equivalent(style: str) -> None:
 
 
 def test_styles_are_registered() -> None:
-    for cls in (RenameShort, RenameDescriptive, RenameMisleading, RenameObfuscated):
+    for cls in (
+        RenameShort,
+        RenameDescriptive,
+        RenameAbbreviated,
+        RenameVerbose,
+        RenameMisleading,
+        RenameObfuscated,
+    ):
         assert cls.name in STYLES and cls.kind == "equivalent" and cls.description
