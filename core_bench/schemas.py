@@ -29,6 +29,8 @@ ProbeKind = Literal[
     "change_count",
     "first_true",
     "return_line",
+    "exception_line",
+    "call_count",
     "imported",
 ]
 """Probe kinds of DESIGN.md's table (`input` and `output` are tasks on every problem, not
@@ -180,6 +182,9 @@ class Manifest(Record):
     counts: dict[str, int]
     skipped: list[SkippedRow]
     built_at: str
+    isolation: str | None = None
+    """How the sandbox isolated the dataset's code while it was traced: "bwrap" (bubblewrap
+    namespaces) or "process" (plain processes, rlimits, the guard); None in older builds."""
 
 
 TaskKind = Literal["output", "input", "probe", "full_trace"]
