@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from probe_reader import Reread, check_probe
 import core_bench.build as build_module
 from core_bench.build import BuildOptions, build_benchmark, load_benchmark
 from core_bench.cli import main
+from core_bench.datasets import load_dataset
 from core_bench.schemas import Manifest
 from tracer import SandboxPool
 
@@ -22,18 +25,25 @@ CRUXEVAL = os.environ.get("CORE_BENCH_CRUXEVAL")
 SMALL = BuildOptions(variants=2, mutants=1, calls=5, probes=4, singles=2)
 
 
-@pytest.fixture(scope="module")
-def bundled(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("bundled")
-    build_benchmark(SMALL, out)
-    return out
+@pytest.fixture(
+    scope="module",
+    params=[
+        pytest.param(40, id="first-40"),
+        pytest.param(None, id="all-bundled", marks=pytest.mark.slow),
+    ],
+)
+def bundled(request: pytest.FixtureRequest, build_once: Callable[[BuildOptions], Path]) -> Path:
+    """The bundled dataset built with SMALL: its first 40 problems in the default suite, all
+    of them in the slow one (a full build of the bundled data takes minutes of both cores)."""
+    return build_once(replace(SMALL, limit=request.param))
 
 
 def test_bundled_build_files_and_counts(bundled: Path) -> None:
     bench = load_benchmark(bundled)
     manifest = bench.manifest
     assert manifest.skipped == [] and manifest.dataset.name == "bundled"
-    assert manifest.counts["problems"] == len(bench.problems) >= 200
+    rows = load_dataset("bundled").rows[: manifest.options["limit"]]
+    assert manifest.counts["problems"] == len(bench.problems) == len(rows)
     assert manifest.counts["variants"] == len(bench.variants)
     assert manifest.counts["probes"] == len(bench.probes)
     assert not (bundled / ".work").exists()

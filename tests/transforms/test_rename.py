@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from transform_testing import (
+    TransformSpec,
     assert_declines,
     assert_equivalent_over_seeds,
     assert_keeps_lines,
@@ -47,52 +48,50 @@ def test_rename_short() -> None:
     assert result.kind == "equivalent" and result.name == "rename_short"
 
 
-def test_rename_descriptive() -> None:
-    assert_transform(
-        RenameDescriptive,
-        VOWELS,
-        """
-        def f(input_data, input_operand):
-            # count the vowels
-            quantity = 0
-            for element in input_data:
-                if element in 'aeiou':
-                    quantity += input_operand
-            return quantity
-        """,
-    )
-
-
-def test_rename_misleading() -> None:
-    assert_transform(
-        RenameMisleading,
-        VOWELS,
-        """
-        def f(matched, flag):
-            # count the vowels
-            done = 0
-            for registry in matched:
-                if registry in 'aeiou':
-                    done += flag
-            return done
-        """,
-    )
-
-
-def test_rename_obfuscated() -> None:
-    assert_transform(
-        RenameObfuscated,
-        VOWELS,
-        """
-        def f(lI1IIIII, lIll1I):
-            # count the vowels
-            Il1l1I = 0
-            for lIII11l1 in lI1IIIII:
-                if lIII11l1 in 'aeiou':
-                    Il1l1I += lIll1I
-            return Il1l1I
-        """,
-    )
+@pytest.mark.parametrize(
+    ("style", "expected"),
+    [
+        (
+            RenameDescriptive,
+            """
+            def f(input_data, input_operand):
+                # count the vowels
+                quantity = 0
+                for element in input_data:
+                    if element in 'aeiou':
+                        quantity += input_operand
+                return quantity
+            """,
+        ),
+        (
+            RenameMisleading,
+            """
+            def f(matched, flag):
+                # count the vowels
+                done = 0
+                for registry in matched:
+                    if registry in 'aeiou':
+                        done += flag
+                return done
+            """,
+        ),
+        (
+            RenameObfuscated,
+            """
+            def f(lI1IIIII, lIll1I):
+                # count the vowels
+                Il1l1I = 0
+                for lIII11l1 in lI1IIIII:
+                    if lIII11l1 in 'aeiou':
+                        Il1l1I += lIll1I
+                return Il1l1I
+            """,
+        ),
+    ],
+    ids=["descriptive", "misleading", "obfuscated"],
+)
+def test_rename_style(style: TransformSpec, expected: str) -> None:
+    assert_transform(style, VOWELS, expected)
 
 
 def test_scopes_globals_builtins_attributes_and_keywords() -> None:
