@@ -18,24 +18,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sandbox_modes import HANG_GUARD, MODES
 
 from tracer import Outcome, SandboxPool, literal_value
 from tracer._codec import CUT_MARK
 from tracer._confine import SANDBOX_UID
-from tracer._launch import probe_bwrap
 from tracer._outcome import Outcome as _Outcome
 
-pytestmark = pytest.mark.timeout(60)
-
-BWRAP_WORKS, BWRAP_WHY = probe_bwrap()
-MODES = [
-    pytest.param(False, id="plain"),
-    pytest.param(
-        True,
-        id="bwrap",
-        marks=pytest.mark.skipif(not BWRAP_WORKS, reason=f"bubblewrap unusable: {BWRAP_WHY}"),
-    ),
-]
+pytestmark = HANG_GUARD
 
 REPO = Path(__file__).resolve().parents[2]
 _SKIP_DIRS = {".git", ".venv", ".mypy_cache", ".ruff_cache", ".pytest_cache", "__pycache__"}
