@@ -16,7 +16,6 @@ import operator
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -144,12 +143,6 @@ def input_generations(rows: list[dict[str, str]]) -> dict[str, list[str]]:
             gens = [f"f({i})", i, i, i, i, i]  # five left out: n = 1, pass@5 = 1.0
         out[f"sample_{index}"] = gens
     return out
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[SandboxPool]:
-    with SandboxPool(workers=2) as shared:
-        yield shared
 
 
 @pytest.fixture(scope="module")

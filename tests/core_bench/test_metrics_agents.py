@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,12 +36,6 @@ def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
     options = BuildOptions(limit=10, variants=2, mutants=1, calls=3, probes=3)
     build_benchmark(options, out, processes=1)
     return load_benchmark(out)
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[SandboxPool]:
-    with SandboxPool(workers=1) as shared:
-        yield shared
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fake_openai import small_benchmark
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.build import Benchmark
 from core_bench.cli import main
 from core_bench.report import CSV_COLUMNS, write_report
 from core_bench.report._tables import format_value
@@ -20,11 +19,6 @@ from tracer import SandboxPool
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 AGENTS = ("oracle", "style-biased")
-
-
-@pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
-    return load_benchmark(small_benchmark(tmp_path_factory.getbasetemp()))
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from fake_openai import small_benchmark
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.build import Benchmark
 from core_bench.runs import (
     STRATEGIES,
     RunConfig,
@@ -22,17 +21,6 @@ from core_bench.runs import (
 )
 from core_bench.schemas import Sample
 from tracer import SandboxPool
-
-
-@pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
-    return load_benchmark(small_benchmark(tmp_path_factory.getbasetemp()))
-
-
-@pytest.fixture(scope="module")
-def pool() -> SandboxPool:
-    with SandboxPool(workers=2) as shared:
-        yield shared
 
 
 @pytest.fixture(scope="module")
