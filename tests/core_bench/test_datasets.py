@@ -72,6 +72,7 @@ def test_missing_dataset_names_what_was_expected(tmp_path: Path) -> None:
         load_dataset(str(tmp_path / "nope.jsonl"))
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CRUXEVAL, reason="CORE_BENCH_CRUXEVAL is not set")
 def test_cruxeval_file_loads_all_800(pool: SandboxPool) -> None:
     loaded = load_dataset(str(CRUXEVAL))

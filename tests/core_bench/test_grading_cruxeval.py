@@ -196,6 +196,7 @@ def test_a_generation_that_never_ends_fails_like_the_official(
     assert ours["raw_scored_generations"]["sample_0"] == [False, True]
 
 
+@pytest.mark.slow
 @needs_cruxeval
 def test_the_datasets_own_answers_all_pass(rows: list[dict[str, str]], pool: SandboxPool) -> None:
     outputs = {f"sample_{i}": [row["output"]] for i, row in enumerate(rows)}

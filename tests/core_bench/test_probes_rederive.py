@@ -45,6 +45,7 @@ def rederive(problem_id: str, code: str, calls: list[str], counts: Counter[str])
             counts[probe.kind] += 1
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CRUXEVAL, reason="CORE_BENCH_CRUXEVAL is not set")
 def test_every_cruxeval_probe_answer_is_rederived() -> None:
     rows = rows_of(Path(str(CRUXEVAL)))
@@ -69,6 +70,7 @@ def test_every_bundled_probe_answer_is_rederived() -> None:
     assert {"state_after", "branch", "loop_iterations", "loop_exit_state"} <= set(counts)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CRUXEVAL, reason="CORE_BENCH_CRUXEVAL is not set")
 def test_no_two_cruxeval_candidates_share_a_question_with_different_answers() -> None:
     """Over every candidate (not only those selected), a question text means one answer."""
