@@ -48,50 +48,36 @@ def test_rename_short() -> None:
     assert result.kind == "equivalent" and result.name == "rename_short"
 
 
+VOWELS_RENAMED = """
+def f({text}, {n}):
+    # count the vowels
+    {count} = 0
+    for {ch} in {text}:
+        if {ch} in 'aeiou':
+            {count} += {n}
+    return {count}
+"""
+"""VOWELS with its names as fields: `VOWELS_RENAMED.format(**renames)` is the renamed code."""
+
+
 @pytest.mark.parametrize(
-    ("style", "expected"),
+    ("style", "renames"),
     [
         (
             RenameDescriptive,
-            """
-            def f(input_data, input_operand):
-                # count the vowels
-                quantity = 0
-                for element in input_data:
-                    if element in 'aeiou':
-                        quantity += input_operand
-                return quantity
-            """,
+            {"text": "input_data", "n": "input_operand", "count": "quantity", "ch": "element"},
         ),
-        (
-            RenameMisleading,
-            """
-            def f(matched, flag):
-                # count the vowels
-                done = 0
-                for registry in matched:
-                    if registry in 'aeiou':
-                        done += flag
-                return done
-            """,
-        ),
+        (RenameMisleading, {"text": "matched", "n": "flag", "count": "done", "ch": "registry"}),
         (
             RenameObfuscated,
-            """
-            def f(lI1IIIII, lIll1I):
-                # count the vowels
-                Il1l1I = 0
-                for lIII11l1 in lI1IIIII:
-                    if lIII11l1 in 'aeiou':
-                        Il1l1I += lIll1I
-                return Il1l1I
-            """,
+            {"text": "lI1IIIII", "n": "lIll1I", "count": "Il1l1I", "ch": "lIII11l1"},
         ),
     ],
     ids=["descriptive", "misleading", "obfuscated"],
 )
-def test_rename_style(style: TransformSpec, expected: str) -> None:
-    assert_transform(style, VOWELS, expected)
+def test_rename_style(style: TransformSpec, renames: dict[str, str]) -> None:
+    result = assert_transform(style, VOWELS, VOWELS_RENAMED.format(**renames))
+    assert result.provenance.renames == renames
 
 
 def test_scopes_globals_builtins_attributes_and_keywords() -> None:
