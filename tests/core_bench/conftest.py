@@ -10,7 +10,8 @@ file that defines a fixture of the same name uses its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import pytest
 from fake_openai import small_benchmark
@@ -32,15 +33,34 @@ def pool() -> Iterator[SandboxPool]:
 
 
 @pytest.fixture(scope="session")
+def run_agents(
+    pool: SandboxPool, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[..., dict[str, RunResult]]:
+    """`run_agents(bench, agents, **config)` runs each reference agent on `bench` (RunConfig
+    fields in `config`) into a fresh directory, without plots or baselines: agent -> result."""
+
+    def run_each(bench: Benchmark, agents: Iterable[str], **config: Any) -> dict[str, RunResult]:
+        root = tmp_path_factory.mktemp("agents")
+        return {
+            agent: run(
+                RunConfig(model=f"ref:{agent}", bench=bench.root, out=root / agent, **config),
+                benchmark=bench,
+                pool=pool,
+                progress=False,
+                plots=False,
+                baselines=False,
+            )
+            for agent in agents
+        }
+
+    return run_each
+
+
+@pytest.fixture(scope="session")
 def agent_runs(
-    bench: Benchmark, pool: SandboxPool, tmp_path_factory: pytest.TempPathFactory
+    bench: Benchmark, run_agents: Callable[..., dict[str, RunResult]]
 ) -> dict[str, RunResult]:
     """The four reference agents run on `bench` with every strategy, once per session."""
-    root = tmp_path_factory.mktemp("agents")
-    done = {}
-    for agent in ("oracle", "superficial", "style-biased", "echo"):
-        config = RunConfig(
-            model=f"ref:{agent}", bench=bench.root, out=root / agent, strategies=STRATEGIES
-        )
-        done[agent] = run(config, benchmark=bench, pool=pool, progress=False)
-    return done
+    return run_agents(
+        bench, ("oracle", "superficial", "style-biased", "echo"), strategies=STRATEGIES
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,9 +23,9 @@ from core_bench.build import (
 )
 from core_bench.cli import main
 from core_bench.metrics import summarize
-from core_bench.runs import RunConfig, RunResult, read_samples, run
+from core_bench.runs import RunResult, read_samples
 from core_bench.schemas import MetricRow
-from tracer import SandboxPool, trace
+from tracer import trace
 
 AGENTS = ("oracle", "superficial", "style-biased", "echo")
 Rows = dict[tuple[str, str, str], MetricRow]
@@ -40,25 +41,9 @@ def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
 
 @pytest.fixture(scope="module")
 def results(
-    bench: Benchmark, pool: SandboxPool, tmp_path_factory: pytest.TempPathFactory
+    bench: Benchmark, run_agents: Callable[..., dict[str, RunResult]]
 ) -> dict[str, RunResult]:
-    root = tmp_path_factory.mktemp("metrics-runs")
-    return {
-        agent: run(
-            RunConfig(
-                model=f"ref:{agent}",
-                bench=bench.root,
-                out=root / agent,
-                strategies=("direct", "trace"),
-            ),
-            benchmark=bench,
-            pool=pool,
-            progress=False,
-            plots=False,
-            baselines=False,
-        )
-        for agent in AGENTS
-    }
+    return run_agents(bench, AGENTS, strategies=("direct", "trace"))
 
 
 @pytest.fixture(scope="module")
