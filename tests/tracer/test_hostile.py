@@ -166,33 +166,18 @@ def test_infinite_loop_times_out(pool: SandboxPool) -> None:
     assert_serves(pool)
 
 
-def test_sleeping_forever_times_out(pool: SandboxPool) -> None:
-    out = run(pool, "import time\ndef f():\n    time.sleep(1000)", timeout_s=1.0)
-    assert out.status == "timeout"
-    assert_serves(pool)
-
-
-def test_infinite_loop_at_module_level_times_out(pool: SandboxPool) -> None:
-    out = run(pool, "while True:\n    pass\ndef f():\n    pass", timeout_s=1.0)
-    assert out.status == "timeout"
-    assert_serves(pool)
-
-
-def test_infinite_loop_in_the_results_repr_times_out(pool: SandboxPool) -> None:
-    code = (
+ENDLESS = {
+    "sleeping-forever": "import time\ndef f():\n    time.sleep(1000)",
+    "loop-at-module-level": "while True:\n    pass\ndef f():\n    pass",
+    "loop-in-the-results-repr": (
         "class A:\n"
         "    def __repr__(self):\n"
         "        while True:\n"
         "            pass\n"
         "def f():\n"
         "    return A()"
-    )
-    assert run(pool, code, timeout_s=1.0).status == "timeout"
-    assert_serves(pool)
-
-
-def test_loop_that_ignores_and_blocks_signals_times_out(pool: SandboxPool) -> None:
-    code = (
+    ),
+    "loop-that-ignores-and-blocks-signals": (
         "import signal\n"
         "def f():\n"
         "    for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGXCPU):\n"
@@ -200,8 +185,13 @@ def test_loop_that_ignores_and_blocks_signals_times_out(pool: SandboxPool) -> No
         "    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGXCPU})\n"
         "    while True:\n"
         "        pass"
-    )
-    assert run(pool, code, timeout_s=1.0).status == "timeout"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENDLESS))
+def test_endless_work_times_out(pool: SandboxPool, name: str) -> None:
+    assert run(pool, ENDLESS[name], timeout_s=1.0).status == "timeout"
     assert_serves(pool)
 
 
