@@ -16,7 +16,6 @@ import pytest
 from core_bench.build import (
     Benchmark,
     BuildOptions,
-    build_benchmark,
     literal_output,
     load_benchmark,
     traced_output,
@@ -32,11 +31,9 @@ Rows = dict[tuple[str, str, str], MetricRow]
 
 
 @pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
-    out = tmp_path_factory.mktemp("metrics-bench")
+def bench(build_once: Callable[[BuildOptions], Path]) -> Benchmark:
     options = BuildOptions(limit=10, variants=2, mutants=1, calls=3, probes=3)
-    build_benchmark(options, out, processes=1)
-    return load_benchmark(out)
+    return load_benchmark(build_once(options))
 
 
 @pytest.fixture(scope="module")
