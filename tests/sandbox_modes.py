@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from tracer._launch import probe_bwrap
+from tracer import default_isolation
 
-BWRAP_WORKS, BWRAP_WHY = probe_bwrap()
-needs_bwrap = pytest.mark.skipif(not BWRAP_WORKS, reason=f"bubblewrap unusable: {BWRAP_WHY}")
+ISOLATION, WHY = default_isolation()
+needs_bwrap = pytest.mark.skipif(ISOLATION != "bwrap", reason=f"bubblewrap unusable: {WHY}")
 MODES = [pytest.param(False, id="plain"), pytest.param(True, id="bwrap", marks=needs_bwrap)]
 HANG_GUARD = pytest.mark.timeout(600)
