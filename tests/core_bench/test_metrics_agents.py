@@ -32,7 +32,7 @@ Rows = dict[tuple[str, str, str], MetricRow]
 
 @pytest.fixture(scope="module")
 def bench(build_once: Callable[[BuildOptions], Path]) -> Benchmark:
-    options = BuildOptions(limit=10, variants=2, mutants=1, calls=3, probes=3)
+    options = BuildOptions(limit=10, variants=2, mutants=1, calls=3, probes=6)
     return load_benchmark(build_once(options))
 
 
