@@ -19,8 +19,9 @@ share most of str's methods with other semantics, and the rules above would conf
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import libcst as cst
 
@@ -41,6 +42,20 @@ class _AugValue:
 
     node: cst.AugAssign
 
+
+@dataclass(frozen=True)
+class _LoopItem:
+    """A binding by a `for` target: an item of `iterable` (a str's items are strs), or, with
+    `enumerated`, the index (0) or the item (1) of `for i, x in enumerate(iterable)`."""
+
+    iterable: cst.BaseExpression
+    enumerated: int | None = None
+
+
+_Binding = cst.BaseExpression | _AugValue | _LoopItem | None
+
+
+_T = TypeVar("_T")
 
 STR = "str"
 LIST = "list"
@@ -88,6 +103,71 @@ def function_nodes(info: ModuleInfo) -> Iterator[tuple[cst.CSTNode, cst.Function
         if func is None or info.in_class(node):
             continue
         yield node, func
+
+
+def function_sites(
+    info: ModuleInfo, match: Callable[[cst.CSTNode, cst.FunctionDef, Kinds], _T | None]
+) -> list[_T]:
+    """The sites `match(node, function, kinds)` finds among the nodes `function_nodes`
+    yields (the `Kinds` of each function built once), in source order."""
+    kinds: dict[int, Kinds] = {}
+    sites: list[_T] = []
+    for node, func in function_nodes(info):
+        if id(func) not in kinds:
+            kinds[id(func)] = Kinds(func, info)
+        site = match(node, func, kinds[id(func)])
+        if site is not None:
+            sites.append(site)
+    return sites
+
+
+def adjacent_statements(
+    info: ModuleInfo,
+) -> Iterator[tuple[cst.FunctionDef, Kinds, cst.BaseStatement, list[cst.BaseStatement]]]:
+    """`(function, its kinds, statement, the statements after it in its block)` for every
+    statement of every indented block of a function."""
+    kinds: dict[int, Kinds] = {}
+    for node, func in function_nodes(info):
+        if isinstance(node, cst.IndentedBlock):
+            if id(func) not in kinds:
+                kinds[id(func)] = Kinds(func, info)
+            body = list(node.body)
+            for i, stmt in enumerate(body):
+                yield func, kinds[id(func)], stmt, body[i + 1 :]
+
+
+def statements(body: cst.BaseSuite) -> list[cst.BaseStatement]:
+    """The statements of a block (a one-line suite as one statement line)."""
+    if isinstance(body, cst.IndentedBlock):
+        return list(body.body)
+    assert isinstance(body, cst.SimpleStatementSuite)
+    return [cst.SimpleStatementLine(body=list(body.body))]
+
+
+def single_small(stmt: cst.CSTNode | None) -> cst.BaseSmallStatement | None:
+    """The small statement of a statement line that holds exactly one."""
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        return stmt.body[0]
+    return None
+
+
+def only_small(block: cst.BaseSuite) -> cst.BaseSmallStatement | None:
+    """The one small statement of an indented block of one statement line, else None."""
+    if not isinstance(block, cst.IndentedBlock) or len(block.body) != 1:
+        return None
+    return single_small(block.body[0])
+
+
+def stored_or_returned(stmt: cst.CSTNode) -> tuple[str | None, cst.BaseExpression] | None:
+    """`(name, value)` for a statement line `name = value`, `(None, value)` for
+    `return value`."""
+    small = single_small(stmt)
+    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+        target = small.targets[0].target
+        return (target.value, small.value) if isinstance(target, cst.Name) else None
+    if isinstance(small, cst.Return) and small.value is not None:
+        return None, small.value
+    return None
 
 
 def method_call(expr: cst.CSTNode) -> tuple[cst.BaseExpression, str, list[cst.Arg]] | None:
@@ -213,6 +293,28 @@ def _bound_names(target: cst.CSTNode) -> list[str]:
     return []
 
 
+def _loop_item(loop: cst.For, name: str) -> _LoopItem | None:
+    """The binding of `name` by `loop`'s target, when it is the item or the index."""
+    target = loop.target
+    if isinstance(target, cst.Name):
+        return _LoopItem(loop.iter)
+    call = loop.iter
+    if (
+        isinstance(target, cst.Tuple)
+        and len(target.elements) == 2
+        and isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Name)
+        and call.func.value == "enumerate"
+        and len(call.args) == 1
+        and not call.args[0].keyword
+        and not call.args[0].star
+    ):
+        for position, element in enumerate(target.elements):
+            if isinstance(element.value, cst.Name) and element.value.value == name:
+                return _LoopItem(call.args[0].value, position)
+    return None
+
+
 class Kinds:
     """The kinds (str, list, dict, int) of the names of one function (see module doc)."""
 
@@ -220,7 +322,7 @@ class Kinds:
         """Collect every binding of every name of `func` and the methods called on them."""
         self.info = info
         self.func = func
-        self._bindings: dict[str, list[cst.BaseExpression | _AugValue | None]] = {}
+        self._bindings: dict[str, list[_Binding]] = {}
         self._methods: dict[str, list[tuple[str, cst.CSTNode]]] = {}
         for name in param_names(func):
             self._bindings.setdefault(name, []).append(None)
@@ -240,6 +342,8 @@ class Kinds:
                         self._bind(bound, _AugValue(node))
                     elif isinstance(node, cst.AnnAssign) and value is not None:
                         self._bind(bound, value)
+                    elif isinstance(node, cst.For):
+                        self._bind(bound, _loop_item(node, bound))
                     else:
                         self._bind(bound, None)
             elif isinstance(node, cst.AsName):
@@ -272,6 +376,8 @@ class Kinds:
                 # Slicing raises on a dict, a set or a number.
                 self._methods.setdefault(node.value.value, []).append(("[:]", node))
         self._cache: dict[str, str | None] = {}
+        self._pending: set[str] = set()
+        self._recursed: set[str] = set()
         self._excluded: set[int] = set()
         self._excluded_root: cst.CSTNode | None = None
 
@@ -284,13 +390,49 @@ class Kinds:
             self._cache = {}
         return self
 
-    def _bind(self, name: str, value: cst.BaseExpression | _AugValue | None) -> None:
+    def _bind(self, name: str, value: _Binding) -> None:
         self._bindings.setdefault(name, []).append(value)
 
     def of_name(self, name: str) -> str | None:
-        """The kind every value of local `name` has, or None when unknown."""
+        """The kind every value of local `name` has, or None when unknown.
+
+        A binding that reads the name itself (`t = t[1:]`, `s = s + 'x'`) is judged by
+        induction: when assuming the name's kind makes every binding give that kind, every
+        value the name ever holds has it."""
         if name in self._cache:
+            if self._cache[name] is None and name in self._pending:
+                self._recursed.add(name)
             return self._cache[name]
+        self._pending.add(name)
+        result = self._of_name_once(name)
+        self._pending.discard(name)
+        if result is not None or name not in self._recursed:
+            return result
+        self._recursed.discard(name)
+        kinds = {self._binding_kind(name, b) for b in self._bindings.get(name) or []}
+        candidates = kinds - {None}
+        if len(candidates) != 1:
+            return None
+        candidate = candidates.pop()
+        saved = dict(self._cache)
+        self._cache = {name: candidate}
+        proven = all(
+            self._binding_kind(name, b) == candidate for b in self._bindings.get(name) or []
+        )
+        self._cache = saved
+        self._cache[name] = candidate if proven else None
+        return self._cache[name]
+
+    def _binding_kind(self, name: str, value: _Binding) -> str | None:
+        if value is None:
+            return self._evidence(name)
+        if isinstance(value, _LoopItem):
+            return self._item_kind(value)
+        if isinstance(value, _AugValue):
+            return self._aug_kind(value.node)
+        return self.of(value)
+
+    def _of_name_once(self, name: str) -> str | None:
         self._cache[name] = None  # recursion guard
         bindings = self._bindings.get(name)
         result: str | None = None
@@ -298,7 +440,7 @@ class Kinds:
         grows = [b for b in bindings or [] if isinstance(b, _AugValue)]
         if plain and grows and all(isinstance(g.node.operator, cst.AddAssign) for g in grows):
             # `x += e` keeps a list a list (extend) and a str a str (or raises).
-            kinds_ = {self._evidence(name) if v is None else self.of(v) for v in plain}
+            kinds_ = {self._binding_kind(name, v) for v in plain}
             if len(kinds_) == 1 and (only := next(iter(kinds_))) in (LIST, STR):
                 self._cache[name] = only
                 return only
@@ -307,6 +449,8 @@ class Kinds:
             for value in bindings:
                 if value is None:
                     kinds.add(self._evidence(name))
+                elif isinstance(value, _LoopItem):
+                    kinds.add(self._item_kind(value))
                 elif isinstance(value, _AugValue):
                     kinds.add(self._aug_kind(value.node))
                 else:
@@ -337,6 +481,13 @@ class Kinds:
         if not found and "[:]" in methods:
             found.add(SEQ)
         return found.pop() if len(found) == 1 else None
+
+    def _item_kind(self, item: _LoopItem) -> str | None:
+        if item.enumerated is not None and not self.info.is_builtin("enumerate"):
+            return None
+        if item.enumerated == 0:
+            return INT
+        return STR if self.of(item.iterable) == STR else None
 
     def _aug_kind(self, node: cst.AugAssign) -> str | None:
         assert isinstance(node.target, cst.Name)

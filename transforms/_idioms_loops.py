@@ -22,11 +22,11 @@ of one) requires the loop variables to be used nowhere else in the function.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     NON_MUTATING_METHODS,
@@ -51,14 +51,18 @@ from transforms._idioms_common import (
     SEQ,
     STR,
     Kinds,
+    adjacent_statements,
     assign,
     bare_genexp,
     builtin_call,
-    function_nodes,
+    function_sites,
     inside_try,
     line,
     method_call,
     private_to,
+    single_small,
+    statements,
+    stored_or_returned,
     str_value,
 )
 from transforms._idioms_common import (
@@ -72,22 +76,9 @@ _STR_TESTS = frozenset(
 ) | _STR_RESULT  # fmt: skip
 
 
-def _statements(body: cst.BaseSuite) -> list[cst.BaseStatement]:
-    if isinstance(body, cst.IndentedBlock):
-        return list(body.body)
-    assert isinstance(body, cst.SimpleStatementSuite)
-    return [cst.SimpleStatementLine(body=list(body.body))]
-
-
-def _single_small(stmt: cst.BaseStatement) -> cst.BaseSmallStatement | None:
-    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
-        return stmt.body[0]
-    return None
-
-
 def _aug_of(stmt: cst.BaseStatement, acc: str) -> cst.BaseExpression | None:
     """`e` when `stmt` is exactly `acc += e`."""
-    small = _single_small(stmt)
+    small = single_small(stmt)
     if (
         isinstance(small, cst.AugAssign)
         and isinstance(small.operator, cst.AddAssign)
@@ -96,18 +87,6 @@ def _aug_of(stmt: cst.BaseStatement, acc: str) -> cst.BaseExpression | None:
     ):
         return small.value
     return None
-
-
-def _block_pairs(
-    info: ModuleInfo,
-) -> list[tuple[cst.FunctionDef, list[cst.BaseStatement], int]]:
-    """(function, statements of a block, index) for every statement of every block."""
-    out: list[tuple[cst.FunctionDef, list[cst.BaseStatement], int]] = []
-    for node, func in function_nodes(info):
-        if isinstance(node, cst.IndentedBlock):
-            body = list(node.body)
-            out.extend((func, body, i) for i in range(len(body)))
-    return out
 
 
 def _proves_str(test: cst.BaseExpression | None, name: str) -> bool:
@@ -180,24 +159,13 @@ class _LoopToFold(Transform):
 
     site: _Fold
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find `acc = <start>` followed by a loop that only adds to `acc`."""
-        info = ModuleInfo(wrapper)
-        kinds: dict[int, Kinds] = {}
-        sites: list[_Fold] = []
-        for func, body, i in _block_pairs(info):
-            if i + 1 >= len(body):
-                continue
-            if id(func) not in kinds:
-                kinds[id(func)] = Kinds(func, info)
-            site = self._site(body[i], body[i + 1], func, info, kinds[id(func)])
-            if site is not None:
-                sites.append(site)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
-        return True
+    def find_sites(self, info: ModuleInfo) -> Sequence[_Fold]:
+        """`acc = <start>` followed by a loop that only adds to `acc`."""
+        return [
+            site
+            for func, kinds, stmt, rest in adjacent_statements(info)
+            if rest and (site := self._site(stmt, rest[0], func, info, kinds)) is not None
+        ]
 
     def _start(self, value: cst.BaseExpression) -> bool:
         if self.fold == "sum":
@@ -212,7 +180,7 @@ class _LoopToFold(Transform):
         info: ModuleInfo,
         kinds: Kinds,
     ) -> _Fold | None:
-        small = _single_small(init)
+        small = single_small(init)
         if not (
             isinstance(small, cst.Assign)
             and len(small.targets) == 1
@@ -228,7 +196,7 @@ class _LoopToFold(Transform):
             return None
         if has_comments(loop) or has_comments(init) or contains(loop, _UNSAFE):
             return None
-        body = _statements(loop.body)
+        body = statements(loop.body)
         if len(body) > 1:
             return self._site_of_pieces(init, loop, body, acc, func, info, kinds)
         if len(body) != 1:
@@ -237,7 +205,7 @@ class _LoopToFold(Transform):
         test: cst.BaseExpression | None = None
         elt = _aug_of(stmt, acc)
         if elt is None and isinstance(stmt, cst.If):
-            inner = _statements(stmt.body)
+            inner = statements(stmt.body)
             if len(inner) != 1:
                 return None
             elt = _aug_of(inner[0], acc)
@@ -246,7 +214,7 @@ class _LoopToFold(Transform):
             if stmt.orelse is None:
                 test = stmt.test
             elif isinstance(stmt.orelse, cst.Else):
-                other = _statements(stmt.orelse.body)
+                other = statements(stmt.orelse.body)
                 other_elt = _aug_of(other[0], acc) if len(other) == 1 else None
                 if other_elt is None:
                     return None
@@ -379,23 +347,12 @@ class AccumulatorToLoop(Transform):
     site: _Unfold
     acc: str
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find `acc = sum(...)`, `acc = ''.join(...)` or `return` of one."""
-        info = ModuleInfo(wrapper)
-        kinds: dict[int, Kinds] = {}
-        sites: list[_Unfold] = []
-        for node, func in function_nodes(info):
-            if not isinstance(node, cst.SimpleStatementLine):
-                continue
-            if id(func) not in kinds:
-                kinds[id(func)] = Kinds(func, info)
-            site = self._site(node, func, info, kinds[id(func)])
-            if site is not None:
-                sites.append(site)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
+    def find_sites(self, info: ModuleInfo) -> Sequence[_Unfold]:
+        """`acc = sum(...)`, `acc = ''.join(...)` or `return` of one."""
+        return function_sites(info, lambda node, func, kinds: self._site(node, func, info, kinds))
+
+    def take_site(self, chosen: _Unfold, info: ModuleInfo) -> bool:
+        """Name the accumulator of a `return`."""
         if chosen.acc is not None:
             self.acc = chosen.acc
         else:
@@ -405,22 +362,15 @@ class AccumulatorToLoop(Transform):
         return True
 
     def _site(
-        self, stmt: cst.SimpleStatementLine, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
+        self, stmt: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
     ) -> _Unfold | None:
-        small = _single_small(stmt)
-        acc: str | None = None
-        if isinstance(small, cst.Assign) and len(small.targets) == 1:
-            target = small.targets[0].target
-            if not isinstance(target, cst.Name):
-                return None
-            acc = target.value
-            value: cst.BaseExpression | None = small.value
-        elif isinstance(small, cst.Return):
-            value = small.value
-        else:
+        found = stored_or_returned(stmt)
+        if found is None:
             return None
-        if value is None or not isinstance(value, cst.Call) or len(value.args) != 1:
+        acc, value = found
+        if not isinstance(value, cst.Call) or len(value.args) != 1:
             return None
+        assert isinstance(stmt, cst.SimpleStatementLine)
         arg = value.args[0]
         if arg.keyword is not None or arg.star:
             return None
@@ -511,23 +461,12 @@ class JoinToLoop(Transform):
     item: str
     index: str
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find `acc = sep.join(items)` or `return sep.join(items)`."""
-        info = ModuleInfo(wrapper)
-        kinds: dict[int, Kinds] = {}
-        sites: list[_JoinSite] = []
-        for node, func in function_nodes(info):
-            if not isinstance(node, cst.SimpleStatementLine):
-                continue
-            if id(func) not in kinds:
-                kinds[id(func)] = Kinds(func, info)
-            site = self._site(node, func, info, kinds[id(func)])
-            if site is not None:
-                sites.append(site)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
+    def find_sites(self, info: ModuleInfo) -> Sequence[_JoinSite]:
+        """`acc = sep.join(items)` or `return sep.join(items)`."""
+        return function_sites(info, lambda node, func, kinds: self._site(node, func, info, kinds))
+
+    def take_site(self, chosen: _JoinSite, info: ModuleInfo) -> bool:
+        """Name the accumulator, the item and the index."""
         fresh = FreshNames(info.names.identifiers)
         self.acc = chosen.acc or fresh.take(self.rng.choice(["result", "out", "joined"]))
         self.item = fresh.take(self.rng.choice(["part", "piece", "item"]))
@@ -535,21 +474,14 @@ class JoinToLoop(Transform):
         return True
 
     def _site(
-        self, stmt: cst.SimpleStatementLine, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
+        self, stmt: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
     ) -> _JoinSite | None:
-        small = _single_small(stmt)
-        acc: str | None = None
-        if isinstance(small, cst.Assign) and len(small.targets) == 1:
-            target = small.targets[0].target
-            if not isinstance(target, cst.Name):
-                return None
-            acc = target.value
-            value: cst.BaseExpression | None = small.value
-        elif isinstance(small, cst.Return):
-            value = small.value
-        else:
+        found = stored_or_returned(stmt)
+        if found is None:
             return None
-        method = method_call(value) if value is not None else None
+        acc, value = found
+        assert isinstance(stmt, cst.SimpleStatementLine)
+        method = method_call(value)
         if method is None or method[1] != "join" or len(method[2]) != 1:
             return None
         sep_value = str_value(method[0])
@@ -644,7 +576,7 @@ class _Search:
 
 
 def _bool_return(stmt: cst.BaseStatement) -> bool | None:
-    small = _single_small(stmt)
+    small = single_small(stmt)
     if (
         isinstance(small, cst.Return)
         and isinstance(small.value, cst.Name)
@@ -657,17 +589,16 @@ def _bool_return(stmt: cst.BaseStatement) -> bool | None:
 def _searches(info: ModuleInfo) -> list[_Search]:
     """`for x in xs: if c: return B` directly followed by `return not B`."""
     found = []
-    for func, body, i in _block_pairs(info):
-        loop = body[i]
-        if i + 1 >= len(body) or not isinstance(loop, cst.For):
+    for func, _kinds, loop, rest in adjacent_statements(info):
+        if not rest or not isinstance(loop, cst.For):
             continue
-        after = body[i + 1]
+        after = rest[0]
         if loop.orelse is not None or loop.asynchronous or has_comments(loop):
             continue
-        inner = _statements(loop.body)
+        inner = statements(loop.body)
         if len(inner) != 1 or not isinstance(inner[0], cst.If) or inner[0].orelse is not None:
             continue
-        hits = _statements(inner[0].body)
+        hits = statements(inner[0].body)
         hit = _bool_return(hits[0]) if len(hits) == 1 else None
         miss = _bool_return(after)
         if hit is None or miss is None or hit == miss or contains(loop, _UNSAFE):
@@ -690,16 +621,11 @@ class LoopToAnyAll(Transform):
 
     site: _Search
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find searching loops."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> Sequence[_Search]:
+        """Searching loops."""
         if not (info.is_builtin("any") and info.is_builtin("all")):
-            return False
-        chosen = self.pick(_searches(info))
-        if chosen is None:
-            return False
-        self.site = chosen
-        return True
+            return []
+        return _searches(info)
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
@@ -737,35 +663,32 @@ class AnyAllToLoop(Transform):
 
     site: tuple[cst.SimpleStatementLine, bool, cst.GeneratorExp]
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find `return any(...)` / `return all(...)` over a one-loop generator."""
-        info = ModuleInfo(wrapper)
-        sites = []
-        for node, func in function_nodes(info):
-            small = _single_small(node) if isinstance(node, cst.SimpleStatementLine) else None
-            if not isinstance(small, cst.Return) or small.value is None:
-                continue
-            call = builtin_call(small.value, info)
-            if call is None or call[0] not in ("any", "all") or len(call[1]) != 1:
-                continue
-            gen = call[1][0].value
-            if call[1][0].keyword is not None or not isinstance(gen, cst.GeneratorExp):
-                continue
-            for_in = gen.for_in
-            if for_in.inner_for_in is not None or for_in.ifs or for_in.asynchronous:
-                continue
-            if contains(gen, _UNSAFE) or has_comments(node):
-                continue
-            names = target_names(for_in.target)
-            if names is None or names & info.captured_names(func):
-                continue
-            assert isinstance(node, cst.SimpleStatementLine)
-            sites.append((node, call[0] == "any", gen))
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
-        return True
+    def find_sites(self, info: ModuleInfo) -> Sequence[Any]:
+        """`return any(...)` / `return all(...)` over a one-loop generator."""
+        return function_sites(info, lambda node, func, _: self._site(node, func, info))
+
+    def _site(
+        self, node: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo
+    ) -> tuple[cst.SimpleStatementLine, bool, cst.GeneratorExp] | None:
+        found = stored_or_returned(node)
+        if found is None or found[0] is not None:
+            return None
+        call = builtin_call(found[1], info)
+        if call is None or call[0] not in ("any", "all") or len(call[1]) != 1:
+            return None
+        gen = call[1][0].value
+        if call[1][0].keyword is not None or not isinstance(gen, cst.GeneratorExp):
+            return None
+        for_in = gen.for_in
+        if for_in.inner_for_in is not None or for_in.ifs or for_in.asynchronous:
+            return None
+        if contains(gen, _UNSAFE) or has_comments(node):
+            return None
+        names = target_names(for_in.target)
+        if names is None or names & info.captured_names(func):
+            return None
+        assert isinstance(node, cst.SimpleStatementLine)
+        return (node, call[0] == "any", gen)
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
@@ -800,13 +723,12 @@ class EarlyReturnToFlag(Transform):
     site: _Search
     flag: str
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find searching loops and a name for the flag."""
-        info = ModuleInfo(wrapper)
-        chosen = self.pick(_searches(info))
-        if chosen is None:
-            return False
-        self.site = chosen
+    def find_sites(self, info: ModuleInfo) -> Sequence[_Search]:
+        """Searching loops."""
+        return _searches(info)
+
+    def take_site(self, chosen: _Search, info: ModuleInfo) -> bool:
+        """Name the flag."""
         fresh = FreshNames(info.names.identifiers)
         self.flag = fresh.take(self.rng.choice(["found", "result", "flag", "matched"]))
         return True
@@ -825,7 +747,7 @@ class EarlyReturnToFlag(Transform):
         site = self.site
         if original_node is not site.loop:
             return updated_node
-        inner = _statements(updated_node.body)[0]
+        inner = statements(updated_node.body)[0]
         assert isinstance(inner, cst.If)
         value = "True" if site.hit else "False"
         other = "False" if site.hit else "True"
@@ -947,23 +869,19 @@ class IndexLoopToEnumerate(Transform):
     site: _IndexLoop
     item: str
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find index loops over a str or list the loop leaves alone."""
-        info = ModuleInfo(wrapper)
-        kinds: dict[int, Kinds] = {}
-        sites = []
-        for node, func in function_nodes(info):
-            if not isinstance(node, cst.For) or node.asynchronous:
-                continue
-            if id(func) not in kinds:
-                kinds[id(func)] = Kinds(func, info)
-            site = self._site(node, func, info, kinds[id(func)])
-            if site is not None:
-                sites.append(site)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
+    def find_sites(self, info: ModuleInfo) -> Sequence[_IndexLoop]:
+        """Index loops over a str or list the loop leaves alone."""
+        return function_sites(
+            info,
+            lambda node, func, kinds: (
+                self._site(node, func, info, kinds)
+                if isinstance(node, cst.For) and not node.asynchronous
+                else None
+            ),
+        )
+
+    def take_site(self, chosen: _IndexLoop, info: ModuleInfo) -> bool:
+        """Name the item."""
         fresh = FreshNames(info.names.identifiers)
         seq = chosen.seq
         bases = ["item", "value", "element"]
@@ -1058,42 +976,35 @@ class SortedToSort(Transform):
     site: cst.SimpleStatementLine
     fresh_name: str
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find `name = sorted(iterable, key=..., reverse=...)` (or `return sorted(...)`)."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> Sequence[cst.SimpleStatementLine]:
+        """`name = sorted(iterable, key=..., reverse=...)` (or `return sorted(...)`)."""
         if not info.is_builtin("list"):
-            return False
+            return []
+        return function_sites(info, lambda node, _func, _kinds: self._site(node, info))
+
+    def _site(self, node: cst.CSTNode, info: ModuleInfo) -> cst.SimpleStatementLine | None:
+        found = stored_or_returned(node)
+        if found is None:
+            return None
+        target, value = found
+        call = builtin_call(value, info)
+        if call is None or call[0] != "sorted":
+            return None
+        args = call[1]
+        if not args or args[0].keyword is not None:
+            return None
+        if any(a.keyword is None or a.keyword.value not in ("key", "reverse") for a in args[1:]):
+            return None
+        if (target is not None and target in name_values(value)) or has_comments(node):
+            return None
+        assert isinstance(node, cst.SimpleStatementLine)
+        return node
+
+    def take_site(self, chosen: cst.SimpleStatementLine, info: ModuleInfo) -> bool:
+        """Name the list a `return sorted(...)` sorts."""
         self.fresh_name = FreshNames(info.names.identifiers).take(
             self.rng.choice(["ordered", "result", "items"])
         )
-        sites = []
-        for node, _func in function_nodes(info):
-            small = _single_small(node) if isinstance(node, cst.SimpleStatementLine) else None
-            if isinstance(small, cst.Return) and small.value is not None:
-                target: cst.BaseExpression = cst.Name(self.fresh_name)
-            elif isinstance(small, cst.Assign) and len(small.targets) == 1:
-                target = small.targets[0].target
-            else:
-                continue
-            assert small.value is not None
-            call = builtin_call(small.value, info)
-            if not isinstance(target, cst.Name) or call is None or call[0] != "sorted":
-                continue
-            args = call[1]
-            if not args or args[0].keyword is not None:
-                continue
-            if any(
-                a.keyword is None or a.keyword.value not in ("key", "reverse") for a in args[1:]
-            ):
-                continue
-            if target.value in name_values(small.value) or has_comments(node):
-                continue
-            assert isinstance(node, cst.SimpleStatementLine)
-            sites.append(node)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
         return True
 
     def leave_SimpleStatementLine(

@@ -124,7 +124,13 @@ class _ExpressionIdiom(Transform):
         if isinstance(original_node, cst.BaseExpression) and isinstance(new, cst.BaseExpression):
             needed = required_precedence(original_node, self.info)
             new = wrap(new, needed)
-            if original_node.lpar or isinstance(self.info.parent(original_node), _KEYWORDED):
+            parent = self.info.parent(original_node)
+            spaced_return = (
+                isinstance(parent, cst.Return)
+                and isinstance(parent.whitespace_after_return, cst.SimpleWhitespace)
+                and parent.whitespace_after_return.value != ""
+            )
+            if original_node.lpar or (isinstance(parent, _KEYWORDED) and not spaced_return):
                 # `return[...]` must not become `returnlist(...)`.
                 return keep_parens(original_node, new)
             return new

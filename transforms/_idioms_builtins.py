@@ -1,0 +1,866 @@
+"""`idiom` rewrites between builtins, dict methods and the operations they stand for.
+
+Each rewrite is exact for the value kinds it requires (see `_idioms_common.Kinds`):
+
+- `len(xs) == 0` <-> `not xs`, `len(xs) > 0` (in a test) <-> `xs` (a str, list, tuple or
+  dict: their truth is their length);
+- `if k in d: d[k] += 1 else: d[k] = 1` -> `d[k] = d.get(k, 0) + 1`,
+  `if k in d: x = d[k] else: x = v` -> `x = d.get(k, v)`, `d[k] if k in d else v` ->
+  `d.get(k, v)`, `if k not in d: d[k] = v` -> `d.setdefault(k, v)` (a dict `d`, a simple
+  key, a literal or parameter default: evaluating it early changes nothing);
+- `s[::-1]` <-> `''.join(reversed(s))` (a str), `xs[::-1]` <-> `list(reversed(xs))` (a list),
+  `for x in xs[::-1]:` -> `for x in reversed(xs):` (a sequence the loop leaves alone);
+- `sep.join([e for x in xs])` <-> `sep.join(e for x in xs)` (join builds a list from its
+  argument first, so the two evaluate the same items in the same order), and
+  `sep.join([x for x in xs])` -> `sep.join(xs)`;
+- `d = {}` + `for x in xs: [if c:] d[k] = v` -> `d = {k: v for x in xs [if c]}`, and
+  `s = set()` + `for x in xs: [if c:] s.add(e)` -> `s = {e for x in xs [if c]}` (the loop
+  variables used nowhere else, since a comprehension has a scope of its own; `k` and `v`
+  without effects, and not both able to raise: the comprehension evaluates `k` first, the
+  assignment `v`);
+- `for i in range(n - 1, -1, -1):` <-> `for i in reversed(range(n)):` (an int `n`);
+- `s = ''` + a loop that grows `s` only by `s += piece` (strs) -> a list of the pieces,
+  `parts.append(piece)`, and `s = ''.join(parts)` after the loop.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import libcst as cst
+
+from transforms._analysis import (
+    FreshNames,
+    ModuleInfo,
+    assigned_names,
+    contains,
+    has_comments,
+    in_boolean_context,
+    is_literal,
+    is_pure,
+    may_raise,
+    name_values,
+    strip_parens,
+    target_names,
+    wrap,
+)
+from transforms._base import Transform
+from transforms._idioms_common import (
+    DICT,
+    INT,
+    LIST,
+    SEQ,
+    STR,
+    Kinds,
+    assign,
+    builtin_call,
+    function_nodes,
+    inside_try,
+    is_simple,
+    line,
+    method_call,
+    mutation_free,
+    private_to,
+    str_value,
+)
+from transforms._idioms_methods import _ExpressionIdiom, _index
+
+_EMPTY = cst.Module(body=[])
+_UNSAFE = cst.Lambda | cst.NamedExpr | cst.Yield | cst.Await | cst.FunctionDef | cst.ClassDef
+_SIZED = (STR, LIST, DICT, SEQ)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return _EMPTY.code_for_node(node)
+
+
+def _call(name: str, *args: cst.BaseExpression) -> cst.Call:
+    return cst.Call(func=cst.Name(name), args=[cst.Arg(value=a) for a in args])
+
+
+def _method(receiver: cst.BaseExpression, name: str, *args: cst.BaseExpression) -> cst.Call:
+    return cst.Call(
+        func=cst.Attribute(value=receiver, attr=cst.Name(name)),
+        args=[cst.Arg(value=a) for a in args],
+    )
+
+
+def _compare(left: cst.BaseExpression, op: cst.BaseCompOp, right: int) -> cst.Comparison:
+    return cst.Comparison(
+        left=left,
+        comparisons=[cst.ComparisonTarget(operator=op, comparator=cst.Integer(str(right)))],
+    )
+
+
+def _int_value(expr: cst.BaseExpression) -> int | None:
+    if isinstance(expr, cst.Integer):
+        value = expr.evaluated_value
+        return value if isinstance(value, int) else None
+    return None
+
+
+# -- len(xs) == 0 <-> not xs -------------------------------------------------------------------
+
+
+def _len_of(expr: cst.BaseExpression, kinds: Kinds) -> cst.Name | None:
+    """`xs` for `len(xs)` on a local or parameter of a sized kind."""
+    call = builtin_call(expr, kinds.info)
+    if call is None or call[0] != "len" or len(call[1]) != 1 or call[1][0].keyword:
+        return None
+    arg = call[1][0].value
+    if isinstance(arg, cst.Name) and kinds.of_name(arg.value) in _SIZED:
+        return arg
+    return None
+
+
+class LenToTruth(_ExpressionIdiom):
+    """`len(xs) == 0` -> `not xs`, `len(xs) > 0` -> `xs` in a test, and the reverse."""
+
+    name = "idiom_len_truth"
+    description = "test a collection's emptiness by its truth instead of its length, or back"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        if has_comments(node):
+            return None
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+            target = node.comparisons[0]
+            bound = _int_value(target.comparator)
+            seq = _len_of(node.left, kinds.excluding(None))
+            if seq is None or bound is None:
+                return None
+            op = target.operator
+            if (isinstance(op, cst.Equal) and bound == 0) or (
+                isinstance(op, cst.LessThan) and bound == 1
+            ):
+                return ("not", seq)
+            empty_test = isinstance(op, cst.NotEqual | cst.GreaterThan) and bound == 0
+            if (empty_test or (isinstance(op, cst.GreaterThanEqual) and bound == 1)) and (
+                in_boolean_context(node, kinds.info)
+            ):
+                return ("truth", seq)
+            return None
+        if not kinds.info.is_builtin("len"):
+            return None
+        parent = kinds.info.parent(node)
+        if not isinstance(parent, cst.If | cst.While) or parent.test is not node:
+            return None
+        if isinstance(node, cst.Name) and kinds.of_name(node.value) in _SIZED:
+            return ("len>0", node)
+        if (
+            isinstance(node, cst.UnaryOperation)
+            and isinstance(node.operator, cst.Not)
+            and isinstance(node.expression, cst.Name)
+            and not node.expression.lpar
+            and kinds.of_name(node.expression.value) in _SIZED
+        ):
+            return ("len==0", node.expression)
+        return None
+
+    def build(self, updated: Any) -> Any:
+        form, seq = self.data
+        name = cst.Name(seq.value)
+        if form == "not":
+            return cst.UnaryOperation(operator=cst.Not(), expression=name)
+        if form == "truth":
+            return name
+        if form == "len>0":
+            return _compare(_call("len", name), cst.GreaterThan(), 0)
+        return _compare(_call("len", name), cst.Equal(), 0)
+
+
+# -- membership test -> dict.get / dict.setdefault ----------------------------------------------
+
+
+def _only_small(block: cst.BaseSuite) -> cst.BaseSmallStatement | None:
+    """The one small statement of an indented block of one line, else None."""
+    if not isinstance(block, cst.IndentedBlock) or len(block.body) != 1:
+        return None
+    stmt = block.body[0]
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+        return None
+    return stmt.body[0]
+
+
+def _is_item(expr: cst.BaseExpression, mapping: str, key: str) -> bool:
+    """Whether `expr` is `mapping[key]` (key compared as code)."""
+    return (
+        isinstance(expr, cst.Subscript)
+        and isinstance(expr.value, cst.Name)
+        and expr.value.value == mapping
+        and len(expr.slice) == 1
+        and isinstance(expr.slice[0].slice, cst.Index)
+        and _code(expr.slice[0].slice.value) == key
+    )
+
+
+def _assigned(small: cst.BaseSmallStatement | None) -> tuple[cst.BaseExpression, Any] | None:
+    """`(target, value)` of a one-target plain assignment."""
+    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+        return small.targets[0].target, small.value
+    return None
+
+
+def _increment(small: cst.BaseSmallStatement | None, mapping: str, key: str) -> int | None:
+    """`n` for `d[k] += n` or `d[k] = d[k] + n` (an int literal `n`)."""
+    if (
+        isinstance(small, cst.AugAssign)
+        and isinstance(small.operator, cst.AddAssign)
+        and _is_item(small.target, mapping, key)
+    ):
+        return _int_value(small.value)
+    pair = _assigned(small)
+    if pair is None or not _is_item(pair[0], mapping, key):
+        return None
+    value = pair[1]
+    if (
+        isinstance(value, cst.BinaryOperation)
+        and isinstance(value.operator, cst.Add)
+        and _is_item(value.left, mapping, key)
+    ):
+        return _int_value(value.right)
+    return None
+
+
+class MembershipToGet(_ExpressionIdiom):
+    """`if k in d:` branches that read or count an entry -> `d.get` / `d.setdefault`."""
+
+    name = "idiom_membership_get"
+    description = "look a key up with dict.get or setdefault instead of testing it with in"
+
+    def _default_ok(self, expr: cst.BaseExpression, kinds: Kinds) -> bool:
+        """A default that can be evaluated early: a literal, an empty display or a
+        parameter the function never rebinds."""
+        if is_literal(expr):
+            return True
+        if isinstance(expr, cst.List | cst.Dict | cst.Tuple) and not expr.elements:
+            return True
+        return isinstance(expr, cst.Name) and kinds.plain_param(expr.value)
+
+    def _membership(
+        self, test: cst.BaseExpression, kinds: Kinds, site: cst.CSTNode
+    ) -> tuple[str, cst.BaseExpression, bool] | None:
+        """`(dict name, key, negated)` for `key in d` / `key not in d` on a dict."""
+        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1 or test.lpar:
+            return None
+        op = test.comparisons[0].operator
+        mapping = test.comparisons[0].comparator
+        if not isinstance(op, cst.In | cst.NotIn) or not isinstance(mapping, cst.Name):
+            return None
+        if not is_simple(test.left) or kinds.excluding(site).of_name(mapping.value) != DICT:
+            return None
+        return mapping.value, test.left, isinstance(op, cst.NotIn)
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        if not kinds.info.is_builtin("dict") or has_comments(node):
+            return None
+        if isinstance(node, cst.IfExp):
+            found = self._membership(node.test, kinds, node)
+            if found is None or found[2]:
+                return None
+            mapping, key, _ = found
+            if _is_item(node.body, mapping, _code(key)) and self._default_ok(node.orelse, kinds):
+                return ("get", mapping, key, node.orelse)
+            return None
+        if not isinstance(node, cst.If):
+            return None
+        found = self._membership(node.test, kinds, node)
+        if found is None:
+            return None
+        mapping, key, negated = found
+        text = _code(key)
+        present = _only_small(node.body)
+        absent: cst.BaseSmallStatement | None = None
+        if node.orelse is not None:
+            if not isinstance(node.orelse, cst.Else):
+                return None
+            absent = _only_small(node.orelse.body)
+            if absent is None:
+                return None
+        if negated:
+            present, absent = absent, present
+        if present is None and absent is not None and node.orelse is None:
+            # `if k not in d: d[k] = v`
+            pair = _assigned(absent)
+            if pair and _is_item(pair[0], mapping, text) and self._default_ok(pair[1], kinds):
+                return ("setdefault", mapping, key, pair[1])
+            return None
+        if present is None or absent is None:
+            return None
+        step = _increment(present, mapping, text)
+        pair = _assigned(absent)
+        if step is not None and pair is not None and _is_item(pair[0], mapping, text):
+            if _int_value(pair[1]) == step:
+                return ("count", mapping, key, pair[1])
+            return None
+        got, other = _assigned(present), pair
+        if (
+            got is not None
+            and other is not None
+            and isinstance(got[0], cst.Name)
+            and isinstance(other[0], cst.Name)
+            and got[0].value == other[0].value
+            and got[0].value not in (mapping, *name_values(key))
+            and _is_item(got[1], mapping, text)
+            and self._default_ok(other[1], kinds)
+        ):
+            return ("assign", mapping, key, other[1], got[0].value)
+        return None
+
+    def build(self, updated: Any) -> Any:
+        form, mapping, key, value, *rest = self.data
+        receiver = cst.Name(mapping)
+        if form == "get":
+            if isinstance(value, cst.Name) and value.value == "None":
+                return _method(receiver, "get", key)
+            return _method(receiver, "get", key, value)
+        if form == "setdefault":
+            return line(cst.Expr(value=_method(receiver, "setdefault", key, value))).with_changes(
+                leading_lines=updated.leading_lines
+            )
+        if form == "count":
+            item = cst.Subscript(
+                value=cst.Name(mapping), slice=[cst.SubscriptElement(slice=cst.Index(value=key))]
+            )
+            total = cst.BinaryOperation(
+                left=_method(receiver, "get", key, cst.Integer("0")),
+                operator=cst.Add(),
+                right=value,
+            )
+            small: cst.BaseSmallStatement = cst.Assign(
+                targets=[cst.AssignTarget(target=item)], value=total
+            )
+        else:
+            args = [key] if isinstance(value, cst.Name) and value.value == "None" else [key, value]
+            small = cst.Assign(
+                targets=[cst.AssignTarget(target=cst.Name(rest[0]))],
+                value=_method(receiver, "get", *args),
+            )
+        return line(small).with_changes(leading_lines=updated.leading_lines)
+
+
+# -- s[::-1] <-> reversed(s) -------------------------------------------------------------------
+
+
+def _backwards_of(node: cst.CSTNode) -> cst.BaseExpression | None:
+    """`s` for `s[::-1]`."""
+    if not isinstance(node, cst.Subscript) or len(node.slice) != 1:
+        return None
+    piece = node.slice[0].slice
+    if not isinstance(piece, cst.Slice) or piece.lower is not None or piece.upper is not None:
+        return None
+    step = piece.step
+    if (
+        isinstance(step, cst.UnaryOperation)
+        and isinstance(step.operator, cst.Minus)
+        and _int_value(step.expression) == 1
+    ):
+        return node.value
+    return None
+
+
+class ReverseSlice(_ExpressionIdiom):
+    """`s[::-1]` -> `''.join(reversed(s))` / `list(reversed(xs))` / `reversed(xs)` as a loop's
+    iterable, and `''.join(reversed(s))` / `list(reversed(xs))` -> `[::-1]`."""
+
+    name = "idiom_reverse_slice"
+    description = "reverse a sequence with reversed() instead of a [::-1] slice, or back"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        info = kinds.info
+        if has_comments(node) or not info.is_builtin("reversed"):
+            return None
+        seq = _backwards_of(node)
+        if seq is not None:
+            parent = info.parent(node)
+            if isinstance(parent, cst.For) and parent.iter is node:
+                if (
+                    isinstance(seq, cst.Name)
+                    and kinds.excluding(node).of(seq) in (STR, LIST, SEQ)
+                    and seq.value not in assigned_names(parent.body)
+                    and mutation_free(parent.body, info)
+                ):
+                    return ("iterate", seq)
+                return None
+            kind = kinds.excluding(node).of(seq)
+            if kind == STR:
+                return ("join", seq)
+            if kind == LIST and info.is_builtin("list"):
+                return ("list", seq)
+            return None
+        call = builtin_call(node, info)
+        outer: cst.BaseExpression | None = None
+        if call is not None and call[0] == "list" and len(call[1]) == 1:
+            outer, want = call[1][0].value, LIST
+        method = method_call(node)
+        if (
+            method is not None
+            and method[1] == "join"
+            and len(method[2]) == 1
+            and str_value(method[0]) == ""
+        ):
+            outer, want = method[2][0].value, STR
+        if outer is None:
+            return None
+        inner = builtin_call(outer, info)
+        if inner is None or inner[0] != "reversed" or len(inner[1]) != 1:
+            return None
+        seq = inner[1][0].value
+        if kinds.excluding(node).of(seq) != want:
+            return None
+        return ("slice", seq)
+
+    def build(self, updated: Any) -> Any:
+        form, _ = self.data
+        if form == "slice":
+            outer = updated.args[0].value
+            seq = outer.args[0].value
+            backwards = cst.Slice(
+                lower=None,
+                upper=None,
+                step=cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer("1")),
+            )
+            return _index(seq, backwards)
+        seq = updated.value
+        reversed_ = _call("reversed", seq.with_changes(lpar=[], rpar=[]))
+        if form == "iterate":
+            return reversed_
+        if form == "list":
+            return _call("list", reversed_)
+        return _method(cst.SimpleString("''"), "join", reversed_)
+
+
+# -- join over a list comprehension <-> over a generator ------------------------------------------
+
+
+class JoinComprehension(_ExpressionIdiom):
+    """`sep.join([e for x in xs])` <-> `sep.join(e for x in xs)`;
+    `sep.join([x for x in xs])` -> `sep.join(xs)`."""
+
+    name = "idiom_join_generator"
+    description = "join a generator instead of a list comprehension (or back, or the iterable)"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        method = method_call(node)
+        if method is None or method[1] != "join" or len(method[2]) != 1:
+            return None
+        receiver, _, args = method
+        if args[0].keyword is not None or has_comments(node):
+            return None
+        if str_value(receiver) is None and kinds.excluding(node).of(receiver) != STR:
+            return None
+        comp = args[0].value
+        if not isinstance(comp, cst.ListComp | cst.GeneratorExp):
+            return None
+        if isinstance(comp, cst.GeneratorExp) and comp.lpar:
+            return None  # `join((e for x in xs))`: the parentheses would stay
+        for_in = comp.for_in
+        if (
+            isinstance(comp, cst.ListComp)
+            and for_in.inner_for_in is None
+            and not for_in.ifs
+            and not for_in.asynchronous
+            and isinstance(comp.elt, cst.Name)
+            and isinstance(for_in.target, cst.Name)
+            and comp.elt.value == for_in.target.value
+        ):
+            return "iterable"
+        return "genexp" if isinstance(comp, cst.ListComp) else "list"
+
+    def build(self, updated: Any) -> Any:
+        comp = updated.args[0].value
+        if self.data == "iterable":
+            new: cst.BaseExpression = comp.for_in.iter
+        elif self.data == "genexp":
+            new = cst.GeneratorExp(elt=comp.elt, for_in=comp.for_in, lpar=[], rpar=[])
+        else:
+            new = cst.ListComp(elt=comp.elt, for_in=comp.for_in)
+        return updated.with_changes(args=[updated.args[0].with_changes(value=new)])
+
+
+# -- d = {} + for loop storing into d -> dict / set comprehension --------------------------------
+
+
+@dataclass
+class _Build:
+    init: cst.SimpleStatementLine
+    loop: cst.For
+    acc: str
+    key: cst.BaseExpression | None  # None: a set
+    value: cst.BaseExpression
+    test: cst.BaseExpression | None
+
+
+def _empty_collection(value: cst.BaseExpression, info: ModuleInfo) -> str | None:
+    """ "dict" for `{}` or `dict()`, "set" for `set()`."""
+    if isinstance(value, cst.Dict) and not value.elements:
+        return "dict"
+    call = builtin_call(value, info)
+    if call is not None and not call[1] and call[0] in ("dict", "set"):
+        return call[0]
+    return None
+
+
+def _store(stmt: cst.BaseStatement, acc: str, kind: str) -> tuple[Any, Any] | None:
+    """`(k, v)` for `acc[k] = v` (a dict) or `(None, e)` for `acc.add(e)` (a set)."""
+    small = (
+        stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+    )
+    if kind == "dict":
+        pair = _assigned(small)
+        if (
+            pair is not None
+            and isinstance(pair[0], cst.Subscript)
+            and isinstance(pair[0].value, cst.Name)
+            and pair[0].value.value == acc
+            and len(pair[0].slice) == 1
+            and isinstance(pair[0].slice[0].slice, cst.Index)
+        ):
+            return pair[0].slice[0].slice.value, pair[1]
+        return None
+    if isinstance(small, cst.Expr):
+        call = method_call(small.value)
+        if (
+            call is not None
+            and isinstance(call[0], cst.Name)
+            and call[0].value == acc
+            and call[1] == "add"
+            and len(call[2]) == 1
+            and call[2][0].keyword is None
+        ):
+            return None, call[2][0].value
+    return None
+
+
+class LoopToCollectionComprehension(Transform):
+    """`d = {}` + `for x in xs: d[k] = v` -> `d = {k: v for x in xs}` (and sets)."""
+
+    name = "idiom_loop_dict_set_comprehension"
+    kind = "equivalent"
+    family = "idiom"
+    description = "build a dict or set with a comprehension instead of a loop that fills it"
+
+    site: _Build
+
+    def find_sites(self, info: ModuleInfo) -> Sequence[_Build]:
+        """Initialisations followed by a loop that only stores into the new collection."""
+        sites = []
+        for node, func in function_nodes(info):
+            if not isinstance(node, cst.IndentedBlock):
+                continue
+            body = list(node.body)
+            for init, loop in itertools.pairwise(body):
+                site = self._site(init, loop, func, info)
+                if site is not None:
+                    sites.append(site)
+        return sites
+
+    def _site(
+        self,
+        init: cst.BaseStatement,
+        loop: cst.BaseStatement,
+        func: cst.FunctionDef,
+        info: ModuleInfo,
+    ) -> _Build | None:
+        if not isinstance(init, cst.SimpleStatementLine) or len(init.body) != 1:
+            return None
+        pair = _assigned(init.body[0])
+        if pair is None or not isinstance(pair[0], cst.Name):
+            return None
+        kind = _empty_collection(pair[1], info)
+        if kind is None or not isinstance(loop, cst.For) or loop.orelse or loop.asynchronous:
+            return None
+        if has_comments(init) or has_comments(loop) or contains(loop, _UNSAFE):
+            return None
+        acc = pair[0].value
+        stmts = list(loop.body.body) if isinstance(loop.body, cst.IndentedBlock) else []
+        if len(stmts) != 1:
+            return None
+        test: cst.BaseExpression | None = None
+        stmt = stmts[0]
+        if isinstance(stmt, cst.If) and stmt.orelse is None:
+            inner = list(stmt.body.body) if isinstance(stmt.body, cst.IndentedBlock) else []
+            if len(inner) != 1:
+                return None
+            test, stmt = stmt.test, inner[0]
+        found = _store(stmt, acc, kind)
+        if found is None:
+            return None
+        key, value = found
+        names = target_names(loop.target)
+        if names is None or acc in names or not private_to(func, loop, names):
+            return None
+        parts = [p for p in (loop.iter, key, value, test, loop.target) if p is not None]
+        if any(acc in name_values(p) for p in parts):
+            return None
+        if not all(is_pure(p, info) for p in parts):
+            return None
+        if key is not None and may_raise(key, info) and may_raise(value, info):
+            return None
+        if acc in info.captured_names(func) or inside_try(loop, func, info):
+            return None
+        return _Build(init, loop, acc, key, value, test)
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
+        """Drop the empty collection (the comprehension replaces it)."""
+        if original_node is self.site.init:
+            return cst.RemovalSentinel.REMOVE
+        return updated_node
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
+        """Replace the loop with the comprehension."""
+        site = self.site
+        if original_node is not site.loop:
+            return updated_node
+        ifs = [] if site.test is None else [cst.CompIf(test=wrap(strip_parens(site.test), 3))]
+        for_in = cst.CompFor(target=site.loop.target, iter=wrap(site.loop.iter, 3), ifs=ifs)
+        comp: cst.BaseExpression
+        if site.key is None:
+            comp = cst.SetComp(elt=wrap(site.value, 1), for_in=for_in)
+        else:
+            comp = cst.DictComp(key=wrap(site.key, 1), value=wrap(site.value, 1), for_in=for_in)
+        new = assign(site.acc, comp).with_changes(leading_lines=site.init.leading_lines)
+        self.note_origin(site.init, new)
+        self.note_origin(original_node, new)
+        return new
+
+
+# -- range(n - 1, -1, -1) <-> reversed(range(n)) ---------------------------------------------
+
+
+def _minus_one(node: cst.BaseExpression | None) -> bool:
+    return (
+        isinstance(node, cst.UnaryOperation)
+        and isinstance(node.operator, cst.Minus)
+        and _int_value(node.expression) == 1
+    )
+
+
+class ReversedRange(_ExpressionIdiom):
+    """`range(n - 1, -1, -1)` <-> `reversed(range(n))` as the iterable of a loop."""
+
+    name = "idiom_reversed_range"
+    description = "count down with reversed(range(n)) instead of range(n - 1, -1, -1), or back"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        info = kinds.info
+        parent = info.parent(node)
+        if not isinstance(parent, cst.For | cst.CompFor) or parent.iter is not node:
+            return None
+        if has_comments(node) or not (info.is_builtin("range") and info.is_builtin("reversed")):
+            return None
+        call = builtin_call(node, info)
+        if call is None or any(a.keyword for a in call[1]):
+            return None
+        name, args = call
+        if name == "range" and len(args) == 3:
+            start, stop, step = (a.value for a in args)
+            if not (_minus_one(stop) and _minus_one(step)):
+                return None
+            if (
+                isinstance(start, cst.BinaryOperation)
+                and isinstance(start.operator, cst.Subtract)
+                and _int_value(start.right) == 1
+                and not start.lpar
+                and kinds.of(start.left) == INT
+            ):
+                return ("reversed", start.left)
+            return None
+        if name == "reversed" and len(args) == 1:
+            inner = builtin_call(args[0].value, info)
+            if inner is None or inner[0] != "range" or len(inner[1]) != 1 or inner[1][0].keyword:
+                return None
+            if kinds.of(inner[1][0].value) == INT:
+                return ("countdown", inner[1][0].value)
+        return None
+
+    def build(self, updated: Any) -> Any:
+        form, _ = self.data
+        if form == "reversed":
+            stop = updated.args[0].value.left
+            return _call("reversed", _call("range", stop.with_changes(lpar=[], rpar=[])))
+        stop = updated.args[0].value.args[0].value
+        minus = cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer("1"))
+        start = cst.BinaryOperation(
+            left=wrap(stop, 11), operator=cst.Subtract(), right=cst.Integer("1")
+        )
+        return _call("range", start, minus, minus.deep_clone())
+
+
+# -- s = '' + s += piece in a loop -> a list of parts joined after the loop ------------------
+
+
+@dataclass
+class _Builder:
+    init: cst.SimpleStatementLine
+    loop: cst.For | cst.While
+    acc: str
+    grows: set[int]  # ids of the `acc += piece` statement lines
+
+
+def _grow_piece(stmt: cst.CSTNode, acc: str) -> cst.BaseExpression | None:
+    """`piece` for a statement line that is exactly `acc += piece`."""
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+        return None
+    small = stmt.body[0]
+    if (
+        isinstance(small, cst.AugAssign)
+        and isinstance(small.operator, cst.AddAssign)
+        and isinstance(small.target, cst.Name)
+        and small.target.value == acc
+    ):
+        return small.value
+    return None
+
+
+def _loop_item_is_str(name: str, loop: cst.CSTNode, kinds: Kinds, info: ModuleInfo) -> bool:
+    """Whether `name` is the target of a `for` (inside `loop`, or `loop` itself) over a str."""
+    for node in [loop, *walk_nodes(loop)]:
+        if (
+            isinstance(node, cst.For)
+            and isinstance(node.target, cst.Name)
+            and node.target.value == name
+            and kinds.of(node.iter) == STR
+        ):
+            return True
+    return False
+
+
+def walk_nodes(root: cst.CSTNode) -> list[cst.CSTNode]:
+    """Every node below `root`."""
+    out: list[cst.CSTNode] = []
+    stack = list(root.children)
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(node.children)
+    return out
+
+
+class StrConcatToJoin(Transform):
+    """`s = ''` + a loop doing `s += piece` -> `parts.append(piece)` + `s = ''.join(parts)`."""
+
+    name = "idiom_concat_parts_join"
+    kind = "equivalent"
+    family = "idiom"
+    description = "collect string pieces in a list and join them instead of concatenating"
+
+    site: _Builder
+    parts: str
+
+    def find_sites(self, info: ModuleInfo) -> Sequence[_Builder]:
+        """`acc = ''` followed (later in its block) by the loop that builds it."""
+        sites: list[_Builder] = []
+        kinds: dict[int, Kinds] = {}
+        for node, func in function_nodes(info):
+            if not isinstance(node, cst.IndentedBlock):
+                continue
+            body = list(node.body)
+            for i, init in enumerate(body):
+                if id(func) not in kinds:
+                    kinds[id(func)] = Kinds(func, info)
+                site = self._site(init, body[i + 1 :], func, info, kinds[id(func)])
+                if site is not None:
+                    sites.append(site)
+        return sites
+
+    def take_site(self, site: Any, info: ModuleInfo) -> bool:
+        """Name the list of pieces."""
+        fresh = FreshNames(info.names.identifiers)
+        self.parts = fresh.take(self.rng.choice(["parts", "pieces", "chunks"]))
+        return True
+
+    def _site(
+        self,
+        init: cst.BaseStatement,
+        rest: list[cst.BaseStatement],
+        func: cst.FunctionDef,
+        info: ModuleInfo,
+        kinds: Kinds,
+    ) -> _Builder | None:
+        if not isinstance(init, cst.SimpleStatementLine) or len(init.body) != 1:
+            return None
+        pair = _assigned(init.body[0])
+        if pair is None or not isinstance(pair[0], cst.Name) or str_value(pair[1]) != "":
+            return None
+        acc = pair[0].value
+        loop = next((s for s in rest if acc in name_values(s)), None)
+        if not isinstance(loop, cst.For | cst.While) or has_comments(init):
+            return None
+        if contains(loop, _UNSAFE) or acc in info.captured_names(func):
+            return None
+        if inside_try(loop, func, info) or not info.is_builtin("list"):
+            return None
+        grows: set[int] = set()
+        for node in walk_nodes(loop):
+            piece = _grow_piece(node, acc)
+            if piece is None:
+                continue
+            if acc in name_values(piece):
+                return None
+            if not (
+                kinds.of(piece) == STR
+                or (
+                    isinstance(piece, cst.Name)
+                    and _loop_item_is_str(piece.value, loop, kinds, info)
+                )
+            ):
+                return None
+            grows.add(id(node))
+        if not grows:
+            return None
+        # Every mention of `acc` in the loop is the target of one of those statements.
+        mentions = sum(1 for n in walk_nodes(loop) if isinstance(n, cst.Name) and n.value == acc)
+        if mentions != len(grows):
+            return None
+        return _Builder(init, loop, acc, grows)
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
+        """Start the list instead of the string; append instead of concatenating."""
+        site = self.site
+        if original_node is site.init:
+            return assign(self.parts, cst.List(elements=[])).with_changes(
+                leading_lines=updated_node.leading_lines
+            )
+        if id(original_node) in site.grows:
+            small = updated_node.body[0]
+            assert isinstance(small, cst.AugAssign)
+            append = cst.Expr(
+                value=_method(cst.Name(self.parts), "append", strip_parens(small.value))
+            )
+            return updated_node.with_changes(body=[append])
+        return updated_node
+
+    def _after(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
+        if original_node is not self.site.loop:
+            return updated_node
+        joined = assign(
+            self.site.acc, _method(cst.SimpleString("''"), "join", cst.Name(self.parts))
+        )
+        self.note_origin(original_node, joined)
+        return cst.FlattenSentinel([updated_node, joined])
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
+        """Join the pieces after the loop."""
+        return self._after(original_node, updated_node)
+
+    def leave_While(self, original_node: cst.While, updated_node: cst.While) -> Any:
+        """Join the pieces after the loop."""
+        return self._after(original_node, updated_node)
+
+
+TRANSFORMS: tuple[type[Transform], ...] = (
+    LenToTruth,
+    MembershipToGet,
+    ReverseSlice,
+    JoinComprehension,
+    LoopToCollectionComprehension,
+    ReversedRange,
+    StrConcatToJoin,
+)
