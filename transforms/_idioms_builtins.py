@@ -18,7 +18,8 @@ Each rewrite is exact for the value kinds it requires (see `_idioms_common.Kinds
   variables used nowhere else, since a comprehension has a scope of its own; `k` and `v`
   without effects, and not both able to raise: the comprehension evaluates `k` first, the
   assignment `v`);
-- `for i in range(n - 1, -1, -1):` <-> `for i in reversed(range(n)):` (an int `n`);
+- `for i in range(a, b, -1):` <-> `for i in reversed(range(b + 1, a + 1)):` (ints `a`, `b`;
+  `range(n - 1, -1, -1)` is `reversed(range(n))`);
 - `s = ''` + a loop that grows `s` only by `s += piece` (strs) -> a list of the pieces,
   `parts.append(piece)`, and `s = ''.join(parts)` after the loop.
 """
@@ -632,19 +633,54 @@ class LoopToCollectionComprehension(Transform):
 # -- range(n - 1, -1, -1) <-> reversed(range(n)) ---------------------------------------------
 
 
-def _minus_one(node: cst.BaseExpression | None) -> bool:
-    return (
-        isinstance(node, cst.UnaryOperation)
-        and isinstance(node.operator, cst.Minus)
-        and _int_value(node.expression) == 1
+def _literal_int(node: cst.BaseExpression) -> int | None:
+    """The value of an int literal, negative ones included."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = _int_value(node.expression)
+        return None if inner is None else -inner
+    return _int_value(node)
+
+
+def _int_literal(value: int) -> cst.BaseExpression:
+    if value < 0:
+        return cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer(str(-value)))
+    return cst.Integer(str(value))
+
+
+def _shifted(expr: cst.BaseExpression, delta: int) -> cst.BaseExpression:
+    """`expr + delta` written as a person would: `n - 1` + 1 is `n`, `3` + 1 is `4`."""
+    literal = _literal_int(expr)
+    if literal is not None:
+        return _int_literal(literal + delta)
+    base, offset = expr, 0
+    if (
+        isinstance(expr, cst.BinaryOperation)
+        and isinstance(expr.operator, cst.Add | cst.Subtract)
+        and not expr.lpar
+        and _int_value(expr.right) is not None
+    ):
+        right = _int_value(expr.right)
+        assert right is not None
+        base = expr.left
+        offset = right if isinstance(expr.operator, cst.Add) else -right
+    offset += delta
+    if offset == 0:
+        return base
+    operator: cst.BaseBinaryOp = cst.Add() if offset > 0 else cst.Subtract()
+    return cst.BinaryOperation(
+        left=wrap(base, 11), operator=operator, right=cst.Integer(str(abs(offset)))
     )
 
 
 class ReversedRange(_ExpressionIdiom):
-    """`range(n - 1, -1, -1)` <-> `reversed(range(n))` as the iterable of a loop."""
+    """`range(a, b, -1)` <-> `reversed(range(b + 1, a + 1))` as the iterable of a loop:
+    `range(n - 1, -1, -1)` <-> `reversed(range(n))`."""
 
     name = "idiom_reversed_range"
-    description = "count down with reversed(range(n)) instead of range(n - 1, -1, -1), or back"
+    description = "count down with reversed(range(...)) instead of a range with step -1, or back"
+
+    def _is_int(self, expr: cst.BaseExpression, kinds: Kinds) -> bool:
+        return _literal_int(expr) is not None or kinds.of(expr) == INT
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         info = kinds.info
@@ -659,36 +695,34 @@ class ReversedRange(_ExpressionIdiom):
         name, args = call
         if name == "range" and len(args) == 3:
             start, stop, step = (a.value for a in args)
-            if not (_minus_one(stop) and _minus_one(step)):
-                return None
             if (
-                isinstance(start, cst.BinaryOperation)
-                and isinstance(start.operator, cst.Subtract)
-                and _int_value(start.right) == 1
-                and not start.lpar
-                and kinds.of(start.left) == INT
+                _literal_int(step) == -1
+                and self._is_int(start, kinds)
+                and self._is_int(stop, kinds)
             ):
-                return ("reversed", start.left)
+                return ("reversed", start, stop)
             return None
         if name == "reversed" and len(args) == 1:
             inner = builtin_call(args[0].value, info)
-            if inner is None or inner[0] != "range" or len(inner[1]) != 1 or inner[1][0].keyword:
+            if inner is None or inner[0] != "range" or len(inner[1]) not in (1, 2):
                 return None
-            if kinds.of(inner[1][0].value) == INT:
-                return ("countdown", inner[1][0].value)
+            if any(a.keyword for a in inner[1]):
+                return None
+            bounds = [a.value for a in inner[1]]
+            if not all(self._is_int(b, kinds) for b in bounds):
+                return None
+            lower = bounds[0] if len(bounds) == 2 else cst.Integer("0")
+            return ("countdown", lower, bounds[-1])
         return None
 
     def build(self, updated: Any) -> Any:
-        form, _ = self.data
+        form, first, second = self.data
         if form == "reversed":
-            stop = updated.args[0].value.left
-            return _call("reversed", _call("range", stop.with_changes(lpar=[], rpar=[])))
-        stop = updated.args[0].value.args[0].value
-        minus = cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer("1"))
-        start = cst.BinaryOperation(
-            left=wrap(stop, 11), operator=cst.Subtract(), right=cst.Integer("1")
-        )
-        return _call("range", start, minus, minus.deep_clone())
+            upper, lower = _shifted(first, 1), _shifted(second, 1)
+            bounds = [upper] if _literal_int(lower) == 0 else [lower, upper]
+            return _call("reversed", _call("range", *bounds))
+        lower, upper = first, second
+        return _call("range", _shifted(upper, -1), _shifted(lower, -1), _int_literal(-1))
 
 
 # -- s = '' + s += piece in a loop -> a list of parts joined after the loop ------------------

@@ -72,6 +72,11 @@ STR_RESULT_METHODS = frozenset(
 _LIST_ONLY_METHODS = frozenset({"append", "extend", "insert", "sort", "reverse"})
 _DICT_ONLY_METHODS = frozenset({"keys", "values", "items", "get", "setdefault", "popitem"})
 _STR_EVIDENCE = STR_ONLY_METHODS - {"encode", "decode"}
+#: str methods whose first n arguments must be strs (on a str receiver).
+_STR_ARGUMENTS = {
+    "count": 1, "find": 1, "rfind": 1, "index": 1, "rindex": 1, "replace": 2,
+    "partition": 1, "rpartition": 1, "removeprefix": 1, "removesuffix": 1,
+}  # fmt: skip
 _INT_METHODS = frozenset({"count", "find", "rfind", "index", "rindex"})
 _INT_BUILTINS = frozenset({"len", "ord", "int"})
 _STR_BUILTINS = frozenset({"str", "chr", "repr", "format", "ascii"})
@@ -324,6 +329,9 @@ class Kinds:
         self.func = func
         self._bindings: dict[str, list[_Binding]] = {}
         self._methods: dict[str, list[tuple[str, cst.CSTNode]]] = {}
+        # name -> (expression, node): the name is a str when the expression is (the node
+        # raises otherwise).
+        self._str_if: dict[str, list[tuple[cst.BaseExpression, cst.CSTNode]]] = {}
         for name in param_names(func):
             self._bindings.setdefault(name, []).append(None)
         for node in walk(func.body):
@@ -356,10 +364,13 @@ class Kinds:
                 self._bind(node.name.value, None)
             elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
                 receiver = node.func.value
+                attr = node.func.attr.value
                 if isinstance(receiver, cst.Name):
-                    self._methods.setdefault(receiver.value, []).append(
-                        (node.func.attr.value, node)
-                    )
+                    self._methods.setdefault(receiver.value, []).append((attr, node))
+                # `s.count(x)`, `s.replace(a, b)`... raise unless x, a, b are strs when s is.
+                for arg in node.args[: _STR_ARGUMENTS.get(attr, 0)]:
+                    if isinstance(arg.value, cst.Name) and not arg.keyword and not arg.star:
+                        self._str_if.setdefault(arg.value.value, []).append((receiver, node))
             elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
                 # `p + 'x'` raises unless p is a str; `p + [x]` unless p is a list.
                 for side, other in ((node.left, node.right), (node.right, node.left)):
@@ -368,6 +379,8 @@ class Kinds:
                             self._methods.setdefault(side.value, []).append(("+str", node))
                         elif isinstance(other, cst.List):
                             self._methods.setdefault(side.value, []).append(("+list", node))
+                        else:
+                            self._str_if.setdefault(side.value, []).append((other, node))
             elif (
                 isinstance(node, cst.Subscript)
                 and isinstance(node.value, cst.Name)
@@ -472,7 +485,14 @@ class Kinds:
             attr for attr, node in self._methods.get(name, []) if id(node) not in self._excluded
         }
         found = set()
-        if methods & _STR_EVIDENCE or "+str" in methods:
+        if (
+            methods & _STR_EVIDENCE
+            or "+str" in methods
+            or any(
+                id(node) not in self._excluded and self.of(other) == STR
+                for other, node in self._str_if.get(name, [])
+            )
+        ):
             found.add(STR)
         if methods & _LIST_ONLY_METHODS or "+list" in methods:
             found.add(LIST)

@@ -8,8 +8,8 @@ from transforms._analysis import ModuleInfo
 from transforms._base import analysed
 from transforms._idioms_builtins import (
     JoinComprehension,
-    LoopToCollectionComprehension,
     LenToTruth,
+    LoopToCollectionComprehension,
     MembershipToGet,
     ReversedRange,
     ReverseSlice,
@@ -487,7 +487,32 @@ def test_countdown_range_becomes_reversed_range_and_back() -> None:
     assert_transform(ReversedRange, before, after)
     assert_transform(ReversedRange, after, before)
     assert_equivalent(before, after, [([1, 2, 3],), ([],)])
-    # The start is not `n - 1` of an int `n`.
+    before = """
+        def f(text):
+            out = [k for k in range(10, 3, -1)]
+            for i in range(len(text) - 1, 0, -1):
+                out.append(text[i])
+            return out
+        """
+    after = """
+        def f(text):
+            out = [k for k in range(10, 3, -1)]
+            for i in reversed(range(1, len(text))):
+                out.append(text[i])
+            return out
+        """
+    assert_transform(ReversedRange, before, after, seed=0)
+    assert_equivalent(before, after, [("abc",), ("",), ("a",)])
+    after = """
+        def f(text):
+            out = [k for k in reversed(range(4, 11))]
+            for i in range(len(text) - 1, 0, -1):
+                out.append(text[i])
+            return out
+        """
+    assert_transform(ReversedRange, before, after, seed=1)
+    assert_equivalent(before, after, [("abc",), ("",)])
+    # `n` may be a float: `range` raises where `n - 1` would not.
     assert_declines(
         ReversedRange,
         """
