@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import libcst as cst
 from transform_testing import assert_declines, assert_equivalent, assert_transform
 
 from transforms._analysis import ModuleInfo
@@ -378,21 +379,23 @@ def test_join_comprehension_declines_non_str_receivers() -> None:
     )
 
 
+def _kinds(source: str) -> Kinds:
+    wrapper = analysed(source)
+    assert wrapper is not None
+    info = ModuleInfo.of(wrapper)
+    func = info.module.body[0]
+    assert isinstance(func, cst.FunctionDef)
+    return Kinds(func, info)
+
+
 def test_kinds_follow_a_name_rebound_from_itself() -> None:
-    wrapper = analysed("def f(text):\n    t = text.lower()\n    while t:\n        t = t[1:]\n")
-    assert wrapper is not None
-    info = ModuleInfo.of(wrapper)
-    func = wrapper.module.body[0]
-    assert Kinds(func, info).of_name("t") == STR
-    wrapper = analysed("def f(x):\n    t = 'a'\n    t = t + x\n    t = t[0]\n")
-    assert wrapper is not None
-    info = ModuleInfo.of(wrapper)
+    assert (
+        _kinds("def f(text):\n    t = text.lower()\n    while t:\n        t = t[1:]\n").of_name("t")
+        == STR
+    )
     # `t + x` is a str whatever x is (or raises): still a str.
-    assert Kinds(info.module.body[0], info).of_name("t") == STR
-    wrapper = analysed("def f(x):\n    t = 'a'\n    t = [t]\n")
-    assert wrapper is not None
-    info = ModuleInfo.of(wrapper)
-    assert Kinds(info.module.body[0], info).of_name("t") is None
+    assert _kinds("def f(x):\n    t = 'a'\n    t = t + x\n    t = t[0]\n").of_name("t") == STR
+    assert _kinds("def f(x):\n    t = 'a'\n    t = [t]\n").of_name("t") is None
 
 
 def test_dict_filling_loop_becomes_dict_comprehension() -> None:
@@ -601,12 +604,20 @@ def test_concat_parts_declines_reads_inside_the_loop_and_unknown_pieces() -> Non
 def test_kinds_of_loop_items_over_a_str() -> None:
     source = "def f(text, items):\n    t = text.lower()\n    for c in t:\n        pass\n"
     source += "    for i, ch in enumerate(t):\n        pass\n    for x in items:\n        pass\n"
-    wrapper = analysed(source)
-    assert wrapper is not None
-    info = ModuleInfo.of(wrapper)
-    kinds = Kinds(info.module.body[0], info)
+    kinds = _kinds(source)
     assert kinds.of_name("c") == STR
     assert kinds.of_name("ch") == STR
     assert kinds.of_name("i") == INT
     # `items` is a parameter with no evidence: its items may be anything.
     assert kinds.of_name("x") is None
+
+
+def test_kinds_of_str_method_arguments_and_str_additions() -> None:
+    source = "def f(text, sub, rep, tail, n):\n    t = text.lower()\n"
+    source += "    k = t.count(sub) + t.find(rep, n)\n    return t + tail, n\n"
+    kinds = _kinds(source)
+    assert kinds.of_name("sub") == STR
+    assert kinds.of_name("rep") == STR
+    assert kinds.of_name("tail") == STR
+    # Only the first argument of find is a str.
+    assert kinds.of_name("n") is None
