@@ -163,6 +163,18 @@ def only_small(block: cst.BaseSuite) -> cst.BaseSmallStatement | None:
     return single_small(block.body[0])
 
 
+def bool_return(stmt: cst.CSTNode) -> bool | None:
+    """True for a statement line `return True`, False for `return False`, else None."""
+    small = single_small(stmt)
+    if (
+        isinstance(small, cst.Return)
+        and isinstance(small.value, cst.Name)
+        and small.value.value in ("True", "False")
+    ):
+        return small.value.value == "True"
+    return None
+
+
 def stored_or_returned(stmt: cst.CSTNode) -> tuple[str | None, cst.BaseExpression] | None:
     """`(name, value)` for a statement line `name = value`, `(None, value)` for
     `return value`."""

@@ -54,6 +54,7 @@ from transforms._idioms_common import (
     adjacent_statements,
     assign,
     bare_genexp,
+    bool_return,
     builtin_call,
     function_sites,
     inside_try,
@@ -575,17 +576,6 @@ class _Search:
     hit: bool  # what the early return returns
 
 
-def _bool_return(stmt: cst.BaseStatement) -> bool | None:
-    small = single_small(stmt)
-    if (
-        isinstance(small, cst.Return)
-        and isinstance(small.value, cst.Name)
-        and small.value.value in ("True", "False")
-    ):
-        return small.value.value == "True"
-    return None
-
-
 def _searches(info: ModuleInfo) -> list[_Search]:
     """`for x in xs: if c: return B` directly followed by `return not B`."""
     found = []
@@ -599,8 +589,8 @@ def _searches(info: ModuleInfo) -> list[_Search]:
         if len(inner) != 1 or not isinstance(inner[0], cst.If) or inner[0].orelse is not None:
             continue
         hits = statements(inner[0].body)
-        hit = _bool_return(hits[0]) if len(hits) == 1 else None
-        miss = _bool_return(after)
+        hit = bool_return(hits[0]) if len(hits) == 1 else None
+        miss = bool_return(after)
         if hit is None or miss is None or hit == miss or contains(loop, _UNSAFE):
             continue
         names = target_names(loop.target)

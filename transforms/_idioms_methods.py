@@ -16,11 +16,11 @@ Each rewrite is exact for the receiver kinds the method exists on (see `_idioms_
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     FreshNames,
@@ -45,7 +45,7 @@ from transforms._idioms_common import (
     STR,
     Kinds,
     bare_genexp,
-    function_nodes,
+    function_sites,
     is_simple,
     line,
     method_call,
@@ -89,22 +89,21 @@ class _ExpressionIdiom(Transform):
     info: ModuleInfo
     data: Any
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Collect the sites this rewrite handles and pick one."""
-        self.info = ModuleInfo(wrapper)
-        kinds: dict[int, Kinds] = {}
-        sites: list[tuple[cst.CSTNode, Any]] = []
-        for node, func in function_nodes(self.info):
-            if id(func) not in kinds:
-                kinds[id(func)] = Kinds(func, self.info)
-            data = self.match(node, kinds[id(func)])
-            if data is not None:
-                sites.append((node, data))
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site, self.data = chosen
-        self.fresh = FreshNames(self.info.names.identifiers)
+    def find_sites(self, info: ModuleInfo) -> Sequence[tuple[cst.CSTNode, Any]]:
+        """`(node, what build needs)` for every node `match` accepts."""
+        self.info = info
+        return function_sites(info, self._matched)
+
+    def _matched(
+        self, node: cst.CSTNode, _func: cst.FunctionDef, kinds: Kinds
+    ) -> tuple[cst.CSTNode, Any] | None:
+        data = self.match(node, kinds)
+        return None if data is None else (node, data)
+
+    def take_site(self, site: tuple[cst.CSTNode, Any], info: ModuleInfo) -> bool:
+        """Keep the node and its data apart."""
+        self.site, self.data = site
+        self.fresh = FreshNames(info.names.identifiers)
         return True
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
