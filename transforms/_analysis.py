@@ -669,21 +669,37 @@ def is_literal(expr: cst.BaseExpression) -> bool:
     return False
 
 
+def pure_call(call: cst.Call, info: ModuleInfo) -> bool:
+    """Whether `call` calls a pure builtin the module never rebinds, or a method that
+    changes no object (whatever its receiver)."""
+    func = call.func
+    if isinstance(func, cst.Name):
+        return func.value in PURE_BUILTINS and info.is_builtin(func.value)
+    return isinstance(func, cst.Attribute) and func.attr.value in NON_MUTATING_METHODS
+
+
 def is_pure(expr: cst.CSTNode, info: ModuleInfo) -> bool:
     """Whether evaluating `expr` changes no state, other than by iterating iterators it is
     given (it may still raise). Calls count only to builtins and non-mutating methods."""
     for node in walk(expr):
-        if isinstance(node, cst.Call):
-            func = node.func
-            if isinstance(func, cst.Name):
-                if func.value not in PURE_BUILTINS or not info.is_builtin(func.value):
-                    return False
-            elif isinstance(func, cst.Attribute):
-                if func.attr.value not in NON_MUTATING_METHODS:
-                    return False
-            else:
-                return False
-        elif isinstance(node, cst.NamedExpr | cst.Yield | cst.Await):
+        if isinstance(node, cst.Call) and not pure_call(node, info):
+            return False
+        if isinstance(node, cst.NamedExpr | cst.Yield | cst.Await):
+            return False
+    return True
+
+
+def mutation_free(body: cst.CSTNode, info: ModuleInfo) -> bool:
+    """No call in `body` can change an object: only builtins and non-mutating methods are
+    called, and nothing is stored into a subscript or attribute, or deleted."""
+    for node in walk(body):
+        if isinstance(node, cst.Call) and not pure_call(node, info):
+            return False
+        if isinstance(node, cst.AssignTarget | cst.AugAssign) and isinstance(
+            node.target, cst.Subscript | cst.Attribute
+        ):
+            return False
+        if isinstance(node, cst.Del | cst.Yield | cst.Await | cst.Global | cst.Nonlocal):
             return False
     return True
 

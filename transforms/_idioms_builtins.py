@@ -43,6 +43,7 @@ from transforms._analysis import (
     is_literal,
     is_pure,
     may_raise,
+    mutation_free,
     name_values,
     strip_parens,
     target_names,
@@ -63,7 +64,6 @@ from transforms._idioms_common import (
     is_simple,
     line,
     method_call,
-    mutation_free,
     private_to,
     str_value,
 )

@@ -26,8 +26,6 @@ from typing import TypeVar
 import libcst as cst
 
 from transforms._analysis import (
-    NON_MUTATING_METHODS,
-    PURE_BUILTINS,
     STR_ONLY_METHODS,
     ModuleInfo,
     count_refs,
@@ -235,25 +233,6 @@ def is_simple(expr: cst.BaseExpression) -> bool:
         and isinstance(expr.operator, cst.Minus)
         and isinstance(expr.expression, cst.Integer)
     )
-
-
-def mutation_free(body: cst.CSTNode, info: ModuleInfo) -> bool:
-    """No call in `body` can change an object: only builtins and non-mutating methods are
-    called, and nothing is stored into a subscript or attribute, or deleted."""
-    for node in walk(body):
-        if isinstance(node, cst.Call):
-            func = node.func
-            if isinstance(func, cst.Name):
-                if func.value not in PURE_BUILTINS or not info.is_builtin(func.value):
-                    return False
-            elif not (isinstance(func, cst.Attribute) and func.attr.value in NON_MUTATING_METHODS):
-                return False
-        elif isinstance(node, cst.AssignTarget | cst.AugAssign):
-            if isinstance(node.target, cst.Subscript | cst.Attribute):
-                return False
-        elif isinstance(node, cst.Del | cst.Yield | cst.Await | cst.Global | cst.Nonlocal):
-            return False
-    return True
 
 
 def private_to(func: cst.CSTNode, owner: cst.CSTNode, names: set[str]) -> bool:

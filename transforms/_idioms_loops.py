@@ -29,8 +29,6 @@ from typing import Any, ClassVar
 import libcst as cst
 
 from transforms._analysis import (
-    NON_MUTATING_METHODS,
-    PURE_BUILTINS,
     FreshNames,
     ModuleInfo,
     assigned_names,
@@ -39,6 +37,7 @@ from transforms._analysis import (
     has_comments,
     name_values,
     negate,
+    pure_call,
     strip_parens,
     target_names,
     walk,
@@ -811,12 +810,9 @@ def _leaves_alone(body: cst.CSTNode, seq: str, fresh: set[str], info: ModuleInfo
     for node in walk(body):
         if isinstance(node, cst.Call):
             func = node.func
-            if isinstance(func, cst.Name):
-                if func.value not in PURE_BUILTINS or not info.is_builtin(func.value):
-                    return False
-            elif isinstance(func, cst.Attribute):
-                if func.attr.value in NON_MUTATING_METHODS:
-                    continue
+            if pure_call(node, info):
+                continue
+            if isinstance(func, cst.Attribute):
                 receiver = func.value
                 if not (isinstance(receiver, cst.Name) and receiver.value in fresh):
                     return False

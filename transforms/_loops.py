@@ -27,13 +27,13 @@ import libcst as cst
 
 from transforms._analysis import (
     NON_MUTATING_METHODS,
-    PURE_BUILTINS,
     FreshNames,
     ModuleInfo,
     always_exits,
     assigned_names,
     count_refs,
     loop_control_of,
+    mutation_free,
     name_values,
     strip_parens,
     target_names,
@@ -66,26 +66,6 @@ def _literal_int(expr: cst.BaseExpression) -> int | None:
     ):
         return -int(expr.expression.evaluated_value)
     return None
-
-
-def _mutation_free(body: cst.CSTNode, info: ModuleInfo) -> bool:
-    """No call in `body` can change an object: only builtins and non-mutating methods are
-    called, and nothing is stored into a subscript or attribute, or deleted."""
-    for node in walk(body):
-        if isinstance(node, cst.Call):
-            func = node.func
-            if isinstance(func, cst.Name):
-                if func.value not in PURE_BUILTINS or not info.is_builtin(func.value):
-                    return False
-            elif not (isinstance(func, cst.Attribute) and func.attr.value in NON_MUTATING_METHODS):
-                return False
-        elif isinstance(node, cst.AssignTarget | cst.AugAssign):
-            target = node.target
-            if isinstance(target, cst.Subscript | cst.Attribute):
-                return False
-        elif isinstance(node, cst.Del | cst.Yield | cst.Await | cst.Global | cst.Nonlocal):
-            return False
-    return True
 
 
 def _line(small: cst.BaseSmallStatement) -> cst.SimpleStatementLine:
@@ -222,7 +202,7 @@ class ForToWhile(Transform):
                 target in locals_
                 and target not in body_assigned
                 and target not in info.names.declared
-                and _mutation_free(loop.body, info)
+                and mutation_free(loop.body, info)
             )
         if natural and inline and var in stop_names:
             natural = False
