@@ -26,7 +26,6 @@ Each rewrite is exact for the value kinds it requires (see `_idioms_common.Kinds
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -57,6 +56,7 @@ from transforms._idioms_common import (
     SEQ,
     STR,
     Kinds,
+    adjacent_statements,
     assign,
     builtin_call,
     function_nodes,
@@ -64,6 +64,7 @@ from transforms._idioms_common import (
     is_simple,
     line,
     method_call,
+    next_use,
     private_to,
     str_value,
 )
@@ -546,17 +547,13 @@ class LoopToCollectionComprehension(Transform):
     site: _Build
 
     def find_sites(self, info: ModuleInfo) -> Sequence[_Build]:
-        """Initialisations followed by a loop that only stores into the new collection."""
-        sites = []
-        for node, func in function_nodes(info):
-            if not isinstance(node, cst.IndentedBlock):
-                continue
-            body = list(node.body)
-            for init, loop in itertools.pairwise(body):
-                site = self._site(init, loop, func, info)
-                if site is not None:
-                    sites.append(site)
-        return sites
+        """Initialisations followed by a loop that only stores into the new collection (the
+        statements between them do not mention it)."""
+        return [
+            site
+            for func, _kinds, init, rest in adjacent_statements(info)
+            if (loop := next_use(init, rest)) and (site := self._site(init, loop, func, info))
+        ]
 
     def _site(
         self,

@@ -29,6 +29,7 @@ from transforms._analysis import (
     STR_ONLY_METHODS,
     ModuleInfo,
     count_refs,
+    name_values,
     param_names,
     walk,
 )
@@ -137,6 +138,20 @@ def adjacent_statements(
             body = list(node.body)
             for i, stmt in enumerate(body):
                 yield func, kinds[id(func)], stmt, body[i + 1 :]
+
+
+def next_use(init: cst.BaseStatement, rest: list[cst.BaseStatement]) -> cst.BaseStatement | None:
+    """The first statement of `rest` that mentions the name `init` assigns (`init` being a
+    one-name assignment line), or None."""
+    small = single_small(init)
+    if not (
+        isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+    ):
+        return None
+    name = small.targets[0].target.value
+    return next((stmt for stmt in rest if name in name_values(stmt)), None)
 
 
 def statements(body: cst.BaseSuite) -> list[cst.BaseStatement]:

@@ -59,6 +59,7 @@ from transforms._idioms_common import (
     inside_try,
     line,
     method_call,
+    next_use,
     private_to,
     single_small,
     statements,
@@ -160,12 +161,15 @@ class _LoopToFold(Transform):
     site: _Fold
 
     def find_sites(self, info: ModuleInfo) -> Sequence[_Fold]:
-        """`acc = <start>` followed by a loop that only adds to `acc`."""
-        return [
-            site
-            for func, kinds, stmt, rest in adjacent_statements(info)
-            if rest and (site := self._site(stmt, rest[0], func, info, kinds)) is not None
-        ]
+        """`acc = <start>` followed by a loop that only adds to `acc` (the statements between
+        them do not mention it)."""
+        sites = []
+        for func, kinds, stmt, rest in adjacent_statements(info):
+            loop = next_use(stmt, rest)
+            site = self._site(stmt, loop, func, info, kinds) if loop is not None else None
+            if site is not None:
+                sites.append(site)
+        return sites
 
     def _start(self, value: cst.BaseExpression) -> bool:
         if self.fold == "sum":

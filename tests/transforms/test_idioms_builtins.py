@@ -621,3 +621,35 @@ def test_kinds_of_str_method_arguments_and_str_additions() -> None:
     assert kinds.of_name("tail") == STR
     # Only the first argument of find is a str.
     assert kinds.of_name("n") is None
+
+
+def test_loop_folds_skip_statements_that_do_not_mention_the_accumulator() -> None:
+    before = """
+        def f(s):
+            count = 0
+            digits = [d for d in s if d.isdigit()]
+            for c in s:
+                if c.isdigit():
+                    count += 1
+            return digits, count
+        """
+    after = """
+        def f(s):
+            digits = [d for d in s if d.isdigit()]
+            count = sum(1 for c in s if c.isdigit())
+            return digits, count
+        """
+    assert_transform("idiom_loop_sum", before, after)
+    assert_equivalent(before, after, [("a1b22",), ("",)])
+    # `total` is read between its initialisation and the loop.
+    assert_declines(
+        "idiom_loop_sum",
+        """
+        def f(xs):
+            total = 0
+            print(total)
+            for x in xs:
+                total += len(x)
+            return total
+        """,
+    )
