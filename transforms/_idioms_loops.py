@@ -35,6 +35,7 @@ from transforms._analysis import (
     contains,
     count_refs,
     has_comments,
+    mutation_free,
     name_values,
     negate,
     pure_call,
@@ -952,6 +953,101 @@ class IndexLoopToEnumerate(Transform):
         return updated_node.with_changes(target=target, iter=iterable)
 
 
+@dataclass
+class _ItemLoop:
+    loop: cst.For
+    seq: str
+    item: str
+    index: str | None  # the enumerate index, kept as the range loop's variable
+
+
+class IterationToIndexLoop(Transform):
+    """`for x in xs:` (or `for i, x in enumerate(xs):`) -> `for i in range(len(xs)):` with
+    `x = xs[i]` first in the body, for a str or list `xs` the loop does not change."""
+
+    name = "idiom_iterate_by_index"
+    kind = "equivalent"
+    family = "idiom"
+    description = "iterate over a sequence by index (range(len(...))) instead of directly"
+
+    site: _ItemLoop
+    index: str
+
+    def find_sites(self, info: ModuleInfo) -> Sequence[_ItemLoop]:
+        """Loops over a str or list name whose body leaves it alone."""
+        if not (info.is_builtin("range") and info.is_builtin("len")):
+            return []
+        return function_sites(
+            info,
+            lambda node, func, kinds: (
+                self._site(node, func, info, kinds) if isinstance(node, cst.For) else None
+            ),
+        )
+
+    def _site(
+        self, loop: cst.For, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
+    ) -> _ItemLoop | None:
+        if loop.asynchronous or not isinstance(loop.body, cst.IndentedBlock):
+            return None
+        iterable: cst.BaseExpression = loop.iter
+        target: cst.BaseExpression = loop.target
+        index = None
+        call = builtin_call(iterable, info)
+        if call is not None and call[0] == "enumerate" and len(call[1]) == 1:
+            if call[1][0].keyword or not isinstance(target, cst.Tuple):
+                return None
+            names = [e.value for e in target.elements]
+            if len(names) != 2 or not all(isinstance(n, cst.Name) for n in names):
+                return None
+            iterable = call[1][0].value
+            index_name, target = names
+            assert isinstance(index_name, cst.Name)
+            index = index_name.value
+        if not isinstance(iterable, cst.Name) or not isinstance(target, cst.Name):
+            return None
+        seq, item = iterable.value, target.value
+        kind = kinds.of_name(seq)
+        if kind not in (STR, LIST, SEQ) or seq in (item, index):
+            return None
+        if contains(loop.body, _UNSAFE) or seq in assigned_names(loop.body):
+            return None
+        if kind != STR and not mutation_free(loop.body, info):
+            return None
+        if seq in info.captured_names(func) or has_comments(loop.target):
+            return None
+        return _ItemLoop(loop, seq, item, index)
+
+    def take_site(self, site: _ItemLoop, info: ModuleInfo) -> bool:
+        """Name the index (an enumerate loop keeps its own)."""
+        fresh = FreshNames(info.names.identifiers)
+        self.index = site.index or fresh.take(self.rng.choice(["i", "idx", "index"]))
+        return True
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
+        """Loop over the indices and read the item first."""
+        site = self.site
+        if original_node is not site.loop:
+            return updated_node
+        seq = cst.Name(site.seq)
+        read = assign(
+            site.item,
+            cst.Subscript(
+                value=seq, slice=[cst.SubscriptElement(slice=cst.Index(cst.Name(self.index)))]
+            ),
+        )
+        body = updated_node.body
+        assert isinstance(body, cst.IndentedBlock)
+        indices = cst.Call(
+            func=cst.Name("range"),
+            args=[cst.Arg(cst.Call(func=cst.Name("len"), args=[cst.Arg(seq.deep_clone())]))],
+        )
+        return updated_node.with_changes(
+            target=cst.Name(self.index),
+            iter=indices,
+            body=body.with_changes(body=[read, *body.body]),
+        )
+
+
 # -- sorted() -> list.sort() ------------------------------------------------------------------
 
 
@@ -1041,5 +1137,6 @@ TRANSFORMS: tuple[type[Transform], ...] = (
     AnyAllToLoop,
     EarlyReturnToFlag,
     IndexLoopToEnumerate,
+    IterationToIndexLoop,
     SortedToSort,
 )

@@ -431,3 +431,72 @@ def test_join_becomes_loop_with_separator_guard() -> None:
             return ', '.join(x for x in xs)
         """,
     )
+
+
+def test_direct_iteration_becomes_index_loop() -> None:
+    before = """
+        def f(text):
+            t = text.upper()
+            n = 0
+            for ch in t:
+                if ch == 'A':
+                    n += 1
+            return n
+        """
+    after = """
+        def f(text):
+            t = text.upper()
+            n = 0
+            for i in range(len(t)):
+                ch = t[i]
+                if ch == 'A':
+                    n += 1
+            return n
+        """
+    assert_transform("idiom_iterate_by_index", before, after, seed=2)
+    assert_equivalent(before, after, [("banana",), ("",)])
+    before = """
+        def f(xs):
+            xs.append(1)
+            n = 0
+            for i, x in enumerate(xs):
+                n += x * i
+            return n, i, x
+        """
+    after = """
+        def f(xs):
+            xs.append(1)
+            n = 0
+            for i in range(len(xs)):
+                x = xs[i]
+                n += x * i
+            return n, i, x
+        """
+    assert_transform("idiom_iterate_by_index", before, after)
+    assert_equivalent(before, after, [([3, 4],), ([],)])
+
+
+def test_iterate_by_index_declines_changed_lists_and_unknown_iterables() -> None:
+    # The body grows the list: iteration would see the new items, range(len(...)) would not.
+    assert_declines(
+        "idiom_iterate_by_index",
+        """
+        def f(xs):
+            xs.append(1)
+            for x in xs:
+                if x < 3:
+                    xs.append(x + 5)
+            return xs
+        """,
+    )
+    # `items` may be a dict or a set: they cannot be indexed.
+    assert_declines(
+        "idiom_iterate_by_index",
+        """
+        def f(items):
+            n = 0
+            for x in items:
+                n += 1
+            return n
+        """,
+    )
