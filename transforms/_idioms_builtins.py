@@ -55,6 +55,7 @@ from transforms._idioms_common import (
     LIST,
     SEQ,
     STR,
+    FoldLoop,
     Kinds,
     adjacent_statements,
     assign,
@@ -536,7 +537,7 @@ def _store(stmt: cst.BaseStatement, acc: str, kind: str) -> tuple[Any, Any] | No
     return None
 
 
-class LoopToCollectionComprehension(Transform):
+class LoopToCollectionComprehension(FoldLoop):
     """`d = {}` + `for x in xs: d[k] = v` -> `d = {k: v for x in xs}` (and sets)."""
 
     name = "idiom_loop_dict_set_comprehension"
@@ -601,30 +602,14 @@ class LoopToCollectionComprehension(Transform):
             return None
         return _Build(init, loop, acc, key, value, test)
 
-    def leave_SimpleStatementLine(
-        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> Any:
-        """Drop the empty collection (the comprehension replaces it)."""
-        if original_node is self.site.init:
-            return cst.RemovalSentinel.REMOVE
-        return updated_node
-
-    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
-        """Replace the loop with the comprehension."""
+    def folded(self, loop: cst.For) -> cst.BaseExpression:
+        """The dict or set comprehension."""
         site = self.site
-        if original_node is not site.loop:
-            return updated_node
         ifs = [] if site.test is None else [cst.CompIf(test=wrap(strip_parens(site.test), 3))]
         for_in = cst.CompFor(target=site.loop.target, iter=wrap(site.loop.iter, 3), ifs=ifs)
-        comp: cst.BaseExpression
         if site.key is None:
-            comp = cst.SetComp(elt=wrap(site.value, 1), for_in=for_in)
-        else:
-            comp = cst.DictComp(key=wrap(site.key, 1), value=wrap(site.value, 1), for_in=for_in)
-        new = assign(site.acc, comp).with_changes(leading_lines=site.init.leading_lines)
-        self.note_origin(site.init, new)
-        self.note_origin(original_node, new)
-        return new
+            return cst.SetComp(elt=wrap(site.value, 1), for_in=for_in)
+        return cst.DictComp(key=wrap(site.key, 1), value=wrap(site.value, 1), for_in=for_in)
 
 
 # -- range(n - 1, -1, -1) <-> reversed(range(n)) ---------------------------------------------

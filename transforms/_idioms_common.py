@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import libcst as cst
 
@@ -33,6 +33,7 @@ from transforms._analysis import (
     param_names,
     walk,
 )
+from transforms._base import Transform
 
 
 @dataclass(frozen=True)
@@ -324,6 +325,36 @@ def _loop_item(loop: cst.For, name: str) -> _LoopItem | None:
             if isinstance(element.value, cst.Name) and element.value.value == name:
                 return _LoopItem(call.args[0].value, position)
     return None
+
+
+class FoldLoop(Transform):
+    """Base of the rewrites of `acc = <start>` + a loop that builds `acc` into one assignment
+    `acc = <expression>` where the loop stood. The site has `init`, `loop` and `acc`;
+    subclasses find it and build the expression in `folded`."""
+
+    def folded(self, loop: cst.For) -> cst.BaseExpression:
+        """The expression that replaces the loop (`loop`: the loop, children visited)."""
+        raise NotImplementedError
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
+        """Drop the initialisation (the assignment replaces it)."""
+        if original_node is self.site.init:
+            return cst.RemovalSentinel.REMOVE
+        return updated_node
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
+        """Replace the loop with the assignment."""
+        site = self.site
+        if original_node is not site.loop:
+            return updated_node
+        new = assign(site.acc, self.folded(updated_node)).with_changes(
+            leading_lines=site.init.leading_lines
+        )
+        self.note_origin(site.init, new)
+        self.note_origin(original_node, new)
+        return new
 
 
 class Kinds:

@@ -50,6 +50,7 @@ from transforms._idioms_common import (
     LIST,
     SEQ,
     STR,
+    FoldLoop,
     Kinds,
     adjacent_statements,
     assign,
@@ -152,7 +153,7 @@ class _Fold:
     test: cst.BaseExpression | None
 
 
-class _LoopToFold(Transform):
+class _LoopToFold(FoldLoop):
     """Base of `idiom_loop_sum` and `idiom_loop_join`."""
 
     kind = "equivalent"
@@ -286,19 +287,9 @@ class _LoopToFold(Transform):
             return None
         return _Fold(init, loop, acc, elt, None)
 
-    def leave_SimpleStatementLine(
-        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> Any:
-        """Drop the accumulator's initialisation (the fold replaces it)."""
-        if original_node is self.site.init:
-            return cst.RemovalSentinel.REMOVE
-        return updated_node
-
-    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
-        """Replace the loop with the fold."""
+    def folded(self, loop: cst.For) -> cst.BaseExpression:
+        """`sum(...)` or `''.join(...)` over the loop's terms."""
         site = self.site
-        if original_node is not site.loop:
-            return updated_node
         gen = bare_genexp(
             wrap(site.elt, 1),
             site.loop.target,
@@ -309,12 +300,7 @@ class _LoopToFold(Transform):
             func: cst.BaseExpression = cst.Name("sum")
         else:
             func = cst.Attribute(value=cst.SimpleString("''"), attr=cst.Name("join"))
-        new = assign(site.acc, cst.Call(func=func, args=[cst.Arg(value=gen)])).with_changes(
-            leading_lines=site.init.leading_lines
-        )
-        self.note_origin(site.init, new)
-        self.note_origin(original_node, new)
-        return new
+        return cst.Call(func=func, args=[cst.Arg(value=gen)])
 
 
 class LoopToSum(_LoopToFold):
