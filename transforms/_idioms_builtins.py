@@ -56,6 +56,7 @@ from transforms._idioms_common import (
     SEQ,
     STR,
     FoldLoop,
+    IdiomRewrite,
     Kinds,
     adjacent_statements,
     assign,
@@ -541,8 +542,6 @@ class LoopToCollectionComprehension(FoldLoop):
     """`d = {}` + `for x in xs: d[k] = v` -> `d = {k: v for x in xs}` (and sets)."""
 
     name = "idiom_loop_dict_set_comprehension"
-    kind = "equivalent"
-    family = "idiom"
     description = "build a dict or set with a comprehension instead of a loop that fills it"
 
     site: _Build
@@ -757,12 +756,10 @@ def walk_nodes(root: cst.CSTNode) -> list[cst.CSTNode]:
     return out
 
 
-class StrConcatToJoin(Transform):
+class StrConcatToJoin(IdiomRewrite):
     """`s = ''` + a loop doing `s += piece` -> `parts.append(piece)` + `s = ''.join(parts)`."""
 
     name = "idiom_concat_parts_join"
-    kind = "equivalent"
-    family = "idiom"
     description = "collect string pieces in a list and join them instead of concatenating"
 
     site: _Builder

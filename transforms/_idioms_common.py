@@ -327,7 +327,14 @@ def _loop_item(loop: cst.For, name: str) -> _LoopItem | None:
     return None
 
 
-class FoldLoop(Transform):
+class IdiomRewrite(Transform):
+    """Base of the `idiom` family: equivalent rewrites by another idiom."""
+
+    kind = "equivalent"
+    family = "idiom"
+
+
+class FoldLoop(IdiomRewrite):
     """Base of the rewrites of `acc = <start>` + a loop that builds `acc` into one assignment
     `acc = <expression>` where the loop stood. The site has `init`, `loop` and `acc`;
     subclasses find it and build the expression in `folded`."""

@@ -25,6 +25,7 @@ from transforms._analysis import (
 )
 from transforms._base import Transform
 from transforms._idioms_common import (
+    IdiomRewrite,
     adjacent_statements,
     assign,
     function_sites,
@@ -40,12 +41,10 @@ def _code(node: cst.CSTNode) -> str:
     return _EMPTY.code_for_node(node)
 
 
-class CounterToEnumerate(Transform):
+class CounterToEnumerate(IdiomRewrite):
     """`i = 0` + `for x in xs: ...; i += 1` -> `for i, x in enumerate(xs): ...`."""
 
     name = "idiom_counter_enumerate"
-    kind = "equivalent"
-    family = "idiom"
     description = "count loop iterations with enumerate() instead of a hand-kept counter"
 
     site: tuple[cst.SimpleStatementLine, cst.For, cst.SimpleStatementLine, str]
@@ -193,12 +192,10 @@ def _swap(node: cst.CSTNode) -> cst.SimpleStatementLine | None:
     return node
 
 
-class SwapToTemp(Transform):
+class SwapToTemp(IdiomRewrite):
     """`a, b = b, a` -> `tmp = a`, `a = b`, `b = tmp`."""
 
     name = "idiom_swap_temp"
-    kind = "equivalent"
-    family = "idiom"
     description = "swap two values through a temporary variable instead of tuple assignment"
 
     site: cst.SimpleStatementLine

@@ -51,6 +51,7 @@ from transforms._idioms_common import (
     SEQ,
     STR,
     FoldLoop,
+    IdiomRewrite,
     Kinds,
     adjacent_statements,
     assign,
@@ -156,8 +157,6 @@ class _Fold:
 class _LoopToFold(FoldLoop):
     """Base of `idiom_loop_sum` and `idiom_loop_join`."""
 
-    kind = "equivalent"
-    family = "idiom"
     fold: ClassVar[str]  # "sum" | "join"
 
     site: _Fold
@@ -327,12 +326,10 @@ class _Unfold:
     comp: cst.GeneratorExp | cst.ListComp
 
 
-class AccumulatorToLoop(Transform):
+class AccumulatorToLoop(IdiomRewrite):
     """`n = sum(e for x in xs)` / `s = ''.join(...)` -> an explicit accumulating loop."""
 
     name = "idiom_accumulator_loop"
-    kind = "equivalent"
-    family = "idiom"
     description = "replace sum() or ''.join() over a generator with an accumulating loop"
 
     site: _Unfold
@@ -438,13 +435,11 @@ class _JoinSite:
     items: cst.BaseExpression  # a name, or a generator/list comprehension without `if`
 
 
-class JoinToLoop(Transform):
+class JoinToLoop(IdiomRewrite):
     """`s = sep.join(words)` -> a loop that adds the separator before every item but the
     first (`''.join(words)`: a loop that adds every item)."""
 
     name = "idiom_join_loop"
-    kind = "equivalent"
-    family = "idiom"
     description = "build a joined string with a loop instead of str.join()"
 
     site: _JoinSite
@@ -591,12 +586,10 @@ def _searches(info: ModuleInfo) -> list[_Search]:
     return found
 
 
-class LoopToAnyAll(Transform):
+class LoopToAnyAll(IdiomRewrite):
     """`for x in xs: if c: return True` + `return False` -> `return any(c for x in xs)`."""
 
     name = "idiom_loop_any_all"
-    kind = "equivalent"
-    family = "idiom"
     description = "replace a searching loop with an early return by any() or all()"
 
     site: _Search
@@ -633,12 +626,10 @@ class LoopToAnyAll(Transform):
         return new
 
 
-class AnyAllToLoop(Transform):
+class AnyAllToLoop(IdiomRewrite):
     """`return any(c for x in xs)` -> `for x in xs: if c: return True` + `return False`."""
 
     name = "idiom_any_all_loop"
-    kind = "equivalent"
-    family = "idiom"
     description = "replace return any()/all() over a generator with a loop that returns early"
 
     site: tuple[cst.SimpleStatementLine, bool, cst.GeneratorExp]
@@ -692,12 +683,10 @@ class AnyAllToLoop(Transform):
         return cst.FlattenSentinel([loop, miss])
 
 
-class EarlyReturnToFlag(Transform):
+class EarlyReturnToFlag(IdiomRewrite):
     """`for x in xs: if c: return True` + `return False` -> a flag set before `break`."""
 
     name = "idiom_return_flag"
-    kind = "equivalent"
-    family = "idiom"
     description = "replace an early return from a searching loop with a flag and break"
 
     site: _Search
@@ -835,12 +824,10 @@ class _IndexLoop:
     kind: str | None = None
 
 
-class IndexLoopToEnumerate(Transform):
+class IndexLoopToEnumerate(IdiomRewrite):
     """`for i in range(len(xs)): ... xs[i] ...` -> `for x in xs:` or `enumerate(xs)`."""
 
     name = "idiom_index_enumerate"
-    kind = "equivalent"
-    family = "idiom"
     description = "iterate over a sequence directly (or with enumerate) instead of by index"
 
     site: _IndexLoop
@@ -947,13 +934,11 @@ class _ItemLoop:
     index: str | None  # the enumerate index, kept as the range loop's variable
 
 
-class IterationToIndexLoop(Transform):
+class IterationToIndexLoop(IdiomRewrite):
     """`for x in xs:` (or `for i, x in enumerate(xs):`) -> `for i in range(len(xs)):` with
     `x = xs[i]` first in the body, for a str or list `xs` the loop does not change."""
 
     name = "idiom_iterate_by_index"
-    kind = "equivalent"
-    family = "idiom"
     description = "iterate over a sequence by index (range(len(...))) instead of directly"
 
     site: _ItemLoop
@@ -1037,12 +1022,10 @@ class IterationToIndexLoop(Transform):
 # -- sorted() -> list.sort() ------------------------------------------------------------------
 
 
-class SortedToSort(Transform):
+class SortedToSort(IdiomRewrite):
     """`ys = sorted(xs, ...)` -> `ys = list(xs)` + `ys.sort(...)`."""
 
     name = "idiom_sorted_sort"
-    kind = "equivalent"
-    family = "idiom"
     description = "copy into a list and sort it in place instead of calling sorted()"
 
     site: cst.SimpleStatementLine

@@ -43,6 +43,7 @@ from transforms._idioms_common import (
     DICT,
     LIST,
     STR,
+    IdiomRewrite,
     Kinds,
     bare_genexp,
     function_sites,
@@ -79,11 +80,8 @@ _KEYWORDED = (
 )  # fmt: skip
 
 
-class _ExpressionIdiom(Transform):
+class _ExpressionIdiom(IdiomRewrite):
     """Base: pick one expression site in `prepare`, rebuild it in `replace`."""
-
-    kind = "equivalent"
-    family = "idiom"
 
     site: cst.CSTNode
     info: ModuleInfo

@@ -17,6 +17,7 @@ import libcst as cst
 from transforms._analysis import ModuleInfo, has_comments, negate, strip_parens
 from transforms._base import Transform
 from transforms._idioms_common import (
+    IdiomRewrite,
     adjacent_statements,
     bool_return,
     function_sites,
@@ -58,12 +59,10 @@ def _returns(value: str) -> cst.SimpleStatementLine:
     return line(cst.Return(value=cst.Name(value)))
 
 
-class ReturnConditionToBranch(Transform):
+class ReturnConditionToBranch(IdiomRewrite):
     """`return c` (c a bool) -> `if c: return True` + `return False`."""
 
     name = "idiom_return_branch"
-    kind = "equivalent"
-    family = "idiom"
     description = "branch on a condition and return True or False instead of returning it"
 
     site: cst.SimpleStatementLine
@@ -100,12 +99,10 @@ class ReturnConditionToBranch(Transform):
         return cst.FlattenSentinel([branch, fallback])
 
 
-class BranchToReturnCondition(Transform):
+class BranchToReturnCondition(IdiomRewrite):
     """`if c: return True` + `return False` -> `return c`."""
 
     name = "idiom_branch_return"
-    kind = "equivalent"
-    family = "idiom"
     description = "return a condition instead of branching on it to return True or False"
 
     site: tuple[cst.If, cst.SimpleStatementLine | None, bool]

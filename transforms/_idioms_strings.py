@@ -16,7 +16,14 @@ import libcst as cst
 
 from transforms._analysis import ModuleInfo, has_comments, is_literal, walk
 from transforms._base import Transform
-from transforms._idioms_common import STR, Kinds, builtin_call, function_sites, str_value
+from transforms._idioms_common import (
+    STR,
+    IdiomRewrite,
+    Kinds,
+    builtin_call,
+    function_sites,
+    str_value,
+)
 
 _EMPTY = cst.Module(body=[])
 _FORBIDDEN = (
@@ -56,12 +63,10 @@ def _escape(text: str, quote: str) -> str:
     return "".join(out)
 
 
-class ConcatToFString(Transform):
+class ConcatToFString(IdiomRewrite):
     """`'a' + str(x) + b` (all strs) -> `f'a{x}{b}'`."""
 
     name = "idiom_concat_fstring"
-    kind = "equivalent"
-    family = "idiom"
     description = "build a string with an f-string instead of concatenation and str()"
 
     site: cst.BinaryOperation
