@@ -209,13 +209,10 @@ class IfToTernary(Transform):
                 self.note_origin(sub, line, deep=False)
         return line
 
-    def leave_IndentedBlock(
-        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    def rewrite_block(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock, i: int
     ) -> cst.IndentedBlock:
         """Fold `if c: return a` and the `return b` after it."""
-        if original_node is not self.site.block:
-            return updated_node
-        i = self.site.index
         stmt, following = updated_node.body[i], updated_node.body[i + 1]
         assert isinstance(stmt, cst.If) and isinstance(following, cst.SimpleStatementLine)
         first = _single_small(stmt.body)

@@ -105,13 +105,10 @@ class GuardClause(Transform):
             kinds.append("wrap_else")
         return kinds
 
-    def leave_IndentedBlock(
-        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    def rewrite_block(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock, i: int
     ) -> cst.IndentedBlock:
         """Restructure the chosen if statement."""
-        if original_node is not self.site.block:
-            return updated_node
-        i = self.site.index
         stmt = updated_node.body[i]
         assert isinstance(stmt, cst.If)
         body = list(updated_node.body)

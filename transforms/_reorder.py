@@ -112,13 +112,10 @@ class ReorderStatements(Transform):
                     pairs.append(_Pair(block, i))
         return pairs
 
-    def leave_IndentedBlock(
-        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    def rewrite_block(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock, i: int
     ) -> cst.IndentedBlock:
         """Swap the chosen statements; each keeps the comments above it."""
-        if original_node is not self.site.block:
-            return updated_node
-        i = self.site.index
         body = list(updated_node.body)
         first, second = body[i], body[i + 1]
         if i == 0:
