@@ -334,7 +334,38 @@ class IdiomRewrite(Transform):
     family = "idiom"
 
 
-class FoldLoop(IdiomRewrite):
+class LoopReplacement(IdiomRewrite):
+    """Base of the rewrites that put one statement in place of a loop and drop one statement
+    the loop goes with (an initialisation before it, a return after it). The site has
+    `loop`; subclasses say which statement goes (`dropped`) and build the new one."""
+
+    def dropped(self) -> cst.CSTNode:
+        """The statement that goes with the loop."""
+        raise NotImplementedError
+
+    def replacement(self, loop: cst.For) -> cst.BaseStatement:
+        """The statement that replaces the loop (`loop`: the loop, children visited)."""
+        raise NotImplementedError
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
+        """Drop the statement that goes with the loop."""
+        if original_node is self.dropped():
+            return cst.RemovalSentinel.REMOVE
+        return updated_node
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
+        """Replace the loop."""
+        if original_node is not self.site.loop:
+            return updated_node
+        new = self.replacement(updated_node)
+        self.note_origin(self.dropped(), new)
+        self.note_origin(original_node, new)
+        return new
+
+
+class FoldLoop(LoopReplacement):
     """Base of the rewrites of `acc = <start>` + a loop that builds `acc` into one assignment
     `acc = <expression>` where the loop stood. The site has `init`, `loop` and `acc`;
     subclasses find it and build the expression in `folded`."""
@@ -343,25 +374,15 @@ class FoldLoop(IdiomRewrite):
         """The expression that replaces the loop (`loop`: the loop, children visited)."""
         raise NotImplementedError
 
-    def leave_SimpleStatementLine(
-        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> Any:
-        """Drop the initialisation (the assignment replaces it)."""
-        if original_node is self.site.init:
-            return cst.RemovalSentinel.REMOVE
-        return updated_node
+    def dropped(self) -> cst.CSTNode:
+        """The initialisation (the assignment replaces it)."""
+        return self.site.init
 
-    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
-        """Replace the loop with the assignment."""
-        site = self.site
-        if original_node is not site.loop:
-            return updated_node
-        new = assign(site.acc, self.folded(updated_node)).with_changes(
-            leading_lines=site.init.leading_lines
+    def replacement(self, loop: cst.For) -> cst.BaseStatement:
+        """`acc = <folded>`."""
+        return assign(self.site.acc, self.folded(loop)).with_changes(
+            leading_lines=self.site.init.leading_lines
         )
-        self.note_origin(site.init, new)
-        self.note_origin(original_node, new)
-        return new
 
 
 class Kinds:

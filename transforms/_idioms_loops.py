@@ -53,6 +53,7 @@ from transforms._idioms_common import (
     FoldLoop,
     IdiomRewrite,
     Kinds,
+    LoopReplacement,
     adjacent_statements,
     assign,
     bare_genexp,
@@ -586,7 +587,7 @@ def _searches(info: ModuleInfo) -> list[_Search]:
     return found
 
 
-class LoopToAnyAll(IdiomRewrite):
+class LoopToAnyAll(LoopReplacement):
     """`for x in xs: if c: return True` + `return False` -> `return any(c for x in xs)`."""
 
     name = "idiom_loop_any_all"
@@ -600,30 +601,21 @@ class LoopToAnyAll(IdiomRewrite):
             return []
         return _searches(info)
 
-    def leave_SimpleStatementLine(
-        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> Any:
-        """Drop the final return (the new return replaces the loop)."""
-        if original_node is self.site.after:
-            return cst.RemovalSentinel.REMOVE
-        return updated_node
+    def dropped(self) -> cst.CSTNode:
+        """The final return (the new return replaces the loop)."""
+        return self.site.after
 
-    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
-        """Replace the loop with `return any(...)` or `return all(...)`."""
+    def replacement(self, loop: cst.For) -> cst.BaseStatement:
+        """`return any(...)` or `return all(...)`."""
         site = self.site
-        if original_node is not site.loop:
-            return updated_node
         if site.hit:
             name, elt = "any", site.test
         else:
             name, elt = "all", negate(site.test, boolean_context=True)
         gen = bare_genexp(wrap(elt, 1), site.loop.target, wrap(site.loop.iter, 3))
-        new = line(
+        return line(
             cst.Return(value=cst.Call(func=cst.Name(name), args=[cst.Arg(value=gen)]))
-        ).with_changes(leading_lines=updated_node.leading_lines)
-        self.note_origin(original_node, new)
-        self.note_origin(site.after, new)
-        return new
+        ).with_changes(leading_lines=loop.leading_lines)
 
 
 class AnyAllToLoop(IdiomRewrite):
