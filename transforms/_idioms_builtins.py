@@ -3,7 +3,8 @@
 Each rewrite is exact for the value kinds it requires (see `_idioms_common.Kinds`):
 
 - `len(xs) == 0` <-> `not xs`, `len(xs) > 0` (in a test) <-> `xs` (a str, list, tuple or
-  dict: their truth is their length);
+  dict: their truth is their length); `s == ''`, `xs == []`, `d == {}` -> `not s`... (of
+  that kind);
 - `if k in d: d[k] += 1 else: d[k] = 1` -> `d[k] = d.get(k, 0) + 1`,
   `if k in d: x = d[k] else: x = v` -> `x = d.get(k, v)`, `d[k] if k in d else v` ->
   `d.get(k, v)`, `if k not in d: d[k] = v` -> `d.setdefault(k, v)` (a dict `d`, a simple
@@ -120,8 +121,20 @@ def _len_of(expr: cst.BaseExpression, kinds: Kinds) -> cst.Name | None:
     return None
 
 
+def _empty_of(expr: cst.BaseExpression) -> str | None:
+    """The kind of an empty str, list or dict display."""
+    if str_value(expr) == "" and isinstance(expr, cst.SimpleString):
+        return STR
+    if isinstance(expr, cst.List) and not expr.elements:
+        return LIST
+    if isinstance(expr, cst.Dict) and not expr.elements:
+        return DICT
+    return None
+
+
 class LenToTruth(_ExpressionIdiom):
-    """`len(xs) == 0` -> `not xs`, `len(xs) > 0` -> `xs` in a test, and the reverse."""
+    """`len(xs) == 0` (or `xs == []`) -> `not xs`, `len(xs) > 0` -> `xs` in a test, and the
+    reverse."""
 
     name = "idiom_len_truth"
     description = "test a collection's emptiness by its truth instead of its length, or back"
@@ -131,6 +144,18 @@ class LenToTruth(_ExpressionIdiom):
             return None
         if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
             target = node.comparisons[0]
+            empty = _empty_of(target.comparator)
+            if empty is not None and isinstance(node.left, cst.Name) and not node.left.lpar:
+                # `s == ''`, `xs == []`, `d == {}` for a str, list, dict.
+                if kinds.of_name(node.left.value) != empty:
+                    return None
+                if isinstance(target.operator, cst.Equal):
+                    return ("not", node.left)
+                if isinstance(target.operator, cst.NotEqual) and in_boolean_context(
+                    node, kinds.info
+                ):
+                    return ("truth", node.left)
+                return None
             bound = _int_value(target.comparator)
             seq = _len_of(node.left, kinds.excluding(None))
             if seq is None or bound is None:

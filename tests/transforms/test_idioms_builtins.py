@@ -653,3 +653,32 @@ def test_loop_folds_skip_statements_that_do_not_mention_the_accumulator() -> Non
             return total
         """,
     )
+
+
+def test_comparison_with_an_empty_display_becomes_truth_test() -> None:
+    before = """
+        def f(names):
+            names.sort()
+            if names == []:
+                return ""
+            return names[0]
+        """
+    after = """
+        def f(names):
+            names.sort()
+            if not names:
+                return ""
+            return names[0]
+        """
+    assert_transform(LenToTruth, before, after)
+    assert_equivalent(before, after, [([],), (["b", "a"],)])
+    # `x` may be 0 or None: falsy, but not equal to [].
+    assert_declines(
+        LenToTruth,
+        """
+        def f(x):
+            if x == []:
+                return 1
+            return 2
+        """,
+    )
