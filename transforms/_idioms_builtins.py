@@ -509,6 +509,130 @@ class JoinComprehension(_ExpressionIdiom):
         return updated.with_changes(args=[updated.args[0].with_changes(value=new)])
 
 
+# -- str methods <-> the other str methods they stand for --------------------------------------
+
+
+def _str_arg(expr: cst.BaseExpression, kinds: Kinds) -> bool:
+    """A str literal or a name of kind str."""
+    if str_value(expr) is not None and isinstance(expr, cst.SimpleString):
+        return True
+    return isinstance(expr, cst.Name) and kinds.of_name(expr.value) == STR
+
+
+def _subscript_int(node: cst.CSTNode) -> tuple[cst.BaseExpression, int] | None:
+    """`(value, i)` for `value[i]` with an int literal `i` (negative included)."""
+    if not isinstance(node, cst.Subscript) or len(node.slice) != 1:
+        return None
+    index = node.slice[0].slice
+    if not isinstance(index, cst.Index):
+        return None
+    value = _literal_int(index.value)
+    return None if value is None else (node.value, value)
+
+
+class StrMethodSwap(_ExpressionIdiom):
+    """str methods by the other str methods that compute the same: `s.strip(c)` <->
+    `s.lstrip(c).rstrip(c)`; `s.split(sep)[0]` <-> `s.partition(sep)[0]`;
+    `s.split(sep)[-1]` -> `s.rpartition(sep)[2]`; `s.count(x) > 0` -> `x in s`."""
+
+    name = "idiom_str_methods"
+    description = "compute with another str method: strip by lstrip/rstrip, split by partition..."
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        if has_comments(node):
+            return None
+        call = method_call(node)
+        if call is not None:
+            receiver, method, args = call
+            if any(a.keyword for a in args):
+                return None
+            if method == "strip" and len(args) <= 1 and all(is_simple(a.value) for a in args):
+                return ("unstrip", None)
+            inner = method_call(receiver)
+            if (
+                method in ("lstrip", "rstrip")
+                and inner is not None
+                and {method, inner[1]} == {"lstrip", "rstrip"}
+                and _code_all(args) == _code_all(inner[2])
+                and len(args) <= 1
+                and all(is_simple(a.value) for a in args)
+            ):
+                return ("strip", None)
+            return None
+        item = _subscript_int(node)
+        if item is not None:
+            value, index = item
+            split = method_call(value)
+            if split is None or any(a.keyword for a in split[2]):
+                return None
+            receiver, method, args = split
+            # An empty separator makes split and partition both raise ValueError.
+            if not args or not _str_arg(args[0].value, kinds):
+                return None
+            maxsplit = _literal_int(args[1].value) if len(args) == 2 else -1
+            if len(args) > 2 or maxsplit is None:
+                return None
+            if method == "split" and index == 0 and (maxsplit == -1 or maxsplit >= 1):
+                return ("partition", None)
+            if method in ("split", "rsplit") and index == -1:
+                if method == "split" and maxsplit != -1:
+                    return None
+                if method == "rsplit" and not (maxsplit == -1 or maxsplit >= 1):
+                    return None
+                return ("rpartition", None)
+            if method == "partition" and index == 0 and len(args) == 1:
+                return ("split", None)
+            return None
+        if (
+            isinstance(node, cst.Comparison)
+            and len(node.comparisons) == 1
+            and in_boolean_context(node, kinds.info)
+        ):
+            count = method_call(node.left)
+            target = node.comparisons[0]
+            bound = _int_value(target.comparator)
+            if count is None or count[1] != "count" or len(count[2]) != 1 or count[2][0].keyword:
+                return None
+            if kinds.excluding(node).of(count[0]) != STR:
+                return None
+            op = target.operator
+            if (isinstance(op, cst.GreaterThan | cst.NotEqual) and bound == 0) or (
+                isinstance(op, cst.GreaterThanEqual) and bound == 1
+            ):
+                return ("in", None)
+            if isinstance(op, cst.Equal) and bound == 0:
+                return ("not in", None)
+        return None
+
+    def build(self, updated: Any) -> Any:
+        form, _ = self.data
+        if form == "unstrip":
+            args = [a.value for a in updated.args]
+            left = _method(updated.func.value, "lstrip", *args)
+            return _method(left, "rstrip", *[a.deep_clone() for a in args])
+        if form == "strip":
+            inner = updated.func.value
+            return _method(inner.func.value, "strip", *[a.value for a in updated.args])
+        if form in ("partition", "rpartition", "split"):
+            split = updated.value
+            receiver, sep = split.func.value, split.args[0].value
+            if form == "split":
+                whole = _method(receiver, "split", sep, cst.Integer("1"))
+                return _index(whole, cst.Index(cst.Integer("0")))
+            index = "0" if form == "partition" else "2"
+            return _index(_method(receiver, form, sep), cst.Index(cst.Integer(index)))
+        count = updated.left
+        op: cst.BaseCompOp = cst.In() if form == "in" else cst.NotIn()
+        return cst.Comparison(
+            left=wrap(count.args[0].value, 7),
+            comparisons=[cst.ComparisonTarget(operator=op, comparator=wrap(count.func.value, 7))],
+        )
+
+
+def _code_all(args: list[cst.Arg]) -> list[str]:
+    return [_code(a.value) for a in args]
+
+
 # -- d = {} + for loop storing into d -> dict / set comprehension --------------------------------
 
 
@@ -900,5 +1024,6 @@ TRANSFORMS: tuple[type[Transform], ...] = (
     JoinComprehension,
     LoopToCollectionComprehension,
     ReversedRange,
+    StrMethodSwap,
     StrConcatToJoin,
 )

@@ -15,6 +15,7 @@ from transforms._idioms_builtins import (
     ReversedRange,
     ReverseSlice,
     StrConcatToJoin,
+    StrMethodSwap,
 )
 from transforms._idioms_common import INT, STR, Kinds
 
@@ -680,5 +681,81 @@ def test_comparison_with_an_empty_display_becomes_truth_test() -> None:
             if x == []:
                 return 1
             return 2
+        """,
+    )
+
+
+def test_str_methods_swap_for_equivalent_str_methods() -> None:
+    before = """
+        def f(text):
+            return text.strip('x')
+        """
+    after = """
+        def f(text):
+            return text.lstrip('x').rstrip('x')
+        """
+    assert_transform(StrMethodSwap, before, after)
+    assert_transform(StrMethodSwap, after, before)
+    assert_equivalent(before, after, [("xxaxbxx",), ("",), ("xxx",)])
+    before = """
+        def f(text):
+            return text.split(':')[0], text.split('.')[-1]
+        """
+    after_first = """
+        def f(text):
+            return text.partition(':')[0], text.split('.')[-1]
+        """
+    after_last = """
+        def f(text):
+            return text.split(':')[0], text.rpartition('.')[2]
+        """
+    assert_transform(StrMethodSwap, before, after_first, seed=1)
+    assert_transform(StrMethodSwap, before, after_last, seed=0)
+    calls = [("a:b:c.d.e",), ("",), ("abc",), (":.",)]
+    assert_equivalent(before, after_first, calls)
+    assert_equivalent(before, after_last, calls)
+    before = """
+        def f(text, sub):
+            text = text.lower()
+            if text.count(sub) > 0:
+                return 1
+            return 0
+        """
+    after = """
+        def f(text, sub):
+            text = text.lower()
+            if sub in text:
+                return 1
+            return 0
+        """
+    assert_transform(StrMethodSwap, before, after)
+    assert_equivalent(before, after, [("abc", "b"), ("abc", "z"), ("", "")])
+
+
+def test_str_methods_swap_declines_other_separators_and_counts() -> None:
+    # `sep` may be None (split on whitespace): partition would raise.
+    assert_declines(
+        StrMethodSwap,
+        """
+        def f(text, sep):
+            return text.split(sep)[0]
+        """,
+    )
+    # maxsplit 0 keeps the whole string as the first field.
+    assert_declines(
+        StrMethodSwap,
+        """
+        def f(text):
+            return text.split(',', 0)[0]
+        """,
+    )
+    # A list's count and `in` agree only up to identity: the receiver must be a str.
+    assert_declines(
+        StrMethodSwap,
+        """
+        def f(xs, x):
+            if xs.count(x) > 0:
+                return 1
+            return 0
         """,
     )
