@@ -47,6 +47,7 @@ from transforms._analysis import (
     name_values,
     strip_parens,
     target_names,
+    walk,
     wrap,
 )
 from transforms._base import Transform
@@ -507,6 +508,108 @@ class JoinComprehension(_ExpressionIdiom):
         else:
             new = cst.ListComp(elt=comp.elt, for_in=comp.for_in)
         return updated.with_changes(args=[updated.args[0].with_changes(value=new)])
+
+
+# -- map() / filter() -> comprehension; max(a, b) -> conditional -----------------------------------
+
+_MAP_CONSUMERS = frozenset({"list", "set", "tuple", "sorted", "sum", "any", "all", "min", "max"})
+
+
+def _inlined(func: cst.BaseExpression, kinds: Kinds) -> tuple[str, cst.BaseExpression] | None:
+    """`(variable, body)` for `lambda variable: body`, or a fresh-variable call of a builtin
+    name (`str` -> `str(x)` with the variable left to the caller as ""), else None."""
+    info = kinds.info
+    if isinstance(func, cst.Name) and info.is_builtin(func.value) and func.value != "next":
+        return "", func
+    if (
+        isinstance(func, cst.Lambda)
+        and len(func.params.params) == 1
+        and not func.params.posonly_params
+        and not func.params.kwonly_params
+        and func.params.star_arg is cst.MaybeSentinel.DEFAULT
+        and func.params.star_kwarg is None
+        and func.params.params[0].default is None
+        and not contains(func.body, _UNSAFE)
+        and not any(isinstance(n, cst.Name) and n.value == "next" for n in walk(func.body))
+    ):
+        return func.params.params[0].name.value, func.body
+    return None
+
+
+class MapToComprehension(_ExpressionIdiom):
+    """`list(map(f, xs))` -> `[f(x) for x in xs]`, `''.join(map(str, xs))` ->
+    `''.join(str(x) for x in xs)`, `list(filter(lambda x: c, xs))` -> `[x for x in xs if c]`;
+    `max(a, b)` -> `b if b > a else a` (and `min`), which is how they choose."""
+
+    name = "idiom_map_comprehension"
+    description = "use a comprehension instead of map()/filter(), a conditional instead of max()"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        info = kinds.info
+        call = builtin_call(node, info)
+        if call is not None and call[0] in ("min", "max") and len(call[1]) == 2:
+            a, b = (arg.value for arg in call[1])
+            if all(
+                is_simple(x) and not arg.keyword for x, arg in zip((a, b), call[1], strict=True)
+            ):
+                return ("choose", call[0])
+            return None
+        method = method_call(node)
+        if call is not None and call[0] in _MAP_CONSUMERS and len(call[1]) == 1:
+            inner = call[1][0].value
+        elif (
+            method is not None
+            and method[1] == "join"
+            and len(method[2]) == 1
+            and str_value(method[0]) is not None
+        ):
+            inner = method[2][0].value
+        else:
+            return None
+        mapped = builtin_call(inner, info)
+        if mapped is None or mapped[0] not in ("map", "filter") or len(mapped[1]) != 2:
+            return None
+        if any(a.keyword for a in mapped[1]) or has_comments(node):
+            return None
+        func = mapped[1][0].value
+        if mapped[0] == "filter" and isinstance(func, cst.Name) and func.value == "None":
+            return ("filter", "", None)
+        inlined = _inlined(func, kinds)
+        if inlined is None or (mapped[0] == "filter" and not inlined[0]):
+            return None
+        return (mapped[0], *inlined)
+
+    def build(self, updated: Any) -> Any:
+        form = self.data[0]
+        if form == "choose":
+            a, b = (arg.value for arg in updated.args)
+            op: cst.BaseCompOp = cst.GreaterThan() if self.data[1] == "max" else cst.LessThan()
+            chooses = cst.Comparison(left=b, comparisons=[cst.ComparisonTarget(op, a.deep_clone())])
+            return cst.IfExp(test=chooses, body=b.deep_clone(), orelse=a)
+        _, variable, body = self.data
+        outer = updated.args[0].value
+        func, iterable = (a.value for a in outer.args)
+        if not variable:
+            variable = self.fresh.take(self.rng.choice(["x", "item", "value"]))
+        target = cst.Name(variable)
+        if form == "map":
+            elt: cst.BaseExpression = (
+                _call(body.value, cst.Name(variable)) if isinstance(func, cst.Name) else func.body
+            )
+            test: cst.BaseExpression | None = None
+        else:
+            elt = cst.Name(variable)
+            test = cst.Name(variable) if body is None else func.body
+        ifs = [] if test is None else [cst.CompIf(test=wrap(test, 3))]
+        for_in = cst.CompFor(target=target, iter=wrap(iterable, 3), ifs=ifs)
+        comp: cst.BaseExpression
+        consumer = updated.func
+        if isinstance(consumer, cst.Name) and consumer.value == "list":
+            return cst.ListComp(elt=wrap(elt, 1), for_in=for_in)
+        if isinstance(consumer, cst.Name) and consumer.value == "set":
+            return cst.SetComp(elt=wrap(elt, 1), for_in=for_in)
+        comp = cst.GeneratorExp(elt=wrap(elt, 1), for_in=for_in, lpar=[], rpar=[])
+        return updated.with_changes(args=[updated.args[0].with_changes(value=comp)])
 
 
 # -- str methods <-> the other str methods they stand for --------------------------------------
@@ -1025,5 +1128,6 @@ TRANSFORMS: tuple[type[Transform], ...] = (
     LoopToCollectionComprehension,
     ReversedRange,
     StrMethodSwap,
+    MapToComprehension,
     StrConcatToJoin,
 )

@@ -11,6 +11,7 @@ from transforms._idioms_builtins import (
     JoinComprehension,
     LenToTruth,
     LoopToCollectionComprehension,
+    MapToComprehension,
     MembershipToGet,
     ReversedRange,
     ReverseSlice,
@@ -757,5 +758,55 @@ def test_str_methods_swap_declines_other_separators_and_counts() -> None:
             if xs.count(x) > 0:
                 return 1
             return 0
+        """,
+    )
+
+
+def test_map_and_filter_become_comprehensions() -> None:
+    before = """
+        def f(nums):
+            return list(map(lambda n: n * 2, nums)), list(filter(lambda n: n > 1, nums))
+        """
+    after_map = """
+        def f(nums):
+            return [n * 2 for n in nums], list(filter(lambda n: n > 1, nums))
+        """
+    after_filter = """
+        def f(nums):
+            return list(map(lambda n: n * 2, nums)), [n for n in nums if n > 1]
+        """
+    assert_transform(MapToComprehension, before, after_map, seed=1)
+    assert_transform(MapToComprehension, before, after_filter, seed=0)
+    assert_equivalent(before, after_map, [([1, 2, 3],), ([],)])
+    assert_equivalent(before, after_filter, [([1, 2, 3],), ([],)])
+    before = """
+        def f(nums):
+            return ''.join(map(str, nums))
+        """
+    after = """
+        def f(nums):
+            return ''.join(str(item) for item in nums)
+        """
+    assert_transform(MapToComprehension, before, after)
+    assert_equivalent(before, after, [([1, 22],), ([],)])
+
+
+def test_two_argument_max_and_min_become_conditionals() -> None:
+    before = """
+        def f(text, w):
+            return text.zfill(max(1, w)), min(w, 3)
+        """
+    after = """
+        def f(text, w):
+            return text.zfill(w if w > 1 else 1), min(w, 3)
+        """
+    assert_transform(MapToComprehension, before, after, seed=1)
+    assert_equivalent(before, after, [("7", 3), ("7", -2), ("7", 1)])
+    # `next` inside map stops map quietly but escapes a comprehension.
+    assert_declines(
+        MapToComprehension,
+        """
+        def f(its):
+            return list(map(next, its))
         """,
     )
