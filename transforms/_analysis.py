@@ -669,6 +669,20 @@ def is_literal(expr: cst.BaseExpression) -> bool:
     return False
 
 
+def range_args(node: cst.CSTNode, info: ModuleInfo) -> list[cst.BaseExpression] | None:
+    """The 1 to 3 positional arguments of a call to the builtin `range`, else None."""
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "range"
+        and info.is_builtin("range")
+        and 1 <= len(node.args) <= 3
+        and all(a.keyword is None and not a.star for a in node.args)
+    ):
+        return [a.value for a in node.args]
+    return None
+
+
 def pure_call(call: cst.Call, info: ModuleInfo) -> bool:
     """Whether `call` calls a pure builtin the module never rebinds, or a method that
     changes no object (whatever its receiver)."""

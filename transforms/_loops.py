@@ -35,6 +35,7 @@ from transforms._analysis import (
     loop_control_of,
     mutation_free,
     name_values,
+    range_args,
     strip_parens,
     target_names,
     walk,
@@ -142,17 +143,8 @@ class ForToWhile(Transform):
 
     def _plan(self, loop: cst.For, func: cst.FunctionDef, info: ModuleInfo) -> _Plan | None:
         iterable = loop.iter
-        if (
-            isinstance(iterable, cst.Call)
-            and isinstance(iterable.func, cst.Name)
-            and iterable.func.value == "range"
-            and info.is_builtin("range")
-            and 1 <= len(iterable.args) <= 3
-            and all(a.keyword is None and not a.star for a in iterable.args)
-            and isinstance(loop.target, cst.Name)
-            and not iterable.lpar
-        ):
-            args = [a.value for a in iterable.args]
+        args = range_args(iterable, info)
+        if args is not None and isinstance(loop.target, cst.Name) and not iterable.lpar:
             step = _literal_int(args[2]) if len(args) == 3 else 1
             if step:
                 return self._range_plan(loop, func, info, args, step)
@@ -303,12 +295,7 @@ class ForToWhile(Transform):
             ]
         elif not always_exits(loop.body):
             body = [*body, _line(_increment(index, plan.step))]
-        new_block = (
-            block.with_changes(body=body, header=header)
-            if block is not None
-            else cst.IndentedBlock(body=body, header=header)
-        )
-        statements.append(cst.While(test=test, body=new_block, orelse=loop.orelse))
+        statements.append(_while(test, body, header, block, loop))
         return statements
 
     def _sequence_loop(self, loop: cst.For) -> list[cst.BaseStatement]:
@@ -344,13 +331,25 @@ class ForToWhile(Transform):
         )
         body, header, block = _body_parts(loop.body)
         body = [fetch, _line(_increment(index, 1)), *body]
-        new_block = (
-            block.with_changes(body=body, header=header)
-            if block is not None
-            else cst.IndentedBlock(body=body, header=header)
-        )
-        statements.append(cst.While(test=test, body=new_block, orelse=loop.orelse))
+        statements.append(_while(test, body, header, block, loop))
         return statements
+
+
+def _while(
+    test: cst.BaseExpression,
+    body: list[cst.BaseStatement],
+    header: cst.TrailingWhitespace,
+    block: cst.IndentedBlock | None,
+    loop: cst.For,
+) -> cst.While:
+    """`while test:` over `body`, in the loop's own block (comments kept) when it had one,
+    with the loop's `else`."""
+    new_block = (
+        block.with_changes(body=body, header=header)
+        if block is not None
+        else cst.IndentedBlock(body=body, header=header)
+    )
+    return cst.While(test=test, body=new_block, orelse=loop.orelse)
 
 
 _STR_METHODS = frozenset(
