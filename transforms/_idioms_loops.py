@@ -74,6 +74,7 @@ from transforms._idioms_common import (
     STR_RESULT_METHODS as _STR_RESULT,
 )
 
+_SPLITS = frozenset({"split", "rsplit", "splitlines"})
 _UNSAFE = cst.Lambda | cst.NamedExpr | cst.Yield | cst.Await | cst.FunctionDef | cst.ClassDef
 _STR_TESTS = frozenset(
     {"isalpha", "isdigit", "isdecimal", "isnumeric", "isalnum", "isspace", "isupper",
@@ -485,6 +486,18 @@ class JoinToLoop(IdiomRewrite):
             # way, so a non-str item makes both the loop and join() raise TypeError.
             if not (kinds.of_name(items.value) in (STR, LIST) or kinds.plain_param(items.value)):
                 return None
+        elif isinstance(items, cst.Call):
+            # A str's split()/splitlines(), or sorted/reversed/list of something: every item
+            # exists before the first is added, so both forms raise TypeError on a non-str.
+            method_items = method_call(items)
+            call_items = builtin_call(items, info)
+            if not (
+                (method_items is not None and method_items[1] in _SPLITS)
+                or (call_items is not None and call_items[0] in ("sorted", "reversed", "list"))
+            ):
+                return None
+            if contains(items, _UNSAFE) or not mutation_free(items, info):
+                return None
         elif isinstance(items, cst.GeneratorExp | cst.ListComp):
             if sep_value == "":
                 return None  # idiom_accumulator_loop's job
@@ -512,7 +525,7 @@ class JoinToLoop(IdiomRewrite):
         if original_node is not site.stmt:
             return updated_node
         items = site.items
-        if isinstance(items, cst.Name):
+        if isinstance(items, cst.Name | cst.Call):
             target: cst.BaseAssignTargetExpression = cst.Name(self.item)
             iterable: cst.BaseExpression = items
             elt: cst.BaseExpression = cst.Name(self.item)

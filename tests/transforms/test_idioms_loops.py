@@ -7,6 +7,8 @@ from transform_testing import (
     assert_equivalent,
     assert_equivalent_over_seeds,
     assert_transform,
+    code,
+    transform,
 )
 
 from transforms._idioms_loops import (
@@ -498,5 +500,32 @@ def test_iterate_by_index_declines_changed_lists_and_unknown_iterables() -> None
             for x in items:
                 n += 1
             return n
+        """,
+    )
+
+
+def test_join_of_split_or_sorted_becomes_loop() -> None:
+    before = """
+        def f(name):
+            return '*'.join(name.split(' '))
+        """
+    result = transform("idiom_join_loop", code(before))
+    assert result is not None
+    assert "for " in result.code and "name.split(' ')" in result.code
+    assert_equivalent(before, result.code, [("a b  c",), ("",), ("abc",)])
+    before = """
+        def f(text):
+            letters = ''.join(sorted(text))
+            return letters
+        """
+    result = transform("idiom_join_loop", code(before))
+    assert result is not None
+    assert_equivalent(before, result.code, [("cab",), ("",)])
+    # The items are built by a call that may change things: not a site.
+    assert_declines(
+        "idiom_join_loop",
+        """
+        def f(parts):
+            return ''.join(parts.pop())
         """,
     )
