@@ -391,6 +391,27 @@ def _backwards_of(node: cst.CSTNode) -> cst.BaseExpression | None:
     return None
 
 
+_CONSUMERS = frozenset(
+    {"dict", "list", "tuple", "set", "sorted", "sum", "min", "max", "any", "all"}
+)
+
+
+def _consumed(node: cst.CSTNode, info: ModuleInfo) -> bool:
+    """Whether `node` is the sole argument of a builtin that only iterates it once, or of
+    `sep.join`."""
+    arg = info.parent(node)
+    call = info.parent(arg) if isinstance(arg, cst.Arg) else None
+    if not isinstance(call, cst.Call) or len(call.args) != 1 or call.args[0] is not arg:
+        return False
+    if arg.keyword is not None or arg.star:
+        return False
+    builtin = builtin_call(call, info)
+    if builtin is not None:
+        return builtin[0] in _CONSUMERS
+    method = method_call(call)
+    return method is not None and method[1] == "join" and str_value(method[0]) is not None
+
+
 class ReverseSlice(_ExpressionIdiom):
     """`s[::-1]` -> `''.join(reversed(s))` / `list(reversed(xs))` / `reversed(xs)` as a loop's
     iterable, and `''.join(reversed(s))` / `list(reversed(xs))` -> `[::-1]`."""
@@ -415,6 +436,8 @@ class ReverseSlice(_ExpressionIdiom):
                     return ("iterate", seq)
                 return None
             kind = kinds.excluding(node).of(seq)
+            if kind in (STR, LIST, SEQ) and _consumed(node, info):
+                return ("iterate", seq)  # `dict(xs[::-1])` -> `dict(reversed(xs))`
             if kind == STR:
                 return ("join", seq)
             if kind == LIST and info.is_builtin("list"):

@@ -810,3 +810,16 @@ def test_two_argument_max_and_min_become_conditionals() -> None:
             return list(map(next, its))
         """,
     )
+
+
+def test_reverse_slice_handed_to_a_consumer_becomes_reversed() -> None:
+    before = """
+        def f(a):
+            return dict(list(a.items())[::-1])
+        """
+    after = """
+        def f(a):
+            return dict(reversed(list(a.items())))
+        """
+    assert_transform(ReverseSlice, before, after)
+    assert_equivalent(before, after, [({1: 2, 3: 4},), ({},)])
