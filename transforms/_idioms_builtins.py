@@ -659,7 +659,8 @@ def _subscript_int(node: cst.CSTNode) -> tuple[cst.BaseExpression, int] | None:
 class StrMethodSwap(_ExpressionIdiom):
     """str methods by the other str methods that compute the same: `s.strip(c)` <->
     `s.lstrip(c).rstrip(c)`; `s.split(sep)[0]` <-> `s.partition(sep)[0]`;
-    `s.split(sep)[-1]` -> `s.rpartition(sep)[2]`; `s.count(x) > 0` -> `x in s`."""
+    `s.split(sep)[-1]` -> `s.rpartition(sep)[2]`; `s.count(x) > 0` -> `x in s`;
+    `s.find(x)` -> `s.index(x) if x in s else -1` (and `rfind` by `rindex`)."""
 
     name = "idiom_str_methods"
     description = "compute with another str method: strip by lstrip/rstrip, split by partition..."
@@ -674,6 +675,14 @@ class StrMethodSwap(_ExpressionIdiom):
                 return None
             if method == "strip" and len(args) <= 1 and all(is_simple(a.value) for a in args):
                 return ("unstrip", None)
+            if (
+                method in ("find", "rfind")
+                and len(args) == 1
+                and isinstance(receiver, cst.Name)
+                and is_simple(args[0].value)
+                and kinds.excluding(node).of_name(receiver.value) == STR
+            ):
+                return ("index", method)
             inner = method_call(receiver)
             if (
                 method in ("lstrip", "rstrip")
@@ -736,6 +745,18 @@ class StrMethodSwap(_ExpressionIdiom):
             args = [a.value for a in updated.args]
             left = _method(updated.func.value, "lstrip", *args)
             return _method(left, "rstrip", *[a.deep_clone() for a in args])
+        if form == "index":
+            receiver, sub = updated.func.value, updated.args[0].value
+            method = "index" if self.data[1] == "find" else "rindex"
+            found = cst.Comparison(
+                left=wrap(sub, 7),
+                comparisons=[cst.ComparisonTarget(operator=cst.In(), comparator=receiver)],
+            )
+            return cst.IfExp(
+                test=found,
+                body=_method(receiver.deep_clone(), method, sub.deep_clone()),
+                orelse=_int_literal(-1),
+            )
         if form == "strip":
             inner = updated.func.value
             return _method(inner.func.value, "strip", *[a.value for a in updated.args])

@@ -823,3 +823,26 @@ def test_reverse_slice_handed_to_a_consumer_becomes_reversed() -> None:
         """
     assert_transform(ReverseSlice, before, after)
     assert_equivalent(before, after, [({1: 2, 3: 4},), ({},)])
+
+
+def test_find_becomes_index_behind_a_membership_test() -> None:
+    before = """
+        def f(text, ch):
+            text = text.lower()
+            return text.find(ch)
+        """
+    after = """
+        def f(text, ch):
+            text = text.lower()
+            return text.index(ch) if ch in text else -1
+        """
+    assert_transform(StrMethodSwap, before, after)
+    assert_equivalent(before, after, [("abcb", "b"), ("abc", "z"), ("", ""), ("abc", 1)])
+    # `items` may be a list: it has index() but no find().
+    assert_declines(
+        StrMethodSwap,
+        """
+        def f(items, x):
+            return items.find(x)
+        """,
+    )
