@@ -332,6 +332,26 @@ class IdiomRewrite(Transform):
 
     kind = "equivalent"
     family = "idiom"
+    acc: str  # the accumulator a rewrite into a loop builds
+
+    def accumulate(
+        self,
+        original: cst.SimpleStatementLine,
+        updated: cst.SimpleStatementLine,
+        start: cst.BaseExpression,
+        loop: cst.For,
+        returns: bool,
+    ) -> cst.FlattenSentinel[cst.BaseStatement]:
+        """`acc = start` and `loop` (which builds `self.acc`) in place of the statement
+        `original`, then `return acc` when the statement returned the value."""
+        produced: list[cst.BaseStatement] = [
+            assign(self.acc, start).with_changes(leading_lines=updated.leading_lines),
+            loop,
+        ]
+        if returns:
+            produced.append(line(cst.Return(value=cst.Name(self.acc))))
+        self.note_origin(original, *produced)
+        return cst.FlattenSentinel(produced)
 
 
 class LoopReplacement(IdiomRewrite):

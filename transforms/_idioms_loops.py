@@ -419,14 +419,7 @@ class AccumulatorToLoop(IdiomRewrite):
             iter=for_in.iter,
             body=cst.IndentedBlock(body=[add]),
         )
-        produced: list[cst.BaseStatement] = [
-            assign(self.acc, start).with_changes(leading_lines=updated_node.leading_lines),
-            loop,
-        ]
-        if site.acc is None:
-            produced.append(line(cst.Return(value=cst.Name(self.acc))))
-        self.note_origin(original_node, *produced)
-        return cst.FlattenSentinel(produced)
+        return self.accumulate(original_node, updated_node, start, loop, site.acc is None)
 
 
 @dataclass
@@ -552,16 +545,8 @@ class JoinToLoop(IdiomRewrite):
             )
             iterable = cst.Call(func=cst.Name("enumerate"), args=[cst.Arg(value=iterable)])
         loop = cst.For(target=target, iter=iterable, body=cst.IndentedBlock(body=body))
-        produced: list[cst.BaseStatement] = [
-            assign(self.acc, cst.SimpleString("''")).with_changes(
-                leading_lines=updated_node.leading_lines
-            ),
-            loop,
-        ]
-        if site.acc is None:
-            produced.append(line(cst.Return(value=cst.Name(self.acc))))
-        self.note_origin(original_node, *produced)
-        return cst.FlattenSentinel(produced)
+        empty = cst.SimpleString("''")
+        return self.accumulate(original_node, updated_node, empty, loop, site.acc is None)
 
 
 # -- loop <-> any / all, early return <-> flag -------------------------------------------------
