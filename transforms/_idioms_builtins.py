@@ -660,7 +660,8 @@ class StrMethodSwap(_ExpressionIdiom):
     """str methods by the other str methods that compute the same: `s.strip(c)` <->
     `s.lstrip(c).rstrip(c)`; `s.split(sep)[0]` <-> `s.partition(sep)[0]`;
     `s.split(sep)[-1]` -> `s.rpartition(sep)[2]`; `s.count(x) > 0` -> `x in s`;
-    `s.find(x)` -> `s.index(x) if x in s else -1` (and `rfind` by `rindex`)."""
+    `s.find(x)` -> `s.index(x) if x in s else -1` (and `rfind` by `rindex`);
+    `s.startswith(p)` -> `s.find(p) == 0` in a test."""
 
     name = "idiom_str_methods"
     description = "compute with another str method: strip by lstrip/rstrip, split by partition..."
@@ -675,6 +676,15 @@ class StrMethodSwap(_ExpressionIdiom):
                 return None
             if method == "strip" and len(args) <= 1 and all(is_simple(a.value) for a in args):
                 return ("unstrip", None)
+            if (
+                method == "startswith"
+                and len(args) == 1
+                and _str_arg(args[0].value, kinds)
+                and isinstance(node, cst.Call)
+                and in_boolean_context(node, kinds.info)
+            ):
+                # str-only on both sides: any other receiver raises AttributeError in both.
+                return ("find==0", None)
             if (
                 method in ("find", "rfind")
                 and len(args) == 1
@@ -745,6 +755,9 @@ class StrMethodSwap(_ExpressionIdiom):
             args = [a.value for a in updated.args]
             left = _method(updated.func.value, "lstrip", *args)
             return _method(left, "rstrip", *[a.deep_clone() for a in args])
+        if form == "find==0":
+            position = _method(updated.func.value, "find", updated.args[0].value)
+            return _compare(position, cst.Equal(), 0)
         if form == "index":
             receiver, sub = updated.func.value, updated.args[0].value
             method = "index" if self.data[1] == "find" else "rindex"

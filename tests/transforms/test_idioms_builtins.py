@@ -846,3 +846,30 @@ def test_find_becomes_index_behind_a_membership_test() -> None:
             return items.find(x)
         """,
     )
+
+
+def test_startswith_becomes_find_at_zero() -> None:
+    before = """
+        def f(text, prefix):
+            if text.startswith('ab'):
+                return 1
+            return 0
+        """
+    after = """
+        def f(text, prefix):
+            if text.find('ab') == 0:
+                return 1
+            return 0
+        """
+    assert_transform(StrMethodSwap, before, after)
+    assert_equivalent(before, after, [("abc",), ("cab",), ("",), ("a",)])
+    # The prefix may be a tuple, which startswith takes and find does not.
+    assert_declines(
+        StrMethodSwap,
+        """
+        def f(text, prefix):
+            if text.startswith(prefix):
+                return 1
+            return 0
+        """,
+    )
