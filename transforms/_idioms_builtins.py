@@ -613,7 +613,7 @@ class MapToComprehension(_ExpressionIdiom):
         outer = updated.args[0].value
         func, iterable = (a.value for a in outer.args)
         if not variable:
-            variable = self.fresh.take(self.rng.choice(["x", "item", "value"]))
+            variable = self.fresh_name(["x", "item", "value"])
         target = cst.Name(variable)
         if form == "map":
             elt: cst.BaseExpression = (
@@ -633,6 +633,70 @@ class MapToComprehension(_ExpressionIdiom):
             return cst.SetComp(elt=wrap(elt, 1), for_in=for_in)
         comp = cst.GeneratorExp(elt=wrap(elt, 1), for_in=for_in, lpar=[], rpar=[])
         return updated.with_changes(args=[updated.args[0].with_changes(value=comp)])
+
+
+# -- list(xs) <-> [x for x in xs] ---------------------------------------------------------------
+
+
+def _calls_next(node: cst.CSTNode) -> bool:
+    """Whether `node` names `next` (a StopIteration it raises ends `list(genexp)` quietly
+    but escapes a list comprehension)."""
+    return any(isinstance(n, cst.Name) and n.value == "next" for n in walk(node))
+
+
+class CopyComprehension(_ExpressionIdiom):
+    """`list(xs)` -> `[x for x in xs]`, `list(e for x in xs)` -> `[e for x in xs]` (and
+    `set`), and `[x for x in xs]` -> `list(xs)`."""
+
+    name = "idiom_list_comprehension"
+    description = "build a list or set with a comprehension instead of list()/set(), or back"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        info = kinds.info
+        if has_comments(node):
+            return None
+        call = builtin_call(node, info)
+        if call is not None and call[0] in ("list", "set") and len(call[1]) == 1:
+            arg = call[1][0]
+            if arg.keyword is not None:
+                return None
+            if isinstance(arg.value, cst.GeneratorExp):
+                if arg.value.for_in.asynchronous or _calls_next(arg.value):
+                    return None
+                return ("unwrap", call[0])
+            kind = kinds.of(arg.value)
+            return ("spell", call[0], kind)
+        if isinstance(node, cst.ListComp | cst.SetComp):
+            for_in = node.for_in
+            builtin = "list" if isinstance(node, cst.ListComp) else "set"
+            if (
+                for_in.inner_for_in is None
+                and not for_in.ifs
+                and not for_in.asynchronous
+                and isinstance(node.elt, cst.Name)
+                and isinstance(for_in.target, cst.Name)
+                and node.elt.value == for_in.target.value
+                and info.is_builtin(builtin)
+                and not _consumed(node, info)  # `''.join([c for c in t])`: join_generator's
+            ):
+                return ("call", builtin)
+        return None
+
+    def build(self, updated: Any) -> Any:
+        form, builtin = self.data[0], self.data[1]
+        if form == "call":
+            return _call(builtin, updated.for_in.iter)
+        arg = updated.args[0].value
+        if form == "unwrap":
+            for_in, elt = arg.for_in, arg.elt
+        else:
+            bases = ["ch", "c", "char"] if self.data[2] == STR else ["item", "x", "value"]
+            variable = self.fresh_name(bases)
+            for_in = cst.CompFor(target=cst.Name(variable), iter=wrap(arg, 3))
+            elt = cst.Name(variable)
+        if builtin == "list":
+            return cst.ListComp(elt=elt, for_in=for_in)
+        return cst.SetComp(elt=elt, for_in=for_in)
 
 
 # -- str methods <-> the other str methods they stand for --------------------------------------
@@ -1186,5 +1250,6 @@ TRANSFORMS: tuple[type[Transform], ...] = (
     ReversedRange,
     StrMethodSwap,
     MapToComprehension,
+    CopyComprehension,
     StrConcatToJoin,
 )

@@ -108,6 +108,11 @@ class _ExpressionIdiom(IdiomRewrite):
         """What `build` needs to rewrite `node`, or None when `node` is not a site."""
         raise NotImplementedError
 
+    def fresh_name(self, bases: list[str]) -> str:
+        """One of `bases` (chosen with the rng) that is free, else a numbered one."""
+        free = [b for b in bases if self.fresh.is_free(b)]
+        return self.fresh.take(self.rng.choice(free or bases))
+
     def build(self, updated: Any) -> Any:
         """The replacement of the picked site (`updated`: the site with its children
         already visited)."""

@@ -8,6 +8,7 @@ from transform_testing import assert_declines, assert_equivalent, assert_transfo
 from transforms._analysis import ModuleInfo
 from transforms._base import analysed
 from transforms._idioms_builtins import (
+    CopyComprehension,
     JoinComprehension,
     LenToTruth,
     LoopToCollectionComprehension,
@@ -871,5 +872,41 @@ def test_startswith_becomes_find_at_zero() -> None:
             if text.startswith(prefix):
                 return 1
             return 0
+        """,
+    )
+
+
+def test_list_call_and_copying_comprehension_swap() -> None:
+    before = """
+        def f(text):
+            t = list(text)
+            t.append('!')
+            return t
+        """
+    after = """
+        def f(text):
+            t = [item for item in text]
+            t.append('!')
+            return t
+        """
+    assert_transform(CopyComprehension, before, after, seed=2)
+    assert_transform(CopyComprehension, after, before)
+    assert_equivalent(before, after, [("abc",), ("",), ({"a": 1},)])
+    before = """
+        def f(xs):
+            return set(x * 2 for x in xs)
+        """
+    after = """
+        def f(xs):
+            return {x * 2 for x in xs}
+        """
+    assert_transform(CopyComprehension, before, after)
+    assert_equivalent(before, after, [([1, 2, 1],), ([],)])
+    # `next` raising StopIteration ends the generator quietly, not a comprehension.
+    assert_declines(
+        CopyComprehension,
+        """
+        def f(its):
+            return list(next(it) for it in its)
         """,
     )
