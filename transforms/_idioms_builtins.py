@@ -664,8 +664,9 @@ class CopyComprehension(_ExpressionIdiom):
                 if arg.value.for_in.asynchronous or _calls_next(arg.value):
                     return None
                 return ("unwrap", call[0])
-            kind = kinds.of(arg.value)
-            return ("spell", call[0], kind)
+            if not isinstance(info.parent(node), cst.Assign | cst.Return):
+                return None  # `for c in [ch for ch in s]` reads worse than `list(s)`
+            return ("spell", call[0], kinds.of(arg.value))
         if isinstance(node, cst.ListComp | cst.SetComp):
             for_in = node.for_in
             builtin = "list" if isinstance(node, cst.ListComp) else "set"
@@ -746,6 +747,7 @@ class StrMethodSwap(_ExpressionIdiom):
                 and _str_arg(args[0].value, kinds)
                 and isinstance(node, cst.Call)
                 and in_boolean_context(node, kinds.info)
+                and not isinstance(kinds.info.parent(node), cst.UnaryOperation)
             ):
                 # str-only on both sides: any other receiver raises AttributeError in both.
                 return ("find==0", None)

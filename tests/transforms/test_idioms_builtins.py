@@ -910,3 +910,23 @@ def test_list_call_and_copying_comprehension_swap() -> None:
             return list(next(it) for it in its)
         """,
     )
+
+
+def test_reviewed_forms_stay_out() -> None:
+    # `for c in [ch for ch in s]` and `not s.find(p) == 0` are not what a person writes.
+    assert_declines(
+        CopyComprehension,
+        """
+        def f(ans):
+            return len([c for c in list(ans) if c not in '02468'])
+        """,
+    )
+    assert_declines(
+        StrMethodSwap,
+        """
+        def f(text):
+            if not text.startswith('a'):
+                return 1
+            return 0
+        """,
+    )
