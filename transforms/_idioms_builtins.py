@@ -700,6 +700,59 @@ class CopyComprehension(_ExpressionIdiom):
         return cst.SetComp(elt=elt, for_in=for_in)
 
 
+# -- d.keys() <-> d -----------------------------------------------------------------------------
+
+
+class DictKeys(_ExpressionIdiom):
+    """`d.keys()` -> `d` where only its keys are iterated, tested or counted (`for k in
+    d.keys()`, `k in d.keys()`, `len(d.keys())`, `list(d.keys())`), and `for k in d` ->
+    `for k in d.keys()`, for a dict `d`."""
+
+    name = "idiom_dict_keys"
+    description = "iterate or test a dict directly instead of through keys(), or back"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        info = kinds.info
+        parent = info.parent(node)
+        call = method_call(node)
+        if call is not None:
+            receiver, method, args = call
+            if method != "keys" or args or not isinstance(receiver, cst.Name):
+                return None
+            if kinds.excluding(node).of_name(receiver.value) != DICT or has_comments(node):
+                return None
+            if isinstance(parent, cst.For | cst.CompFor) and parent.iter is node:
+                return "drop"
+            if isinstance(parent, cst.ComparisonTarget) and isinstance(
+                parent.operator, cst.In | cst.NotIn
+            ):
+                return "drop"
+            if (isinstance(parent, cst.Arg) and _consumed(node, info)) or _sized(node, info):
+                return "drop"
+            return None
+        if (
+            isinstance(node, cst.Name)
+            and isinstance(parent, cst.For)
+            and parent.iter is node
+            and kinds.of_name(node.value) == DICT
+        ):
+            return "keys"
+        return None
+
+    def build(self, updated: Any) -> Any:
+        if self.data == "drop":
+            return updated.func.value
+        return _method(updated, "keys")
+
+
+def _sized(node: cst.CSTNode, info: ModuleInfo) -> bool:
+    """Whether `node` is the sole argument of the builtin `len`."""
+    arg = info.parent(node)
+    call = info.parent(arg) if isinstance(arg, cst.Arg) else None
+    builtin = builtin_call(call, info) if call is not None else None
+    return builtin is not None and builtin[0] == "len" and len(builtin[1]) == 1
+
+
 # -- str methods <-> the other str methods they stand for --------------------------------------
 
 
@@ -1253,5 +1306,6 @@ TRANSFORMS: tuple[type[Transform], ...] = (
     StrMethodSwap,
     MapToComprehension,
     CopyComprehension,
+    DictKeys,
     StrConcatToJoin,
 )

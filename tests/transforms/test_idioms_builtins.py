@@ -9,6 +9,7 @@ from transforms._analysis import ModuleInfo
 from transforms._base import analysed
 from transforms._idioms_builtins import (
     CopyComprehension,
+    DictKeys,
     JoinComprehension,
     LenToTruth,
     LoopToCollectionComprehension,
@@ -930,3 +931,36 @@ def test_reviewed_forms_stay_out() -> None:
             return 0
         """,
     )
+
+
+def test_dict_keys_call_and_direct_iteration_swap() -> None:
+    # `d[key]` does not show a dict, and `.keys()` is the rewritten code itself.
+    assert_declines(
+        DictKeys,
+        """
+        def f(d):
+            total = 0
+            for key in d.keys():
+                total += d[key]
+            return total
+        """,
+    )
+    before = """
+        def f(d):
+            d.get(0)
+            total = 0
+            for key in d.keys():
+                total += d[key]
+            return total
+        """
+    after = """
+        def f(d):
+            d.get(0)
+            total = 0
+            for key in d:
+                total += d[key]
+            return total
+        """
+    assert_transform(DictKeys, before, after)
+    assert_transform(DictKeys, after, before)
+    assert_equivalent(before, after, [({"a": 1, "b": 2},), ({},)])
