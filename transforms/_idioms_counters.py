@@ -210,11 +210,9 @@ class SwapToTemp(IdiomRewrite):
         self.temp = FreshNames(info.names.identifiers).take(self.rng.choice(["tmp", "temp"]))
         return True
 
-    def leave_SimpleStatementLine(
-        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> Any:
+    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
         """Swap through the temporary."""
-        if original_node is not self.site:
+        if not self.at_site(original_node):
             return updated_node
         small = updated_node.body[0]
         assert isinstance(small, cst.Assign) and isinstance(small.targets[0].target, cst.Tuple)

@@ -1052,11 +1052,9 @@ class SortedToSort(IdiomRewrite):
         )
         return True
 
-    def leave_SimpleStatementLine(
-        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> Any:
+    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
         """Split the statement into the copy and the in-place sort."""
-        if original_node is not self.site:
+        if not self.at_site(original_node):
             return updated_node
         small = updated_node.body[0]
         assert isinstance(small, cst.Assign | cst.Return) and isinstance(small.value, cst.Call)

@@ -81,11 +81,9 @@ class ReturnConditionToBranch(IdiomRewrite):
         assert isinstance(node, cst.SimpleStatementLine)
         return node
 
-    def leave_SimpleStatementLine(
-        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> Any:
+    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
         """Branch on the returned condition."""
-        if original_node is not self.site:
+        if not self.at_site(original_node):
             return updated_node
         small = updated_node.body[0]
         assert isinstance(small, cst.Return) and small.value is not None

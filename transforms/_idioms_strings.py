@@ -147,11 +147,9 @@ class ConcatToFString(IdiomRewrite):
             return None
         return source
 
-    def leave_BinaryOperation(
-        self, original_node: cst.BinaryOperation, updated_node: cst.BinaryOperation
-    ) -> Any:
+    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
         """Swap the chain for the f-string."""
-        if original_node is not self.site:
+        if not self.at_site(original_node):
             return updated_node
         new = cst.parse_expression(self.source)
         return new.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
