@@ -370,6 +370,13 @@ class ModuleInfo:
 _NESTED_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
+def function_blocks(info: ModuleInfo) -> Iterator[cst.IndentedBlock]:
+    """Every indented block inside a function (see `in_function`), in source order."""
+    for node in info.nodes:
+        if isinstance(node, cst.IndentedBlock) and in_function(node, info):
+            yield node
+
+
 def in_function(node: cst.CSTNode, info: ModuleInfo) -> bool:
     """Whether `node` is inside a function (and not inside a class)."""
     return info.enclosing_function(node) is not None and not info.in_class(node)

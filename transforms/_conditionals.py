@@ -9,6 +9,7 @@ import libcst as cst
 
 from transforms._analysis import (
     ModuleInfo,
+    function_blocks,
     has_comments,
     in_function,
     negate,
@@ -167,9 +168,7 @@ class IfToTernary(Transform):
     def find_sites(self, info: ModuleInfo) -> list[_Merge]:
         """If statements with one assignment or return per branch."""
         candidates: list[_Merge] = []
-        for block in info.nodes:
-            if not isinstance(block, cst.IndentedBlock) or not in_function(block, info):
-                continue
+        for block in function_blocks(info):
             for i, stmt in enumerate(block.body):
                 if not isinstance(stmt, cst.If) or has_comments(stmt.body):
                     continue

@@ -17,7 +17,7 @@ import libcst as cst
 from transforms._analysis import (
     ModuleInfo,
     always_exits,
-    in_function,
+    function_blocks,
     leading_lines,
     negate,
     strip_parens,
@@ -68,9 +68,7 @@ class GuardClause(Transform):
     def find_sites(self, info: ModuleInfo) -> list[_Site]:
         """The if statements that can be restructured."""
         sites: list[_Site] = []
-        for block in info.nodes:
-            if not isinstance(block, cst.IndentedBlock) or not in_function(block, info):
-                continue
+        for block in function_blocks(info):
             owner = info.parent(block)
             for i, stmt in enumerate(block.body):
                 if isinstance(stmt, cst.If):

@@ -335,7 +335,6 @@ class AccumulatorToLoop(IdiomRewrite):
     description = "replace sum() or ''.join() over a generator with an accumulating loop"
 
     site: _Unfold
-    acc: str
 
     def find_sites(self, info: ModuleInfo) -> Sequence[_Unfold]:
         """`acc = sum(...)`, `acc = ''.join(...)` or `return` of one."""
