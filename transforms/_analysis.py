@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import UnionType
+from typing import TypeVar
 
 import libcst as cst
 from libcst.metadata import (
@@ -26,6 +27,8 @@ from libcst.metadata import (
     Scope,
     ScopeProvider,
 )
+
+_N = TypeVar("_N", bound=cst.CSTNode)
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 RESERVED_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | BUILTIN_NAMES
@@ -368,6 +371,16 @@ class ModuleInfo:
 
 
 _NESTED_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+def function_members(info: ModuleInfo, kind: type[_N]) -> Iterator[tuple[_N, cst.FunctionDef]]:
+    """`(node, its function)` for every node of type `kind` inside a function (not in a
+    class), in source order."""
+    for node in info.nodes:
+        if isinstance(node, kind):
+            func = info.enclosing_function(node)
+            if func is not None and not info.in_class(node):
+                yield node, func
 
 
 def function_blocks(info: ModuleInfo) -> Iterator[cst.IndentedBlock]:

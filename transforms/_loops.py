@@ -32,6 +32,7 @@ from transforms._analysis import (
     always_exits,
     assigned_names,
     count_refs,
+    function_members,
     loop_control_of,
     mutation_free,
     name_values,
@@ -108,17 +109,11 @@ class ForToWhile(Transform):
 
     def find_sites(self, info: ModuleInfo) -> list[_Plan]:
         """The loops that can be rewritten, each with the plan of its rewrite."""
-        plans: list[_Plan] = []
-        for node in info.nodes:
-            if not isinstance(node, cst.For) or node.asynchronous is not None:
-                continue
-            func = info.enclosing_function(node)
-            if func is None or info.in_class(node):
-                continue
-            plan = self._plan(node, func, info)
-            if plan is not None:
-                plans.append(plan)
-        return plans
+        return [
+            plan
+            for loop, func in function_members(info, cst.For)
+            if loop.asynchronous is None and (plan := self._plan(loop, func, info)) is not None
+        ]
 
     def take_site(self, site: _Plan, info: ModuleInfo) -> bool:
         """Choose the names of the rewrite of the picked loop."""
