@@ -62,6 +62,7 @@ from transforms._idioms_common import (
     Kinds,
     adjacent_statements,
     assign,
+    bare_genexp,
     builtin_call,
     function_nodes,
     inside_try,
@@ -774,12 +775,27 @@ def _subscript_int(node: cst.CSTNode) -> tuple[cst.BaseExpression, int] | None:
     return None if value is None else (node.value, value)
 
 
+#: str tests that hold of a str when they hold of each of its characters and it has one.
+_PER_CHARACTER = frozenset({"isdigit", "isdecimal", "isnumeric", "isalpha", "isalnum", "isspace"})
+
+
+def _loop_targets(func: cst.FunctionDef) -> set[str]:
+    """Names bound by a `for` in `func` (a character of a str, typically)."""
+    return {
+        name
+        for node in walk(func)
+        if isinstance(node, cst.For | cst.CompFor)
+        for name in name_values(node.target)
+    }
+
+
 class StrMethodSwap(_ExpressionIdiom):
     """str methods by the other str methods that compute the same: `s.strip(c)` <->
     `s.lstrip(c).rstrip(c)`; `s.split(sep)[0]` <-> `s.partition(sep)[0]`;
     `s.split(sep)[-1]` -> `s.rpartition(sep)[2]`; `s.count(x) > 0` -> `x in s`;
     `s.find(x)` -> `s.index(x) if x in s else -1` (and `rfind` by `rindex`);
-    `s.startswith(p)` -> `s.find(p) == 0` in a test."""
+    `s.startswith(p)` -> `s.find(p) == 0` in a test; `s.isdigit()` (and the other
+    per-character tests) -> `len(s) > 0 and all(ch.isdigit() for ch in s)`."""
 
     name = "idiom_str_methods"
     description = "compute with another str method: strip by lstrip/rstrip, split by partition..."
@@ -794,6 +810,16 @@ class StrMethodSwap(_ExpressionIdiom):
                 return None
             if method == "strip" and len(args) <= 1 and all(is_simple(a.value) for a in args):
                 return ("unstrip", None)
+            if (
+                method in _PER_CHARACTER
+                and not args
+                and isinstance(receiver, cst.Name)
+                and kinds.excluding(node).of_name(receiver.value) == STR
+                and receiver.value not in _loop_targets(kinds.func)
+                and kinds.info.is_builtin("all")
+                and kinds.info.is_builtin("len")
+            ):
+                return ("all", method)
             if (
                 method == "startswith"
                 and len(args) == 1
@@ -874,6 +900,13 @@ class StrMethodSwap(_ExpressionIdiom):
             args = [a.value for a in updated.args]
             left = _method(updated.func.value, "lstrip", *args)
             return _method(left, "rstrip", *[a.deep_clone() for a in args])
+        if form == "all":
+            receiver = updated.func.value
+            variable = self.fresh_name(["ch", "c", "char"])
+            each = _method(cst.Name(variable), self.data[1])
+            every = _call("all", bare_genexp(each, cst.Name(variable), receiver))
+            nonempty = _compare(_call("len", receiver.deep_clone()), cst.GreaterThan(), 0)
+            return cst.BooleanOperation(left=nonempty, operator=cst.And(), right=every)
         if form == "find==0":
             position = _method(updated.func.value, "find", updated.args[0].value)
             return _compare(position, cst.Equal(), 0)

@@ -964,3 +964,31 @@ def test_dict_keys_call_and_direct_iteration_swap() -> None:
     assert_transform(DictKeys, before, after)
     assert_transform(DictKeys, after, before)
     assert_equivalent(before, after, [({"a": 1, "b": 2},), ({},)])
+
+
+def test_per_character_str_tests_become_all_over_the_characters() -> None:
+    before = """
+        def f(text):
+            text = text.strip()
+            return not text.isdigit()
+        """
+    after = """
+        def f(text):
+            text = text.strip()
+            return not (len(text) > 0 and all(c.isdigit() for c in text))
+        """
+    assert_transform(StrMethodSwap, before, after, seed=0)
+    assert_equivalent(before, after, [(" 123 ",), ("",), ("12a",), ("\u0663",), ("  ",)])
+    # A loop's character: `len(c) > 0 and all(...)` over one character is not natural.
+    assert_declines(
+        StrMethodSwap,
+        """
+        def f(text):
+            text = text.lower()
+            n = 0
+            for c in text:
+                if c.isdigit():
+                    n += 1
+            return n
+        """,
+    )

@@ -65,6 +65,7 @@ _MIN_APPLIED = {
     "idiom_map_comprehension": 7,
     "idiom_list_comprehension": 60,
     "idiom_concat_parts_join": 10,
+    "idiom_dict_keys": 4,
 }
 _MIN_UNION = 390
 
