@@ -754,6 +754,55 @@ def _sized(node: cst.CSTNode, info: ModuleInfo) -> bool:
     return builtin is not None and builtin[0] == "len" and len(builtin[1]) == 1
 
 
+# -- xs[-k] <-> xs[len(xs) - k] -------------------------------------------------------------------
+
+
+class NegativeIndex(_ExpressionIdiom):
+    """`xs[-1]` <-> `xs[len(xs) - 1]` for a str, list or tuple `xs` (both raise IndexError
+    when it is empty; with -2 and beyond `xs[len(xs) - 2]` of a one-item `xs` is `xs[-1]`,
+    not an error, so only the last item)."""
+
+    name = "idiom_negative_index"
+    description = "index the last item by len(xs) - 1 instead of -1, or back"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        if not isinstance(node, cst.Subscript) or has_comments(node):
+            return None
+        item = _subscript_int(node)
+        seq = node.value
+        if not isinstance(seq, cst.Name) or not kinds.info.is_builtin("len"):
+            return None
+        if kinds.excluding(node).of_name(seq.value) not in (STR, LIST, SEQ):
+            return None
+        if item is not None:
+            return ("len", 1) if item[1] == -1 else None
+        index = node.slice[0].slice if len(node.slice) == 1 else None
+        value = index.value if isinstance(index, cst.Index) else None
+        if (
+            isinstance(value, cst.BinaryOperation)
+            and isinstance(value.operator, cst.Subtract)
+            and not value.lpar
+            and _int_value(value.right) == 1
+            and _len_of(value.left, kinds) is not None
+            and _len_of(value.left, kinds).value == seq.value  # type: ignore[union-attr]
+        ):
+            return ("negative", 1)
+        return None
+
+    def build(self, updated: Any) -> Any:
+        form, k = self.data
+        seq = updated.value
+        if form == "negative":
+            index: cst.BaseExpression = _int_literal(-k)
+        else:
+            index = cst.BinaryOperation(
+                left=_call("len", cst.Name(seq.value)),
+                operator=cst.Subtract(),
+                right=cst.Integer(str(k)),
+            )
+        return updated.with_changes(slice=[cst.SubscriptElement(slice=cst.Index(value=index))])
+
+
 # -- str methods <-> the other str methods they stand for --------------------------------------
 
 
@@ -1340,5 +1389,6 @@ TRANSFORMS: tuple[type[Transform], ...] = (
     MapToComprehension,
     CopyComprehension,
     DictKeys,
+    NegativeIndex,
     StrConcatToJoin,
 )

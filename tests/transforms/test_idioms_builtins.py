@@ -15,6 +15,7 @@ from transforms._idioms_builtins import (
     LoopToCollectionComprehension,
     MapToComprehension,
     MembershipToGet,
+    NegativeIndex,
     ReversedRange,
     ReverseSlice,
     StrConcatToJoin,
@@ -990,5 +991,30 @@ def test_per_character_str_tests_become_all_over_the_characters() -> None:
                 if c.isdigit():
                     n += 1
             return n
+        """,
+    )
+
+
+def test_last_item_by_negative_index_or_length() -> None:
+    before = """
+        def f(text):
+            text = text.lower()
+            return text[-1]
+        """
+    after = """
+        def f(text):
+            text = text.lower()
+            return text[len(text) - 1]
+        """
+    assert_transform(NegativeIndex, before, after)
+    assert_transform(NegativeIndex, after, before)
+    assert_equivalent(before, after, [("abC",), ("",)])
+    # `text[-2]` of a one-character str raises; `text[len(text) - 2]` is `text[-1]`.
+    assert_declines(
+        NegativeIndex,
+        """
+        def f(text):
+            text = text.lower()
+            return text[-2]
         """,
     )

@@ -66,6 +66,7 @@ _MIN_APPLIED = {
     "idiom_list_comprehension": 60,
     "idiom_concat_parts_join": 10,
     "idiom_dict_keys": 4,
+    "idiom_negative_index": 1,
 }
 _MIN_UNION = 390
 
