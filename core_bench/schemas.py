@@ -29,6 +29,8 @@ ProbeKind = Literal[
     "change_count",
     "first_true",
     "return_line",
+    "exception_line",
+    "call_count",
     "imported",
 ]
 """Probe kinds of DESIGN.md's table (`input` and `output` are tasks on every problem, not

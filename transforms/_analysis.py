@@ -623,13 +623,49 @@ def make_comp_op(kind: type[cst.BaseCompOp], like: cst.BaseCompOp) -> cst.BaseCo
     return kind(whitespace_before=before, whitespace_after=after)  # type: ignore[call-arg]
 
 
+_INVERSE_ORDER: dict[type[cst.BaseCompOp], type[cst.BaseCompOp]] = {
+    cst.LessThan: cst.GreaterThanEqual,
+    cst.GreaterThanEqual: cst.LessThan,
+    cst.GreaterThan: cst.LessThanEqual,
+    cst.LessThanEqual: cst.GreaterThan,
+}
+
+# Calls that surely give an int (or raise): `len(x) < n` is an integer comparison.
+_INT_BUILTINS = frozenset({"len", "ord", "int", "abs"})
+_INT_METHODS = frozenset({"count", "find", "rfind", "index", "rindex"})
+
+
+def _surely_int_or_str(expr: cst.BaseExpression) -> bool:
+    """An int or str literal, or a call that gives an int (`len(...)`, `s.find(...)`)."""
+    expr = strip_parens(expr)
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        expr = strip_parens(expr.expression)
+    if isinstance(expr, cst.Integer | cst.SimpleString):
+        return True
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        if isinstance(func, cst.Name):
+            return func.value in _INT_BUILTINS
+        if isinstance(func, cst.Attribute):
+            return func.attr.value in _INT_METHODS
+    return False
+
+
 def invert_comparison(expr: cst.BaseExpression) -> cst.BaseExpression | None:
-    """`a != b` for `a == b` (and `in`/`not in`, `is`/`is not`), or None where inverting the
-    operator is not exact (`not a < b` is not `a >= b` for NaN or sets)."""
+    """`a != b` for `a == b` (and `in`/`not in`, `is`/`is not`), `a >= b` for `a < b` where
+    one operand is an int or str (a literal, `len(...)`...), or None where inverting the
+    operator is not exact.
+
+    `not a < b` is not `a >= b` for sets (subset order) or NaN; with an int or str on one
+    side, a set, list or tuple on the other raises either way, so only a float NaN could
+    tell the two apart, which differential verification over the calls catches.
+    """
     if not isinstance(expr, cst.Comparison) or len(expr.comparisons) != 1:
         return None
     target = expr.comparisons[0]
     inverse = _INVERSE_CMP.get(type(target.operator))
+    if inverse is None and (_surely_int_or_str(expr.left) or _surely_int_or_str(target.comparator)):
+        inverse = _INVERSE_ORDER.get(type(target.operator))
     if inverse is None:
         return None
     op = make_comp_op(inverse, target.operator)
@@ -640,19 +676,52 @@ def negate(expr: cst.BaseExpression, *, boolean_context: bool) -> cst.BaseExpres
     """An expression whose truth is the opposite of `expr`'s.
 
     In a boolean context (an `if` test, an operand of `not`...) only truth matters, so
-    `not x` negates to `x`; elsewhere the result is always a bool, as `not expr` is.
+    `not x` negates to `x`, and `a or not b` to `not a and b` (De Morgan, when at least as
+    many operands lose a `not` as gain one); elsewhere the result is always a bool, as
+    `not expr` is (`not x` negates to `bool(x)`). No double negation is ever written.
     """
     inner = strip_parens(expr)
-    if (
-        boolean_context
-        and isinstance(inner, cst.UnaryOperation)
-        and isinstance(inner.operator, cst.Not)
-    ):
-        return inner.expression
+    if isinstance(inner, cst.UnaryOperation) and isinstance(inner.operator, cst.Not):
+        if boolean_context:
+            return inner.expression
+        return cst.Call(func=cst.Name("bool"), args=[cst.Arg(value=strip_parens(inner.expression))])
     inverted = invert_comparison(inner)
     if inverted is not None:
         return inverted
+    if boolean_context and isinstance(inner, cst.BooleanOperation):
+        pushed = _push_negation(inner)
+        if pushed is not None:
+            return pushed
     return cst.UnaryOperation(operator=cst.Not(), expression=wrap(inner, 4))
+
+
+def _bool_operands(expr: cst.BooleanOperation) -> list[cst.BaseExpression]:
+    kind = type(expr.operator)
+    out: list[cst.BaseExpression] = []
+    for side in (expr.left, expr.right):
+        if isinstance(side, cst.BooleanOperation) and not side.lpar and type(side.operator) is kind:
+            out.extend(_bool_operands(side))
+        else:
+            out.append(side)
+    return out
+
+
+def _push_negation(expr: cst.BooleanOperation) -> cst.BaseExpression | None:
+    """`not (a or not b)` as `not a and b` (boolean context), or None when that writes more
+    `not`s than it removes."""
+    operands = _bool_operands(expr)
+    negated = [negate(o, boolean_context=True) for o in operands]
+    fresh = sum(
+        isinstance(n, cst.UnaryOperation) and isinstance(n.operator, cst.Not) for n in negated
+    )
+    if fresh > len(negated) - fresh:
+        return None
+    dual: type[cst.BaseBooleanOp] = cst.Or if isinstance(expr.operator, cst.And) else cst.And
+    needed = 3 if dual is cst.Or else 4
+    result = wrap(negated[0], needed)
+    for operand in negated[1:]:
+        result = cst.BooleanOperation(left=result, operator=dual(), right=wrap(operand, needed))
+    return result
 
 
 def in_boolean_context(node: cst.BaseExpression, info: ModuleInfo) -> bool:

@@ -11,7 +11,10 @@ does not (each kind is counted in both, and reported when the variant has more):
   only (`if 0:`, `if 8 < 3:`), or a `while` whose literal test is false;
 - "literal arithmetic": an operation or comparison between literals only (`'non' + 'e'`,
   `[::-(9 - 8)]`, `8 > 3`);
-- "next desugaring": `next(...)` or `StopIteration`, the machine form of a `for` loop.
+- "next desugaring": `next(...)` or `StopIteration`, the machine form of a `for` loop;
+- "double negation": `not not x`, or `not` over an `and`/`or` of negations
+  (`not (not a or not b)`), which a person writes `a and b`;
+- "obfuscated name": an identifier such as `lI1lI1`, `O0oO0` or `_0x3fa2`.
 
 Only `distractor` variants may have them; the test over all CRUXEval problems and
 `bench/naturalness.py` use this module to check it.
@@ -22,6 +25,7 @@ from __future__ import annotations
 import ast
 import io
 import keyword
+import re
 import tokenize
 from collections import Counter
 
@@ -34,7 +38,15 @@ ARTIFACT_KINDS: tuple[str, ...] = (
     "constant test",
     "literal arithmetic",
     "next desugaring",
+    "double negation",
+    "obfuscated name",
 )
+
+_OBFUSCATED = re.compile(r"^(?:[lI][lI1]{4,}|O[O0o]{3,}|_0x[0-9a-f]{4})$")
+
+
+def _is_not(node: ast.AST) -> bool:
+    return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
 
 
 def _literal_only(node: ast.AST) -> bool:
@@ -72,6 +84,16 @@ def _kind(node: ast.AST) -> str | None:
         return "literal arithmetic" if _literal_only(node) else None
     if isinstance(node, ast.Name) and node.id == "StopIteration":
         return "next desugaring"
+    if isinstance(node, ast.Name | ast.arg | ast.FunctionDef):
+        name = node.id if isinstance(node, ast.Name) else getattr(node, "arg", None)
+        name = node.name if isinstance(node, ast.FunctionDef) else name
+        return "obfuscated name" if name and _OBFUSCATED.match(name) else None
+    if _is_not(node):
+        inner = node.operand  # type: ignore[attr-defined]
+        if _is_not(inner) or (
+            isinstance(inner, ast.BoolOp) and all(_is_not(v) for v in inner.values)
+        ):
+            return "double negation"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "next":
         return "next desugaring"
     return None

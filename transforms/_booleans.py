@@ -50,7 +50,8 @@ def _is_not(expr: cst.BaseExpression) -> bool:
 
 class DeMorgan(Transform):
     """`not (a and b)` <-> `not a or not b`; in a boolean context `a and b` ->
-    `not (not a or not b)`."""
+    `not (a' or b')` where every operand negates without a `not` (`x < 3` -> `x >= 3`,
+    `not y` -> `y`), so no double negation is ever written."""
 
     name = "de_morgan"
     kind = "equivalent"
@@ -102,6 +103,8 @@ class DeMorgan(Transform):
             )
         if in_boolean_context(node, info):
             negated = [negate(o, boolean_context=True) for o in operands]
+            if any(_is_not(o) for o in negated):
+                return None  # `not (not a or ...)` is not code a person writes
             return cst.UnaryOperation(operator=cst.Not(), expression=_paren(_chain(negated, dual)))
         return None
 

@@ -157,7 +157,13 @@ class GuardClause(Transform):
                 **fix_test_spacing(stmt, test),
             )
             self.note_origin(original_node.body[i], guard, deep=False)
-            body[i : i + 1] = [guard, *moved]
+            end = i + 1
+            if kind == "function_guard" and i + 1 < len(body) and always_exits(stmt.body):
+                # The final return moved into the guard; left after a body that always
+                # returns, it would be unreachable.
+                self.note_origin(original_node.body[i + 1], guard, deep=False)
+                end = i + 2
+            body[i:end] = [guard, *moved]
         return updated_node.with_changes(body=body)
 
 

@@ -38,6 +38,7 @@ from transforms._analysis import (
     walk,
 )
 from transforms._base import Transform
+from transforms._helper_names import expression_helper_names, loop_helper_names
 
 
 def _statement_of(node: cst.CSTNode, info: ModuleInfo) -> cst.CSTNode | None:
@@ -182,8 +183,9 @@ class _Extract(Transform):
         return updated_node.with_changes(body=body)
 
 
-_PREDICATE_NAMES = ["is_valid", "check", "matches", "condition_holds", "test_value"]
-_VALUE_NAMES = ["compute", "helper", "calculate", "get_value", "evaluate"]
+# Only when the expression tells nothing of what it computes (see `_helper_names`).
+_PREDICATE_NAMES = ["is_valid", "check", "matches"]
+_VALUE_NAMES = ["compute", "calculate", "get_value"]
 _EXTRACTABLE = (
     cst.BinaryOperation,
     cst.Comparison,
@@ -193,6 +195,47 @@ _EXTRACTABLE = (
     cst.Subscript,
     cst.UnaryOperation,
 )
+
+
+_OPERATIONS = (
+    cst.BinaryOperation,
+    cst.Comparison,
+    cst.BooleanOperation,
+    cst.Call,
+    cst.IfExp,
+    cst.Subscript,
+    cst.UnaryOperation,
+)
+
+
+def _worth_a_helper(expr: cst.BaseExpression, func: cst.FunctionDef, info: ModuleInfo) -> bool:
+    """Whether a person would move `expr` into a helper: a computation of some substance
+    whose value is used (not `len(xs)`, `s.lower()`, `range(n)`, a bare `xs.sort()`, a
+    `while i < len(xs)` bound, nor the whole body of a one-line function)."""
+    parent = info.parent(expr)
+    if isinstance(parent, cst.Expr):
+        return False  # `xs.sort()`: called for its effect, a helper would return None
+    if isinstance(parent, cst.While) and parent.test is expr:
+        return False
+    predicate = isinstance(expr, cst.Comparison | cst.BooleanOperation | cst.UnaryOperation)
+    named = bool(expression_helper_names(expr, predicate))
+    if isinstance(parent, cst.Return):
+        stmts = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
+        if len(stmts) == 1 and not named:
+            return False  # `def f(s): return compute(s)` says nothing
+    size = sum(isinstance(n, _OPERATIONS) for n in walk(expr))
+    if size >= 2:
+        return True
+    # One operation: only when the helper's name says what it is, and not a call that is
+    # as short as its name (`len(s)`, `s.lower()`).
+    if isinstance(expr, cst.Call):
+        trivial = not expr.args or (
+            isinstance(expr.func, cst.Name)
+            and len(expr.args) == 1
+            and isinstance(expr.args[0].value, cst.Name)
+        )
+        return named and not trivial
+    return named
 
 
 @dataclass
@@ -250,15 +293,17 @@ class ExtractHelperExpr(_Extract):
         predicate = isinstance(
             chosen.expr, cst.Comparison | cst.BooleanOperation | cst.UnaryOperation
         )
-        self.helper_name = fresh.take(
-            self.rng.choice(_PREDICATE_NAMES if predicate else _VALUE_NAMES)
-        )
+        named = [n for n in expression_helper_names(chosen.expr, predicate) if fresh.is_free(n)]
+        generic = _PREDICATE_NAMES if predicate else _VALUE_NAMES
+        self.helper_name = fresh.take(named[0] if named else self.rng.choice(generic))
         return True
 
     def _site(
         self, expr: cst.BaseExpression, func: cst.FunctionDef, info: ModuleInfo
     ) -> _ExprSite | None:
         if contains(expr, cst.NamedExpr | cst.Yield | cst.Await) or _may_outlive(expr, info):
+            return None
+        if not _worth_a_helper(expr, func, info):
             return None
         if "\n" in info.module.code_for_node(expr):
             return None
@@ -292,9 +337,6 @@ class ExtractHelperExpr(_Extract):
             args=[cst.Arg(value=cst.Name(p)) for p in self.site.params],
         )
         return keep_parens(result, call)
-
-
-_BODY_NAMES = ["process_item", "loop_step", "step", "handle_item", "update_state"]
 
 
 @dataclass
@@ -332,7 +374,8 @@ class ExtractLoopBody(_Extract):
         """Name the helper."""
         self.func = site.func
         fresh = FreshNames(info.names.identifiers)
-        self.helper_name = fresh.take(self.rng.choice(_BODY_NAMES))
+        named = [n for n in loop_helper_names(site.loop, site.returns) if fresh.is_free(n)]
+        self.helper_name = fresh.take(self.rng.choice(named) if named else "loop_step")
         return True
 
     def _site(

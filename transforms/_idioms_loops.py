@@ -430,8 +430,9 @@ class _JoinSite:
 
 
 class JoinToLoop(IdiomRewrite):
-    """`s = sep.join(words)` -> a loop that adds the separator before every item but the
-    first (`''.join(words)`: a loop that adds every item)."""
+    """`s = sep.join(words)` -> `for i in range(len(words)): if i > 0: s += sep; s += words[i]`,
+    or a loop adding `word + sep` then `s = s[:-len(sep)]` (`''.join(words)`: a loop that
+    adds every item)."""
 
     name = "idiom_join_loop"
     description = "build a joined string with a loop instead of str.join()"
@@ -440,6 +441,7 @@ class JoinToLoop(IdiomRewrite):
     acc: str
     item: str
     index: str
+    indexed: bool
 
     def find_sites(self, info: ModuleInfo) -> Sequence[_JoinSite]:
         """`acc = sep.join(items)` or `return sep.join(items)`."""
@@ -449,8 +451,17 @@ class JoinToLoop(IdiomRewrite):
         """Name the accumulator, the item and the index."""
         fresh = FreshNames(info.names.identifiers)
         self.acc = chosen.acc or fresh.take(self.rng.choice(["result", "out", "joined"]))
-        self.item = fresh.take(self.rng.choice(["part", "piece", "item"]))
+        items = chosen.items
+        plural = items.value if isinstance(items, cst.Name) else ""
+        singular = plural[:-1] if len(plural) > 3 and plural.endswith("s") else ""
+        if singular and fresh.is_free(singular):
+            self.item = fresh.take(singular)  # `for word in words`
+        else:
+            self.item = fresh.take(self.rng.choice(["part", "piece", "item"]))
         self.index = fresh.take(self.rng.choice(["i", "index", "pos"]))
+        # With a separator: an index loop over a name, or add the separator after every
+        # item and drop the last one; never `enumerate` (whose `while` form reads badly).
+        self.indexed = isinstance(items, cst.Name) and self.rng.random() < 0.5
         return True
 
     def _site(
@@ -517,6 +528,8 @@ class JoinToLoop(IdiomRewrite):
         if original_node is not site.stmt:
             return updated_node
         items = site.items
+        acc = cst.Name(self.acc)
+        trim: cst.BaseExpression | None = None
         if isinstance(items, cst.Name | cst.Call):
             target: cst.BaseAssignTargetExpression = cst.Name(self.item)
             iterable: cst.BaseExpression = items
@@ -524,28 +537,57 @@ class JoinToLoop(IdiomRewrite):
         else:
             assert isinstance(items, cst.GeneratorExp | cst.ListComp)
             target, iterable, elt = items.for_in.target, items.for_in.iter, items.elt
-        add = line(cst.AugAssign(target=cst.Name(self.acc), operator=cst.AddAssign(), value=elt))
+        add = line(cst.AugAssign(target=acc, operator=cst.AddAssign(), value=elt))
         body: list[cst.BaseStatement] = [add]
-        if site.sep is not None:
+        if site.sep is not None and self.indexed:
+            # for i in range(len(parts)): if i > 0: out += sep; out += parts[i]
+            assert isinstance(items, cst.Name)
             first = cst.Comparison(
                 left=cst.Name(self.index),
                 comparisons=[
                     cst.ComparisonTarget(operator=cst.GreaterThan(), comparator=cst.Integer("0"))
                 ],
             )
-            glue = line(
-                cst.AugAssign(target=cst.Name(self.acc), operator=cst.AddAssign(), value=site.sep)
+            glue = line(cst.AugAssign(target=acc, operator=cst.AddAssign(), value=site.sep))
+            fetch = cst.Subscript(
+                value=items, slice=[cst.SubscriptElement(slice=cst.Index(cst.Name(self.index)))]
             )
+            add = line(cst.AugAssign(target=acc, operator=cst.AddAssign(), value=fetch))
             body = [cst.If(test=first, body=cst.IndentedBlock(body=[glue])), add]
-            target = cst.Tuple(
-                elements=[cst.Element(value=cst.Name(self.index)), cst.Element(value=target)],
-                lpar=[],
-                rpar=[],
+            target = cst.Name(self.index)
+            length = cst.Call(func=cst.Name("len"), args=[cst.Arg(value=items)])
+            iterable = cst.Call(func=cst.Name("range"), args=[cst.Arg(value=length)])
+        elif site.sep is not None:
+            # for part in parts: out += part + sep; then drop the last separator
+            glued = cst.BinaryOperation(left=wrap(elt, 11), operator=cst.Add(), right=site.sep)
+            body = [line(cst.AugAssign(target=acc, operator=cst.AddAssign(), value=glued))]
+            width = len(str_value(site.sep) or "")
+            trim = cst.Subscript(
+                value=acc,
+                slice=[
+                    cst.SubscriptElement(
+                        slice=cst.Slice(
+                            lower=None,
+                            upper=cst.UnaryOperation(
+                                operator=cst.Minus(), expression=cst.Integer(str(width))
+                            ),
+                        )
+                    )
+                ],
             )
-            iterable = cst.Call(func=cst.Name("enumerate"), args=[cst.Arg(value=iterable)])
         loop = cst.For(target=target, iter=iterable, body=cst.IndentedBlock(body=body))
-        empty = cst.SimpleString("''")
-        return self.accumulate(original_node, updated_node, empty, loop, site.acc is None)
+        produced: list[cst.BaseStatement] = [
+            assign(self.acc, cst.SimpleString("''")).with_changes(
+                leading_lines=updated_node.leading_lines
+            ),
+            loop,
+        ]
+        if site.acc is None:
+            produced.append(line(cst.Return(value=trim or cst.Name(self.acc))))
+        elif trim is not None:
+            produced.append(assign(self.acc, trim))
+        self.note_origin(original_node, *produced)
+        return cst.FlattenSentinel(produced)
 
 
 # -- loop <-> any / all, early return <-> flag -------------------------------------------------

@@ -120,8 +120,14 @@ class ForToWhile(Transform):
         self.plan = chosen = site
         fresh = FreshNames(info.names.identifiers)
         loop = chosen.loop
-        if chosen.form == "sequence":
-            self.index_name = fresh.take(self.rng.choice(["i", "idx", "index", "pos"]))
+        if chosen.form in ("sequence", "enumerate"):
+            if chosen.form == "enumerate":
+                assert isinstance(loop.target, cst.Tuple)
+                first = loop.target.elements[0].value
+                assert isinstance(first, cst.Name)
+                self.index_name = first.value
+            else:
+                self.index_name = fresh.take(self.rng.choice(["i", "idx", "index", "pos"]))
             self.holder_name = None
             if not chosen.direct:
                 holder = self.rng.choice(["items", "values", "seq", "elements"])
@@ -145,7 +151,55 @@ class ForToWhile(Transform):
                 return self._range_plan(loop, func, info, args, step)
         if not all(info.is_builtin(n) for n in ("len", "list")):
             return None
+        if (
+            isinstance(iterable, cst.Call)
+            and isinstance(iterable.func, cst.Name)
+            and iterable.func.value == "enumerate"
+        ):
+            return self._enumerate_plan(loop, func, info)
         return _sequence_plan(loop, func, info)
+
+    def _enumerate_plan(
+        self, loop: cst.For, func: cst.FunctionDef, info: ModuleInfo
+    ) -> _Plan | None:
+        """`for i, x in enumerate(xs)` as `i = 0; while i < len(xs): x = xs[i] ... i += 1`
+        when `i` is a plain counter (not assigned in the body, not read after the loop);
+        `list(enumerate(xs))` indexed by another counter is not code a person writes."""
+        call = loop.iter
+        assert isinstance(call, cst.Call)
+        target = loop.target
+        if (
+            not info.is_builtin("enumerate")
+            or len(call.args) != 1
+            or call.args[0].keyword is not None
+            or call.args[0].star
+            or not isinstance(target, cst.Tuple)
+            or len(target.elements) != 2
+            or not isinstance(target.elements[0].value, cst.Name)
+        ):
+            return None
+        var = target.elements[0].value.value
+        item = target.elements[1].value
+        if var in name_values(item) or var in name_values(call):
+            return None
+        natural = (
+            var not in assigned_names(loop.body)
+            and var not in info.names.declared
+            and count_refs(func, var) == count_refs(loop.body, var) + 1
+            and not any(
+                isinstance(n, cst.Lambda | cst.FunctionDef | cst.ClassDef) and var in name_values(n)
+                for n in walk(loop.body)
+            )
+        )
+        if not natural:
+            return None
+        inner = _sequence_plan(loop.with_changes(iter=call.args[0].value, target=item), func, info)
+        if inner is None:
+            return None
+        inner.loop = loop
+        inner.form = "enumerate"
+        inner.continues = {id(c) for c in loop_control_of(loop.body) if isinstance(c, cst.Continue)}
+        return inner
 
     def _range_plan(
         self,
@@ -254,7 +308,7 @@ class ForToWhile(Transform):
         """Replace the chosen loop."""
         if original_node is not self.plan.loop:
             return updated_node
-        if self.plan.form == "sequence":
+        if self.plan.form in ("sequence", "enumerate"):
             produced = self._sequence_loop(updated_node)
         else:
             produced = self._index_loop(updated_node)
@@ -296,11 +350,18 @@ class ForToWhile(Transform):
     def _sequence_loop(self, loop: cst.For) -> list[cst.BaseStatement]:
         index = self.index_name
         statements: list[cst.BaseStatement] = []
+        counted = self.plan.form == "enumerate"
+        iterable = loop.iter
+        target = loop.target
+        if counted:
+            assert isinstance(iterable, cst.Call) and isinstance(target, cst.Tuple)
+            iterable = iterable.args[0].value
+            target = target.elements[1].value  # type: ignore[assignment]
         if self.holder_name is None:
-            assert isinstance(loop.iter, cst.Name)
-            sequence: cst.BaseExpression = cst.Name(loop.iter.value)
+            assert isinstance(iterable, cst.Name)
+            sequence: cst.BaseExpression = cst.Name(iterable.value)
         else:
-            value = loop.iter
+            value = iterable
             if self.plan.copy:
                 value = cst.Call(func=cst.Name("list"), args=[cst.Arg(value=strip_parens(value))])
             statements.append(_assign(self.holder_name, strip_parens(value)))
@@ -317,7 +378,7 @@ class ForToWhile(Transform):
         )
         fetch = _line(
             cst.Assign(
-                targets=[cst.AssignTarget(target=loop.target)],
+                targets=[cst.AssignTarget(target=target)],
                 value=cst.Subscript(
                     value=sequence,
                     slice=[cst.SubscriptElement(slice=cst.Index(value=cst.Name(index)))],
@@ -325,7 +386,14 @@ class ForToWhile(Transform):
             )
         )
         body, header, block = _body_parts(loop.body)
-        body = [fetch, _line(_increment(index, 1)), *body]
+        if not counted:
+            body = [fetch, _line(_increment(index, 1)), *body]
+        elif always_exits(loop.body):
+            body = [fetch, *body]
+        else:
+            # The counter is the enumerate index, read by the body: it moves on at the end
+            # (and before every `continue`, see leave_SimpleStatementLine).
+            body = [fetch, *body, _line(_increment(index, 1))]
         statements.append(_while(test, body, header, block, loop))
         return statements
 

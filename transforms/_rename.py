@@ -8,6 +8,13 @@ Never renamed: globals (so the entry function `f`), builtins, imported names, na
 that some call passes by keyword, attribute names and keyword-argument names. Modules that
 reach variables by name (`locals()`, `eval`, frames, `f"{x=}"`) or use `match` are declined.
 New names collide with no identifier of the module, no builtin and no keyword.
+
+The default styles give names a person would write, from the variable's use (what it is
+assigned, the methods called on it, its place in loops, whether it is returned): short
+(`s`, `i`, `r`), descriptive (`text`/`s`/`string`, `items`/`arr`, `i`/`idx`, `ch`/`c`,
+`result`/`out`), abbreviated (`txt`, `lst`, `cnt`) and verbose (`input_string`,
+`current_index`). Misleading names (a list called `count`) and obfuscated ones (`lI1lI1`) are
+distractors, off by default.
 """
 
 from __future__ import annotations
@@ -28,25 +35,70 @@ from transforms._analysis import (
     resolves_locally,
     walk,
 )
-from transforms._base import Transform
+from transforms._base import Family, Transform
 
 _LIST_METHODS = frozenset({"append", "extend", "insert", "sort", "reverse", "remove", "clear"})
 _DICT_METHODS = frozenset({"keys", "values", "items", "setdefault", "update", "popitem", "get"})
 _SET_METHODS = frozenset({"add", "discard", "union", "intersection", "difference"})
 
+# Names a person would write for a variable of each role (the usual short and long ones).
 _DESCRIPTIVE: dict[str, list[str]] = {
-    "index": ["index", "position", "offset", "cursor", "idx"],
-    "counter": ["count", "counter", "tally", "total", "occurrences"],
-    "text": ["text", "string", "word", "chars", "message"],
-    "list": ["items", "elements", "collected", "sequence", "entries_list"],
-    "dict": ["mapping", "lookup", "table", "entries", "registry"],
-    "set": ["seen", "unique_items", "members", "item_set"],
-    "number": ["number", "amount", "quantity", "magnitude", "num_value"],
-    "item": ["item", "element", "entry", "current", "member"],
-    "function": ["helper", "compute", "process", "transform_item", "apply_step"],
-    "flag": ["flag", "found", "is_valid", "done", "matched"],
-    "sequence": ["sequence", "values", "collection", "source", "data"],
-    "value": ["value", "data", "argument", "payload", "operand"],
+    "index": ["i", "idx", "j", "pos", "index"],
+    "counter": ["count", "n", "total", "cnt"],
+    "text": ["text", "s", "string", "word", "st"],
+    "list": ["items", "arr", "values", "lst", "elements"],
+    "dict": ["d", "mapping", "table", "lookup"],
+    "set": ["seen", "unique", "visited", "members"],
+    "number": ["n", "num", "x", "value", "k"],
+    "item": ["item", "x", "elem", "e", "v"],
+    "char": ["ch", "c", "char", "letter"],
+    "key": ["k", "key"],
+    "entry": ["v", "val", "value"],
+    "function": ["helper", "check", "process", "apply"],
+    "flag": ["found", "ok", "flag", "done"],
+    "sequence": ["seq", "data", "values", "arr", "items"],
+    "value": ["x", "val", "value", "arg", "v"],
+    "result": ["result", "res", "out", "ans", "output"],
+}
+
+# Abbreviations, as in quickly written code.
+_ABBREVIATED: dict[str, list[str]] = {
+    "index": ["idx", "ix", "pos"],
+    "counter": ["cnt", "num", "tot"],
+    "text": ["txt", "st", "s"],
+    "list": ["lst", "arr", "vals"],
+    "dict": ["dct", "mp", "tbl"],
+    "set": ["seen", "uniq", "st"],
+    "number": ["num", "val", "amt"],
+    "item": ["elem", "el", "it"],
+    "char": ["ch", "c"],
+    "key": ["k", "ky"],
+    "entry": ["val", "v"],
+    "function": ["fn", "func", "helper"],
+    "flag": ["ok", "flg", "done"],
+    "sequence": ["seq", "arr", "lst"],
+    "value": ["val", "arg", "v"],
+    "result": ["res", "ret", "out"],
+}
+
+# Longer names that spell out what the variable holds.
+_VERBOSE: dict[str, list[str]] = {
+    "index": ["current_index", "position", "index"],
+    "counter": ["total_count", "running_total", "counter"],
+    "text": ["input_string", "input_text", "source_text"],
+    "list": ["item_list", "values_list", "collected_items"],
+    "dict": ["lookup_table", "mapping", "counts_by_key"],
+    "set": ["seen_items", "unique_values", "visited"],
+    "number": ["number", "amount", "input_number"],
+    "item": ["current_item", "element", "entry"],
+    "char": ["character", "current_char", "letter"],
+    "key": ["key", "dict_key"],
+    "entry": ["value", "dict_value"],
+    "function": ["helper", "compute_value", "process"],
+    "flag": ["is_found", "is_done", "found"],
+    "sequence": ["sequence", "input_values", "data"],
+    "value": ["value", "argument", "input_value"],
+    "result": ["result", "output", "answer"],
 }
 
 # Roles whose usual names suggest something the variable is not.
@@ -59,16 +111,23 @@ _CONTRARY: dict[str, list[str]] = {
     "set": ["list", "counter", "text"],
     "number": ["text", "list", "flag"],
     "item": ["counter", "list", "dict"],
+    "char": ["list", "dict", "counter"],
+    "key": ["list", "counter", "flag"],
+    "entry": ["text", "flag", "index"],
     "function": ["list", "counter", "text"],
     "flag": ["text", "list", "counter"],
     "sequence": ["counter", "flag", "number"],
     "value": ["counter", "flag", "dict"],
+    "result": ["flag", "counter", "index"],
 }
 
 _ROLE_PRIORITY = [
     "function", "list", "dict", "set", "text", "index", "counter", "flag", "number",
-    "sequence", "item", "value",
+    "sequence", "char", "key", "entry", "item", "value",
 ]  # fmt: skip
+
+# A returned local of one of these roles is named for being the result.
+_RESULT_ROLES = frozenset({"list", "dict", "set", "text", "sequence", "value"})
 
 
 def renameable_names(info: ModuleInfo, *, rename_params: bool) -> dict[str, list[cst.Name]]:
@@ -163,6 +222,9 @@ def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
     """A guess of what each of the `wanted` names holds (text, list, index, counter...),
     from how it is assigned and used; "value" when nothing tells."""
     votes: dict[str, Counter[str]] = {name: Counter() for name in wanted}
+    loops: list[tuple[str, str]] = []  # (loop variable, the name it iterates over)
+    returned: set[str] = set()
+    params: set[str] = set()
 
     def vote(target: cst.BaseExpression, role: str | None, weight: int = 1) -> None:
         if role is not None and isinstance(target, cst.Name) and target.value in votes:
@@ -175,8 +237,20 @@ def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
         elif isinstance(node, cst.AugAssign):
             if isinstance(node.value, cst.Integer):
                 vote(node.target, "counter", 2)
+            elif isinstance(node.operator, cst.AddAssign | cst.SubtractAssign) and isinstance(
+                node.value, cst.Name
+            ):
+                vote(node.target, "counter")  # `total += x`
             else:
                 vote(node.target, _literal_role(node.value))
+        elif isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+            # `ch in 'aeiou'`, `ch == 'a'`: a character; `s == 'abc'`: a text.
+            other = node.comparisons[0].comparator
+            if isinstance(other, cst.SimpleString):
+                value = other.evaluated_value
+                single = isinstance(value, str) and len(value) == 1
+                member = isinstance(node.comparisons[0].operator, cst.In | cst.NotIn)
+                vote(node.left, "char" if member or single else "text", 2)
         elif isinstance(node, cst.For | cst.CompFor):
             iterable = node.iter
             if (
@@ -194,13 +268,32 @@ def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
             ):
                 vote(node.target.elements[0].value, "index", 3)
                 vote(node.target.elements[1].value, "item", 2)
+            elif (
+                isinstance(iterable, cst.Call)
+                and isinstance(iterable.func, cst.Attribute)
+                and iterable.func.attr.value == "items"
+                and not iterable.args
+                and isinstance(node.target, cst.Tuple)
+                and len(node.target.elements) == 2
+            ):
+                vote(node.target.elements[0].value, "key", 3)
+                vote(node.target.elements[1].value, "entry", 3)
+                vote(iterable.func.value, "dict", 2)
             else:
                 vote(node.target, "item", 2)
                 vote(iterable, "sequence")
+                if isinstance(node.target, cst.Name) and isinstance(iterable, cst.Name):
+                    loops.append((node.target.value, iterable.value))
+                elif isinstance(node.target, cst.Name) and _literal_role(iterable) == "text":
+                    vote(node.target, "char", 3)
         elif isinstance(node, cst.FunctionDef):
             vote(node.name, "function", 5)
-        elif isinstance(node, cst.Param) and node.default is not None:
-            vote(node.name, _literal_role(node.default))
+        elif isinstance(node, cst.Param):
+            params.add(node.name.value)
+            if node.default is not None:
+                vote(node.name, _literal_role(node.default))
+        elif isinstance(node, cst.Return) and isinstance(node.value, cst.Name):
+            returned.add(node.value.value)
         elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
             method = node.attr.value
             if method in _LIST_METHODS:
@@ -230,6 +323,14 @@ def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
             continue
         best = max(counter.values())
         roles[name] = next(r for r in _ROLE_PRIORITY if counter.get(r) == best)
+    for loop_var, iterated in loops:
+        if roles.get(loop_var) == "item" and roles.get(iterated) == "text":
+            roles[loop_var] = "char"
+        elif roles.get(loop_var) == "char" and roles.get(iterated) in ("sequence", "value"):
+            roles[iterated] = "text"
+    for name in returned & set(roles) - params:
+        if roles[name] in _RESULT_ROLES:
+            roles[name] = "result"
     return roles
 
 
@@ -237,7 +338,7 @@ class _Rename(Transform):
     """Renames every renameable variable; subclasses choose the new names."""
 
     kind = "equivalent"
-    family = "rename"
+    family: ClassVar[Family] = "rename"
     keeps_lines = True
 
     def __init__(self, rng: random.Random, *, rename_params: bool = True) -> None:
@@ -310,10 +411,14 @@ class RenameShort(_Rename):
         "index": "ijkn",
         "counter": "cnk",
         "text": "stw",
-        "item": "xyce",
+        "item": "xye",
         "list": "abdv",
-        "number": "nmpq",
+        "number": "nmkx",
         "function": "ghu",
+        "char": "cw",
+        "key": "k",
+        "entry": "v",
+        "result": "rs",
     }
 
     def begin(self, fresh: FreshNames) -> None:
@@ -323,9 +428,11 @@ class RenameShort(_Rename):
         self._letters = letters
 
     def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
-        """A free letter, preferring the usual letters for the role half of the time."""
+        """A free letter, the usual letters for the role first (`i` for an index, `c` for a
+        character), in a random order."""
         preferred = list(self._PREFERRED.get(role, ""))
-        candidates = preferred + self._letters if self.rng.random() < 0.5 else self._letters
+        self.rng.shuffle(preferred)
+        candidates = preferred + self._letters
         for letter in candidates:
             if fresh.is_free(letter) and letter != old:
                 return fresh.take(letter)
@@ -343,16 +450,41 @@ class RenameDescriptive(_Rename):
     description = "rename locals, parameters and nested functions to descriptive names"
 
     def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
-        """A word for the role (parameters sometimes with `input_`), never the old name."""
-        qualifier = self.rng.choice(["", "input_"]) if old in self.params else ""
-        pool = [qualifier + word for word in _DESCRIPTIVE[role]]
-        return self.from_pool([word for word in pool if word != old], fresh)
+        """A name a person would give a variable of the role (`s`/`text`/`string`,
+        `items`/`arr`, `i`/`idx`, `ch`/`c`...), never the old name."""
+        return self.from_pool([word for word in _DESCRIPTIVE[role] if word != old], fresh)
+
+
+class RenameAbbreviated(_Rename):
+    """Abbreviated names (`txt`, `lst`, `idx`, `cnt`, `res`), guessed from the variable's use."""
+
+    name = "rename_abbreviated"
+    description = "rename locals, parameters and nested functions to abbreviated names"
+
+    def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
+        """An abbreviation for the role, never the old name."""
+        return self.from_pool([w for w in _ABBREVIATED[role] if w != old], fresh)
+
+
+class RenameVerbose(_Rename):
+    """Long names that spell out the content (`input_string`, `current_index`)."""
+
+    name = "rename_verbose"
+    description = "rename locals, parameters and nested functions to long explicit names"
+
+    def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
+        """A long name for the role, never the old name."""
+        return self.from_pool([w for w in _VERBOSE[role] if w != old], fresh)
 
 
 class RenameMisleading(_Rename):
-    """Names that suggest the wrong content (a string called `count`, a list called `flag`)."""
+    """Names that suggest the wrong content (a string called `count`, a list called `flag`).
+
+    Like a misleading comment, a deliberately wrong name is a distractor (off by default).
+    """
 
     name = "rename_misleading"
+    family = "distractor"
     description = "rename locals, parameters and nested functions to names suggesting other roles"
 
     def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
@@ -362,9 +494,14 @@ class RenameMisleading(_Rename):
 
 
 class RenameObfuscated(_Rename):
-    """Meaningless names: `_0x3fa2`, `lI1lI1`, `O0oO0`."""
+    """Meaningless names: `_0x3fa2`, `lI1lI1`, `O0oO0`.
+
+    No person writes these, so the style is a distractor (off by default), not a renaming
+    style of the default build.
+    """
 
     name = "rename_obfuscated"
+    family = "distractor"
     description = "rename locals, parameters and nested functions to meaningless identifiers"
 
     def begin(self, fresh: FreshNames) -> None:
@@ -391,6 +528,8 @@ class RenameObfuscated(_Rename):
 TRANSFORMS: tuple[type[Transform], ...] = (
     RenameShort,
     RenameDescriptive,
+    RenameAbbreviated,
+    RenameVerbose,
     RenameMisleading,
     RenameObfuscated,
 )

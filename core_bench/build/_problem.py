@@ -267,12 +267,20 @@ def _probes(
                     variant.line_map,
                     original_code=original.code,
                 )[:count]
+            # selection itself draws the free places: cutting a longer list would keep the
+            # earliest steps (it is in step order), which favours easy, guessable probes
             own = probes_for_call(
-                problem.id, variant.id, variant.code, index, trace, count=count, seed=seed
+                problem.id,
+                variant.id,
+                variant.code,
+                index,
+                trace,
+                count=max(0, count - len(anchored)),
+                seed=seed,
             )
             taken = {(p.kind, p.anchor) for p in anchored}
             fresh = [p for p in own if (p.kind, p.anchor) not in taken]
-            per_call.append(anchored + fresh[: max(0, count - len(anchored))])
+            per_call.append(anchored + fresh)
             counterparts.extend(anchored)
         chosen.append(per_call)
     flat_original = mark_anchored([p for probes in original_probes for p in probes], counterparts)

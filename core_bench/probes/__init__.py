@@ -14,11 +14,14 @@ also drops probes that do not hold under a second hash seed (`probe_holds`).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from core_bench.probes._anchoring import anchor_group, anchor_probes, mark_anchored
 from core_bench.probes._build import build_probe, probe_id
 from core_bench.probes._context import CallContext
+from core_bench.probes._guesses import Rule as GuessRule
+from core_bench.probes._guesses import Seen, first_argument, type_default
 from core_bench.probes._kinds import MAX_TRACE_LINES, RETURN_MARK
 from core_bench.probes._questions import ordinal
 from core_bench.probes._reading import Reading
@@ -29,6 +32,7 @@ from core_bench.probes._registry import (
     KindSpec,
     answer_type,
     answerable,
+    guessed,
     static_answer,
 )
 from core_bench.probes._select import rng_for, select
@@ -56,6 +60,22 @@ def _readings(ctx: CallContext, kinds: list[str]) -> dict[str, list[Reading]]:
     if ctx.trace.truncated:
         return {}  # counts and "never runs" cannot be told from a cut trace
     return {kind: [r for r in KINDS[kind].each(ctx) if not answerable(ctx, r)] for kind in kinds}
+
+
+def _unguessed(
+    ctx: CallContext, readings: dict[str, list[Reading]], rng: random.Random
+) -> dict[str, list[Reading]]:
+    """The readings, less those a code-blind rule of their kind gets right unless a coin with
+    the kind's `keep_guessed` probability keeps them (one coin per kind and call, so a call
+    whose candidates are all guessed gets the kind with that probability)."""
+    out: dict[str, list[Reading]] = {}
+    for kind, found in readings.items():
+        keep = KINDS[kind].keep_guessed
+        if keep >= 1.0 or not found or rng.random() < keep:
+            out[kind] = found
+        else:
+            out[kind] = [r for r in found if not guessed(ctx, r)]
+    return out
 
 
 def probes_for_call(
@@ -100,8 +120,9 @@ def probes_for_call(
     if count <= 0 or not trace.steps:
         return []
     ctx = CallContext(code, trace)
-    readings = _readings(ctx, chosen_kinds)
     rng = rng_for(seed, variant_id, call_index)
+    guess_rng = random.Random(f"{seed}:{variant_id}:{call_index}:guessed")
+    readings = _unguessed(ctx, _readings(ctx, chosen_kinds), guess_rng)
 
     def accept(reading: Reading) -> Probe | None:
         return build_probe(
@@ -153,13 +174,17 @@ __all__ = [
     "ROWS",
     "STAGE_OF_KIND",
     "CallContext",
+    "GuessRule",
     "KindSpec",
     "Reading",
+    "Seen",
     "anchor_group",
     "anchor_probes",
     "answer_type",
     "answerable",
     "candidate_probes",
+    "first_argument",
+    "guessed",
     "mark_anchored",
     "ordinal",
     "probe_holds",
@@ -168,4 +193,5 @@ __all__ = [
     "rng_for",
     "select",
     "static_answer",
+    "type_default",
 ]

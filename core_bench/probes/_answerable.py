@@ -29,7 +29,10 @@ The rules, per kind (each kind's registry row in `_registry` names its rule):
   reading the call is not executing it. The same known passes also give the coverage of the
   lines directly in such a loop's body, the next line after its header's runs, its target's
   values and their run counts, as for a literal.
-- loop_exit_state: the last element of a literal iterable, for the loop's own target, same loop.
+- loop_exit_state: the last element of a literal iterable, for the loop's own target, same loop;
+  and the exit condition of a `while` loop that no `break` leaves: after `while x != C` (or
+  `x is not C`, either side, or one such test among those joined by `or`: the loop goes on
+  while any holds) ends, `x` is `C`, a literal.
 - branch: the outcome of a test made of literals only (`if 'a' in 'abc':`).
 - run_count: a line that always runs, outside any loop, in a function called once: 1; a line
   directly in the body of a top-level `for` loop over a literal that cannot be left early:
@@ -98,6 +101,10 @@ class StaticFacts:
         bindings: `def` line -> name -> lines of the statements that bind it (a name also
             bound in a comprehension is left out).
         in_place: `def` line -> names the function may change in place.
+        source: the module's source text (for rules that read it).
+        while_exits: `while` header -> {name: repr} of the values its test forces when the
+            loop ends by the test (`while i != -1` -> {"i": "-1"}), for loops no `break`
+            leaves.
     """
 
     always: set[int] = field(default_factory=set)
@@ -120,6 +127,8 @@ class StaticFacts:
     modified: dict[int, frozenset[str]] = field(default_factory=dict)
     bindings: dict[int, dict[str, list[int]]] = field(default_factory=dict)
     in_place: dict[int, frozenset[str]] = field(default_factory=dict)
+    while_exits: dict[int, dict[str, str]] = field(default_factory=dict)
+    source: str = ""
 
 
 def _walk_own(node: ast.AST) -> list[ast.AST]:
@@ -199,6 +208,29 @@ def _leaves_function(stmt: ast.stmt) -> bool:
     if isinstance(stmt, ast.While) and _test_value(stmt.test) is True:
         return True
     return any(isinstance(sub, ast.Return | ast.Raise | ast.Assert) for sub in _walk_own(stmt))
+
+
+def _exit_values(loop: ast.While) -> dict[str, str]:
+    """{name: repr} forced by a `while` test being false, for a loop that no `break` leaves:
+    `x != C` and `x is not C` (C a literal, on either side) give `x == C`; under `or`, every
+    such test is false."""
+    if any(isinstance(sub, ast.Break) for stmt in loop.body for sub in [stmt, *_walk_own(stmt)]):
+        return {}
+    test = loop.test
+    tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
+    out: dict[str, str] = {}
+    for sub in tests:
+        if not isinstance(sub, ast.Compare) or len(sub.ops) != 1:
+            continue
+        if not isinstance(sub.ops[0], ast.NotEq | ast.IsNot):
+            continue
+        left, right = sub.left, sub.comparators[0]
+        if isinstance(right, ast.Name) and not isinstance(left, ast.Name):
+            left, right = right, left
+        value = _literal(right) if isinstance(left, ast.Name) else None
+        if value is not None and isinstance(left, ast.Name):
+            out[left.id] = value
+    return out
 
 
 def _leaves_loop_early(loop: ast.For | ast.While) -> bool:
@@ -304,6 +336,9 @@ class _Walker:
                 outcome = _test_value(stmt.test)
                 if outcome is not None:
                     facts.tests[line] = repr(outcome)
+                exits = _exit_values(stmt)
+                if exits:
+                    facts.while_exits[line] = exits
             if top:
                 facts.top_level_loops.add(line)
             if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name):
@@ -453,7 +488,7 @@ def static_facts(code: str) -> StaticFacts:
     Raises:
         SyntaxError: the code does not parse.
     """
-    facts = StaticFacts()
+    facts = StaticFacts(source=code)
     walker = _Walker(facts)
     tree = ast.parse(code)
     for node in tree.body:
@@ -531,7 +566,11 @@ def loop_iterations_rule(
 def loop_exit_state_rule(
     facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
 ) -> str | None:
-    """The last element of a literal iterable, for the loop's target."""
+    """The last element of a literal iterable, for the loop's target; the value a `while` test
+    forces on a name when the loop ends."""
+    forced = facts.while_exits.get(line, {}).get(variable or "")
+    if forced is not None:
+        return forced
     elements = facts.literal_loops.get(line)
     if not elements or facts.loop_target.get(line) != variable:
         return None

@@ -72,10 +72,10 @@ def select(
             if weights.get(kind, 1.0) < 1.0 and rng.random() >= weights[kind]:
                 del queues[kind]
     for kind in [k for k in order if k in balanced and k in queues]:  # not a set's order
-        answers = sorted({r.answer for r in queues[kind]})
-        if len(answers) > 1:
-            wanted = rng.choice(answers)
-            queues[kind] = [r for r in queues[kind] if r.answer == wanted]
+        wanted = rng.choice(("False", "True"))
+        queues[kind] = [r for r in queues[kind] if r.answer == wanted]
+        if not queues[kind]:
+            del queues[kind]  # taking the other answer would favour the likelier one
     taken: dict[str, int] = dict.fromkeys(queues, 0)
     used: dict[str, set[int]] = {kind: set() for kind in queues}
     chosen: list[T] = []

@@ -29,6 +29,8 @@ DIMENSIONS = {
     "change_count": {"State"},
     "first_true": {"Logic", "Boundary"},
     "return_line": {"Logic"},
+    "exception_line": {"Logic", "State"},
+    "call_count": {"Logic", "Boundary"},
 }
 TYPES = {
     bool: "bool",
@@ -182,6 +184,12 @@ class Reread:
             return self.first_true(line)
         if kind == "return_line":
             return self.return_line(line)
+        if kind == "exception_line":
+            first = next(s for s in self.steps if s.event == "exception")
+            assert first.value is not None
+            return repr((first.value.split(":")[0], first.line))
+        if kind == "call_count":
+            return repr(sum(1 for s in self.steps if s.event == "call" and s.func == var))
         run = self.runs(line)[k - 1]
         if kind == "state_after":
             after = self.next_in_frame(run)
@@ -295,7 +303,7 @@ class Reread:
         q, anchor = probe.question, probe.anchor
         line, k = anchor.line, anchor.occurrence
         note = f"The final check of line {line}, which ends the loop, counts as a run."
-        if probe.kind in ("full_trace", "change_count", "return_line"):
+        if probe.kind in ("full_trace", "change_count", "return_line", "exception_line"):
             name = next(
                 n.name
                 for n in ast.walk(self.tree)
@@ -306,9 +314,19 @@ class Reread:
                 assert f"defined on line {line}" in q
             elif probe.kind == "change_count":
                 assert f"value of `{anchor.variable}` change" in q, q
+            elif probe.kind == "exception_line":
+                assert "Which exception is raised first, and on which line" in q, q
             else:
                 listed = [str(n) for n in self.return_statements(line)]
                 assert ", ".join(listed[:-1]) + " or " + listed[-1] + "?" in q, q
+            return
+        if probe.kind == "call_count":
+            callee = next(
+                n
+                for n in ast.walk(self.tree)
+                if isinstance(n, ast.FunctionDef) and n.name == anchor.variable
+            )
+            assert f"how many times is `{callee.name}` (defined on line {callee.lineno})" in q
             return
         assert f"line {line} (`{self.text(line)}`)" in q, q
         if probe.kind == "coverage":

@@ -34,7 +34,7 @@ Rows = dict[tuple[str, str, str], MetricRow]
 @pytest.fixture(scope="module")
 def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
     out = tmp_path_factory.mktemp("metrics-bench")
-    options = BuildOptions(limit=10, variants=2, mutants=1, calls=3, probes=3)
+    options = BuildOptions(limit=10, variants=2, mutants=1, calls=3, probes=6)
     build_benchmark(options, out, processes=1)
     return load_benchmark(out)
 

@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from core_bench.probes import KINDS, PROBE_KINDS, candidate_probes, probes_for_call
+from core_bench.probes import (
+    KINDS,
+    PROBE_KINDS,
+    CallContext,
+    Reading,
+    answerable,
+    candidate_probes,
+    guessed,
+    probes_for_call,
+)
 from core_bench.schemas import Probe
 from tracer import trace
 
@@ -324,9 +333,17 @@ def test_selection_does_not_depend_on_the_hash_seed() -> None:
 def test_selection_is_stratified_over_kinds() -> None:
     t = trace(RICH, RICH_CALL)
     offered = {p.kind for p in candidate_probes("p", "v", RICH, 0, t)}
-    # RICH's `f` has one `return`; full_trace only for short traces
-    assert offered == set(PROBE_KINDS) - {"full_trace", "return_line"} | ({"full_trace"} & offered)
-    heavy = {kind for kind in offered if KINDS[kind].weight >= 1}
+    # RICH's `f` has one `return` and raises nothing; full_trace only for short traces
+    absent = {"full_trace", "return_line", "exception_line"}
+    assert offered == set(PROBE_KINDS) - absent | ({"full_trace"} & offered)
+    ctx = CallContext(RICH, t)
+    # a kind whose every candidate a blind rule gets right takes part only by its coin
+    unguessed = {
+        kind
+        for kind in offered
+        if any(not answerable(ctx, r) and not guessed(ctx, r) for r in KINDS[kind].each(ctx))
+    }
+    heavy = {kind for kind in offered & unguessed if KINDS[kind].weight >= 1}
     light: Counter[str] = Counter()
     for seed in range(40):
         probes = probes_for_call("p", "v", RICH, 0, t, count=len(offered), seed=seed)
@@ -335,9 +352,35 @@ def test_selection_is_stratified_over_kinds() -> None:
         assert all(n <= (KINDS[kind].per_call or n) for kind, n in per_kind.items())
         light.update(set(per_kind) - heavy)
         six = probes_for_call("p", "v", RICH, 0, t, count=6, seed=seed)
-        assert len({p.kind for p in six}) == 6
+        assert len({p.kind for p in six}) >= min(6, len(heavy))
     # a kind weighing less than 1 takes part in some calls, not all
-    assert all(0 < light[kind] < 40 for kind in offered - heavy), light
+    assert all(0 < light[kind] < 40 for kind in (offered & unguessed) - heavy), light
+
+
+def test_selection_rarely_asks_what_a_blind_rule_answers() -> None:
+    """A probe whose answer a code-blind rule of its kind gives is kept by a coin of the
+    kind's `keep_guessed` probability per call; the others always stay candidates."""
+    t = trace(RICH, RICH_CALL)
+    ctx = CallContext(RICH, t)
+    drawn = [p for s in range(60) for p in probes_for_call("p", "v", RICH, 0, t, seed=s)]
+    offered = candidate_probes("p", "v", RICH, 0, t)
+
+    def share(probes: list) -> float:  # type: ignore[type-arg]
+        hits = [
+            guessed(
+                ctx,
+                Reading(
+                    p.kind, p.anchor.line, p.anchor.occurrence, p.anchor.variable, p.answer, 0, 1.0
+                ),
+            )
+            for p in probes
+        ]
+        return sum(hits) / len(hits)
+
+    bools = {k for k in KINDS if KINDS[k].answer == "bool"}
+    assert share([p for p in drawn if p.kind not in bools]) < 0.5 * share(
+        [p for p in offered if p.kind not in bools]
+    )
 
 
 def test_selection_prefers_error_prone_steps() -> None:
@@ -345,9 +388,10 @@ def test_selection_prefers_error_prone_steps() -> None:
     t = trace(RICH, RICH_CALL)
     offered = candidate_probes("p", "v", RICH, 0, t, kinds=["state_after"])
     uniform = sum(p.features.iteration or 0 for p in offered) / len(offered)
-    drawn = [
-        probes_for_call("p", "v", RICH, 0, t, count=1, seed=s, kinds=["state_after"])[0]
+    drawn = [  # state_after weighs less than 1: some calls do not ask it
+        p
         for s in range(300)
+        for p in probes_for_call("p", "v", RICH, 0, t, count=1, seed=s, kinds=["state_after"])
     ]
     assert sum(p.features.iteration or 0 for p in drawn) / len(drawn) > uniform + 0.5
     two = (
@@ -366,7 +410,8 @@ def test_selection_prefers_error_prone_steps() -> None:
         for s in range(600)
         for p in probes_for_call("p", "v", two, 0, t, count=1, seed=s, kinds=["branch"])
     ]
-    assert 150 < len(branches) < 350  # branch takes part in 40% of calls
+    expected = 600 * KINDS["branch"].weight  # branch takes part in that share of calls
+    assert 0.6 * expected < len(branches) < 1.4 * expected
     # both conditions run equally often; the compound one is drawn far more than half the time
     assert sum(p.anchor.line == 6 for p in branches) / len(branches) > 0.65
 

@@ -141,3 +141,38 @@ def test_loops_over_arguments_the_function_never_changes_are_read_from_the_call(
     changed = "def f(xs):\n    xs.append(1)\n    for x in xs:\n        pass\n    return xs\n"
     kept = candidate_probes("p", "p:original", changed, 0, trace(changed, "f([1])"))
     assert ("loop_iterations", 3) in {(p.kind, p.anchor.line) for p in kept}  # xs changed
+
+
+COUNT_CODE = (  # bundled cb-011
+    "def f(text, pat):\n"  # 1
+    "    if not pat:\n"  # 2
+    "        return -1\n"  # 3
+    "    count = 0\n"  # 4
+    "    start = text.find(pat)\n"  # 5
+    "    while start != -1:\n"  # 6
+    "        count += 1\n"  # 7
+    "        start = text.find(pat, start + 1)\n"  # 8
+    "    return count\n"  # 9
+)
+
+
+def test_a_while_test_tells_the_value_it_ends_on() -> None:
+    call = "f('banana', 'an')"
+    ctx = CallContext(COUNT_CODE, trace(COUNT_CODE, call))
+    readings = {r.variable: r for r in KINDS["loop_exit_state"].each(ctx)}
+    assert readings["start"].answer == "-1" and readings["count"].answer == "2"
+    assert static_answer(ctx, readings["start"]) == "-1"  # the test's literal, not a trace
+    assert static_answer(ctx, readings["count"]) is None  # that needs running
+    probes = candidate_probes("p", "p:original", COUNT_CODE, 0, trace(COUNT_CODE, call))
+    exits = {p.anchor.variable for p in probes if p.kind == "loop_exit_state"}
+    assert exits == {"count"}
+
+
+def test_a_while_left_by_break_or_joined_by_and_tells_nothing() -> None:
+    for header in ("while start != -1 and count < 5:", "while -1 != start:\n        break"):
+        code = COUNT_CODE.replace("while start != -1:", header)
+        assert static_facts(code).while_exits == {}
+    either = COUNT_CODE.replace("while start != -1:", "while start != -1 or count != 2:")
+    assert static_facts(either).while_exits == {6: {"start": "-1", "count": "2"}}
+    reversed_ = COUNT_CODE.replace("while start != -1:", "while -1 != start:")
+    assert static_facts(reversed_).while_exits == {6: {"start": "-1"}}

@@ -53,8 +53,10 @@ def test_every_cruxeval_probe_answer_is_rederived() -> None:
     for row in rows:
         rederive(str(row["id"]), str(row["code"]), [f"f({row['input']})"], counts)
     print("\nprobes per kind over the 800 CRUXEval originals (count=6):", dict(counts))
-    assert set(counts) == set(DIMENSIONS)
-    assert sum(counts.values()) > 3000  # statically answerable probes are never asked
+    # CRUXEval's calls raise nothing, so no exception_line; the guess filter and light
+    # True/False kinds leave about 2.4 probes per call (3000+ before them)
+    assert set(counts) == set(DIMENSIONS) - {"exception_line"}
+    assert sum(counts.values()) > 1500  # statically answerable probes are never asked
 
 
 @pytest.mark.skipif(not BUNDLED.exists(), reason="data/bundled.jsonl is not there yet")

@@ -54,6 +54,13 @@ def f(text, n):
             ),
             "next desugaring",
         ),
+        (ORIGINAL.replace("ch.isdigit()", "not (not ch.isdigit() or not n)"), "double negation"),
+        (ORIGINAL.replace("ch.isdigit()", "not not ch.isdigit()"), "double negation"),
+        (ORIGINAL.replace("ch.isdigit()", "not (ch.isdigit() or not n)"), None),
+        (ORIGINAL.replace("out", "lI1lI1"), "obfuscated name"),
+        (ORIGINAL.replace("text", "_0x3fa2"), "obfuscated name"),
+        (ORIGINAL.replace("text", "O0oO0"), "obfuscated name"),
+        (ORIGINAL.replace("text", "I11l1l"), "obfuscated name"),
     ],
 )
 def test_each_artifact_kind_is_found_and_natural_code_has_none(

@@ -56,10 +56,15 @@ def test_families_are_class_attributes_and_select_transforms() -> None:
         assert t.family in FAMILIES
         assert (t.family == "mutant") == (t.kind == "mutant")
     by_family = {f: {t.name for t in all_transforms(families=[f])} for f in FAMILIES}
-    assert {"rename_short", "rename_obfuscated"} <= by_family["rename"]
-    assert {"dead_branch", "dead_assignment", "constant_unfold", "misleading_comment"} == (
-        by_family["distractor"]
-    )
+    assert {"rename_short", "rename_descriptive"} <= by_family["rename"]
+    assert {
+        "dead_branch",
+        "dead_assignment",
+        "constant_unfold",
+        "misleading_comment",
+        "rename_obfuscated",
+        "rename_misleading",
+    } == (by_family["distractor"])
     assert {"for_to_while", "de_morgan", "guard_clause"} <= by_family["rewrite"]
     assert all_transforms("equivalent", families=["mutant"]) == []
 

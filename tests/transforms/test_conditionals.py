@@ -43,7 +43,7 @@ def test_if_else_swap_one_line_suites_and_parenthesized_test() -> None:
         """,
         """
         def f(x):
-            if not (x > 0 and x < 10): return "other"
+            if x <= 0 or x >= 10: return "other"
             else: return "small"
         """,
     )

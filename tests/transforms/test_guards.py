@@ -89,7 +89,7 @@ def test_loop_guard_uses_continue_and_bare_function_guard_returns() -> None:
         """,
         """
         def f(x):
-            if not x > 0:
+            if x <= 0:
                 return
             print(x)
         """,
@@ -209,3 +209,24 @@ def test_early_return_to_else_equivalent() -> None:
         """,
         [([1, -2, 3, 12, 4],), ([],), ([-1],)],
     )
+
+
+def test_function_guard_leaves_no_unreachable_return() -> None:
+    # Reviewer's find: the final return was copied into the guard and also left after a
+    # body that always returns.
+    before = """
+        def f(marks, name):
+            if name in marks:
+                value = marks.pop(name)
+                return value
+            return 'Name unknown'
+        """
+    after = """
+        def f(marks, name):
+            if name not in marks:
+                return 'Name unknown'
+            value = marks.pop(name)
+            return value
+        """
+    assert_transform(GuardClause, before, after)
+    assert_equivalent(before, after, [({"a": 1}, "a"), ({}, "b")])

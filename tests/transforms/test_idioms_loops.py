@@ -408,23 +408,51 @@ def test_loop_of_several_additions_becomes_one_term() -> None:
 
 
 def test_join_becomes_loop_with_separator_guard() -> None:
+    # Reviewer's find: the `enumerate` form became `items = list(enumerate(parts))` and a
+    # `while` over it after for_to_while; a person writes an index loop or trims the end.
     before = """
         def f(words):
             ordered = sorted(words)
             return ', '.join(ordered)
         """
-    after = """
+    trimmed = """
         def f(words):
             ordered = sorted(words)
             out = ''
-            for index, part in enumerate(ordered):
-                if index > 0:
-                    out += ', '
-                out += part
-            return out
+            for part in ordered:
+                out += part + ', '
+            return out[:-2]
         """
-    assert_transform(JoinToLoop, before, after)
-    assert_equivalent(before, after, [(["b", "a"],), ([],), (["x"],)])
+    indexed = """
+        def f(words):
+            ordered = sorted(words)
+            joined = ''
+            for index in range(len(ordered)):
+                if index > 0:
+                    joined += ', '
+                joined += ordered[index]
+            return joined
+        """
+    assert_transform(JoinToLoop, before, trimmed, seed=0)
+    assert_transform(JoinToLoop, before, indexed, seed=1)
+    for after in (trimmed, indexed):
+        assert_equivalent(before, after, [(["b", "a"],), ([],), (["x"],), (["", ""],)])
+    assert_transform(
+        JoinToLoop,
+        """
+        def f(xs, words):
+            s = '-'.join([x.upper() for x in xs])
+            return s + ' '.join(words)
+        """,
+        """
+        def f(xs, words):
+            s = ''
+            for x in xs:
+                s += x.upper() + '-'
+            s = s[:-1]
+            return s + ' '.join(words)
+        """,
+    )
     # Items of a generator that may fail later: join() evaluates them all before raising.
     assert_declines(
         JoinToLoop,

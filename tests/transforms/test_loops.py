@@ -269,3 +269,62 @@ def test_equivalent_on_assorted_loops() -> None:
         [("hello", 5), ("", 0), ("abc", 1), ("aab", 3)],
         seeds=range(12),
     )
+
+
+def test_enumerate_loop_counts_its_own_index() -> None:
+    # Reviewer's find: `items = list(enumerate(parts)); pos = 0; while pos < len(items):
+    # i, part = items[pos]` is not code a person writes; the enumerate index is the counter.
+    before = """
+        def f(text):
+            out = []
+            for i, w in enumerate(text.split()):
+                if w == 'a':
+                    continue
+                out.append(w * i)
+            return out
+        """
+    after = """
+        def f(text):
+            out = []
+            elements = text.split()
+            i = 0
+            while i < len(elements):
+                w = elements[i]
+                if w == 'a':
+                    i += 1
+                    continue
+                out.append(w * i)
+                i += 1
+            return out
+        """
+    assert_transform(ForToWhile, before, after)
+    assert_equivalent(before, after, [("a bb a c",), ("",), ("x",)])
+    # The index is read after the loop (its last value, not the length): no rewrite.
+    assert_declines(
+        ForToWhile,
+        """
+        def f(xs):
+            i = -1
+            for i, x in enumerate(xs):
+                print(x)
+            return i
+        """,
+    )
+
+
+def test_enumerate_loop_equivalent() -> None:
+    assert_equivalent_over_seeds(
+        ForToWhile,
+        """
+        def f(xs, stop):
+            total = 0
+            for i, x in enumerate(xs):
+                if x == stop:
+                    break
+                if x < 0:
+                    continue
+                total += i * x
+            return total, xs
+        """,
+        [([1, 2, -3, 4], 9), ([], 0), ([5, 5, 5], 5), ([2, -1, 3], 7)],
+    )

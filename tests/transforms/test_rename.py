@@ -13,9 +13,23 @@ from transform_testing import (
 )
 
 from transforms._analysis import RESERVED_NAMES, identifiers
-from transforms._rename import RenameDescriptive, RenameMisleading, RenameObfuscated, RenameShort
+from transforms._rename import (
+    RenameAbbreviated,
+    RenameDescriptive,
+    RenameMisleading,
+    RenameObfuscated,
+    RenameShort,
+    RenameVerbose,
+)
 
-STYLES = ["rename_short", "rename_descriptive", "rename_misleading", "rename_obfuscated"]
+STYLES = [
+    "rename_short",
+    "rename_descriptive",
+    "rename_abbreviated",
+    "rename_verbose",
+    "rename_misleading",
+    "rename_obfuscated",
+]
 
 VOWELS = """
 def f(text, n):
@@ -33,16 +47,16 @@ def test_rename_short() -> None:
         RenameShort,
         VOWELS,
         """
-        def f(x, y):
+        def f(w, x):
             # count the vowels
-            r = 0
-            for m in x:
-                if m in 'aeiou':
-                    r += y
-            return r
+            c = 0
+            for y in w:
+                if y in 'aeiou':
+                    c += x
+            return c
         """,
     )
-    assert result.provenance.renames == {"text": "x", "n": "y", "count": "r", "ch": "m"}
+    assert result.provenance.renames == {"text": "w", "n": "x", "count": "c", "ch": "y"}
     assert result.provenance.line_map == {1: [1], 3: [3], 4: [4], 5: [5], 6: [6], 7: [7]}
     assert result.kind == "equivalent" and result.name == "rename_short"
 
@@ -52,13 +66,72 @@ def test_rename_descriptive() -> None:
         RenameDescriptive,
         VOWELS,
         """
-        def f(input_data, input_operand):
+        def f(word, x):
             # count the vowels
-            quantity = 0
-            for element in input_data:
-                if element in 'aeiou':
-                    quantity += input_operand
-            return quantity
+            cnt = 0
+            for char in word:
+                if char in 'aeiou':
+                    cnt += x
+            return cnt
+        """,
+    )
+
+
+def test_rename_descriptive_names_roles_from_use() -> None:
+    # Reviewer's find: names like `I11l1l` or `input_operand` are not what a person writes.
+    result = assert_transform(
+        RenameDescriptive,
+        """
+        def f(a, b):
+            r = []
+            for k, v in b.items():
+                if v > 1:
+                    r.append(k)
+            for z in range(len(a)):
+                r.append(a[z].upper())
+            return r
+        """,
+        """
+        def f(values, d):
+            res = []
+            for key, value in d.items():
+                if value > 1:
+                    res.append(key)
+            for index in range(len(values)):
+                res.append(values[index].upper())
+            return res
+        """,
+    )
+    assert result.provenance.renames == {
+        "a": "values", "b": "d", "r": "res", "k": "key", "v": "value", "z": "index"
+    }  # fmt: skip
+
+
+def test_rename_abbreviated_and_verbose() -> None:
+    assert_transform(
+        RenameAbbreviated,
+        VOWELS,
+        """
+        def f(txt, v):
+            # count the vowels
+            cnt = 0
+            for c in txt:
+                if c in 'aeiou':
+                    cnt += v
+            return cnt
+        """,
+    )
+    assert_transform(
+        RenameVerbose,
+        VOWELS,
+        """
+        def f(input_string, input_value):
+            # count the vowels
+            total_count = 0
+            for character in input_string:
+                if character in 'aeiou':
+                    total_count += input_value
+            return total_count
         """,
     )
 
@@ -68,13 +141,13 @@ def test_rename_misleading() -> None:
         RenameMisleading,
         VOWELS,
         """
-        def f(matched, flag):
+        def f(table, d):
             # count the vowels
-            done = 0
-            for registry in matched:
-                if registry in 'aeiou':
-                    done += flag
-            return done
+            lst = 0
+            for lookup in table:
+                if lookup in 'aeiou':
+                    lst += d
+            return lst
         """,
     )
 
@@ -112,11 +185,11 @@ def test_scopes_globals_builtins_attributes_and_keywords() -> None:
         LIMIT = 3
 
         def f(b, t):
-            def g(item, n=2):
-                return len(item) * n + LIMIT
-            m = sum(g(item=h) for h in b)
-            y = {p: d for p, d in zip(b, range(len(b)))}
-            return sorted(b, key=lambda j: g(j)), m, y.get(t), t.upper()
+            def g(item, m=2):
+                return len(item) * m + LIMIT
+            n = sum(g(item=e) for e in b)
+            h = {y: p for y, p in zip(b, range(len(b)))}
+            return sorted(b, key=lambda d: g(d)), n, h.get(t), t.upper()
         """,
         seed=3,
     )
@@ -136,12 +209,12 @@ def test_rename_params_flag_keeps_the_signature() -> None:
         """,
         """
         def f(a, b):
-            x = a + b
-            return x
+            r = a + b
+            return r
         """,
         rename_params=False,
     )
-    assert result.provenance.renames == {"total": "x"}
+    assert result.provenance.renames == {"total": "r"}
 
 
 def test_new_names_collide_with_nothing() -> None:
@@ -226,5 +299,12 @@ def test_equivalent(style: str) -> None:
 
 
 def test_styles_are_registered() -> None:
-    for cls in (RenameShort, RenameDescriptive, RenameMisleading, RenameObfuscated):
+    for cls in (
+        RenameShort,
+        RenameDescriptive,
+        RenameAbbreviated,
+        RenameVerbose,
+        RenameMisleading,
+        RenameObfuscated,
+    ):
         assert cls.name in STYLES and cls.kind == "equivalent" and cls.description

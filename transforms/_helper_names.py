@@ -1,0 +1,312 @@
+"""Names for extracted helpers that say what they compute (`is_vowel`, `split_words`,
+`count_matches`), as a person naming a helper would; generic names (`evaluate`,
+`test_value`) only when the expression tells nothing."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from transforms._analysis import strip_parens, walk
+
+_BUILTIN_NOUNS = {
+    "len": "length",
+    "sum": "total",
+    "max": "largest",
+    "min": "smallest",
+    "sorted": "sorted",
+    "abs": "magnitude",
+    "str": "as_text",
+    "int": "as_int",
+    "float": "as_float",
+    "list": "as_list",
+    "set": "unique",
+    "tuple": "as_tuple",
+    "dict": "as_dict",
+    "ord": "code_of",
+    "chr": "char_of",
+    "reversed": "reversed",
+    "round": "rounded",
+    "enumerate": "numbered",
+    "zip": "paired",
+    "any": "any_match",
+    "all": "all_match",
+}
+_METHOD_VERBS = {
+    "split": "split",
+    "rsplit": "split",
+    "join": "join",
+    "replace": "replace_in",
+    "strip": "strip",
+    "lstrip": "strip",
+    "rstrip": "strip",
+    "upper": "upper",
+    "lower": "lower",
+    "count": "count_in",
+    "find": "find_in",
+    "rfind": "find_in",
+    "index": "position_in",
+    "get": "lookup",
+    "startswith": "starts_with",
+    "endswith": "ends_with",
+    "format": "format",
+    "title": "title",
+    "capitalize": "capitalize",
+    "swapcase": "swapcase",
+    "center": "pad",
+    "ljust": "pad",
+    "rjust": "pad",
+    "zfill": "pad",
+    "partition": "partition",
+    "rpartition": "partition",
+    "pop": "pop_from",
+    "keys": "keys_of",
+    "values": "values_of",
+    "items": "items_of",
+}
+# What a method call on an unnamed value gives (`p.strip()` in a comprehension).
+_PARTICIPLES = {
+    "strip": "stripped",
+    "lstrip": "stripped",
+    "rstrip": "stripped",
+    "upper": "uppercased",
+    "lower": "lowercased",
+    "split": "split_parts",
+    "replace": "replaced",
+    "title": "titled",
+    "capitalize": "capitalized",
+    "swapcase": "swapped_case",
+    "join": "joined",
+    "count": "count_of",
+    "find": "position_of",
+    "index": "position_of",
+    "get": "looked_up",
+}
+_BINARY_NOUNS: dict[type[cst.BaseBinaryOp], str] = {
+    cst.Add: "combined",
+    cst.Subtract: "difference",
+    cst.Multiply: "product",
+    cst.Divide: "ratio",
+    cst.FloorDivide: "quotient",
+    cst.Modulo: "remainder",
+    cst.Power: "power",
+}
+_COMPARE_WORDS: dict[type[cst.BaseCompOp], str] = {
+    cst.Equal: "equals",
+    cst.NotEqual: "differs_from",
+    cst.LessThan: "below",
+    cst.LessThanEqual: "at_most",
+    cst.GreaterThan: "above",
+    cst.GreaterThanEqual: "at_least",
+    cst.In: "in",
+    cst.NotIn: "not_in",
+    cst.Is: "is",
+    cst.IsNot: "is_not",
+}
+_CHAR_CLASSES = {
+    "aeiou": "vowel",
+    "aeiouAEIOU": "vowel",
+    "AEIOU": "vowel",
+    "0123456789": "digit",
+}
+
+
+def _word(expr: cst.BaseExpression) -> str | None:
+    """A short word for an operand: its name, the attribute or call it is, a number."""
+    expr = strip_parens(expr)
+    if isinstance(expr, cst.Name) and expr.value not in ("True", "False", "None"):
+        word = expr.value.strip("_").lower()
+        return word if len(word) > 2 else None  # `strip_p` says nothing more than `strip`
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value.lower()
+    if isinstance(expr, cst.Subscript):
+        return _word(expr.value)
+    if isinstance(expr, cst.Call):
+        if isinstance(expr.func, cst.Name) and expr.func.value in _BUILTIN_NOUNS and expr.args:
+            inner = _word(expr.args[0].value)
+            noun = _BUILTIN_NOUNS[expr.func.value]
+            return f"{noun}_{inner}" if inner and noun == "length" else noun
+        if isinstance(expr.func, cst.Attribute):
+            return _word(expr.func.value)  # `text.strip()` is still the text
+    return None
+
+
+def _names(expr: cst.CSTNode) -> set[str]:
+    return {n.value for n in walk(expr) if isinstance(n, cst.Name)}
+
+
+def _join(*parts: str | None) -> str | None:
+    words = [p for p in parts if p]
+    if not words:
+        return None
+    name = re.sub(r"[^0-9a-z_]", "", "_".join(words).lower())
+    name = re.sub(r"_+", "_", name).strip("_")
+    return name if name.isidentifier() and len(name) <= 30 else None
+
+
+def _predicate(expr: cst.BaseExpression) -> str | None:
+    expr = strip_parens(expr)
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+        inner = _predicate(expr.expression)
+        if inner and inner.startswith("is_"):
+            return "is_not_" + inner[3:]
+        return _join("not", inner)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        method = expr.func.attr.value
+        if method.startswith("is") and len(method) > 2:
+            return _join("is", method[2:])
+        if method in ("startswith", "endswith"):
+            return _join(_METHOD_VERBS[method].replace("_with", "s_with"))
+    if isinstance(expr, cst.BooleanOperation):
+        parts = []
+        node: cst.BaseExpression = expr
+        while isinstance(node, cst.BooleanOperation):
+            parts.append(node.right)
+            node = strip_parens(node.left)
+        parts.append(node)
+        words = [_predicate(p) for p in reversed(parts)]
+        if all(w and w.startswith("is_") for w in words[:2]):
+            glue = "and" if isinstance(expr.operator, cst.And) else "or"
+            first, second = (w[3:] for w in words[:2] if w)
+            return _join("is", first, glue, second)
+        return _join("check", _word(parts[-1]))
+    if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1:
+        target = expr.comparisons[0]
+        left, right = strip_parens(expr.left), strip_parens(target.comparator)
+        op = type(target.operator)
+        if isinstance(right, cst.SimpleString) and op in (cst.In, cst.NotIn):
+            value = right.evaluated_value
+            kind = _CHAR_CLASSES.get(value) if isinstance(value, str) else None
+            if kind is not None:
+                return _join("is" if op is cst.In else "is_not", kind)
+        if isinstance(right, cst.Integer) and right.value == "0":
+            if (
+                isinstance(left, cst.BinaryOperation)
+                and isinstance(left.operator, cst.Modulo)
+                and isinstance(strip_parens(left.right), cst.Integer)
+            ):
+                divisor = strip_parens(left.right)
+                assert isinstance(divisor, cst.Integer)
+                if divisor.value == "2":
+                    return "is_even" if op is cst.Equal else "is_odd"
+                if op in (cst.Equal, cst.NotEqual):
+                    word = "divisible" if op is cst.Equal else "not_divisible"
+                    return _join("is", word, "by", divisor.value)
+            sign = {cst.GreaterThan: "positive", cst.LessThan: "negative", cst.Equal: "zero"}
+            if op in sign:
+                return _join("is", sign[op])
+        if isinstance(right, cst.Name) and right.value == "None":
+            return _join("is_missing" if op is cst.Is else "has", _word(left))
+        if op in (cst.In, cst.NotIn):
+            return _join("is" if op is cst.In else "not", "in", _word(right))
+        if op is cst.Equal:
+            return _join("is", _word(right) or "match") if _word(left) else None
+        return _join("is", _word(left), _COMPARE_WORDS.get(op), _word(right) or "limit")
+    return None
+
+
+def _value(expr: cst.BaseExpression) -> str | None:
+    expr = strip_parens(expr)
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        if isinstance(func, cst.Name) and func.value in _BUILTIN_NOUNS:
+            arg = _word(expr.args[0].value) if expr.args else None
+            if arg is None:
+                return None  # `total` alone says too little
+            noun = _BUILTIN_NOUNS[func.value]
+            return _join(noun, "of", arg) if noun != "sorted" else _join(noun, arg)
+        if isinstance(func, cst.Attribute):
+            verb = _METHOD_VERBS.get(func.attr.value)
+            receiver = _word(func.value)
+            if receiver is None:
+                return _PARTICIPLES.get(func.attr.value) or _join(verb, "value")
+            return _join(verb or func.attr.value.lower(), receiver)
+    if isinstance(expr, cst.BinaryOperation):
+        op_noun = _BINARY_NOUNS.get(type(expr.operator))
+        right = strip_parens(expr.right)
+        halved = isinstance(expr.operator, cst.FloorDivide | cst.Divide)
+        if halved and isinstance(right, cst.Integer) and right.value == "2":
+            return _join("half_of", _word(expr.left))
+        if isinstance(expr.operator, cst.Modulo) and isinstance(right, cst.Integer):
+            return _join(_word(expr.left), "mod", right.value)
+        left = strip_parens(expr.left)
+        if isinstance(expr.operator, cst.Add) and (
+            isinstance(left, cst.SimpleString | cst.FormattedString)
+            or isinstance(right, cst.SimpleString | cst.FormattedString)
+        ):
+            return _join("build", _word(left) or _word(right) or "text")
+        return _join(op_noun, _word(expr.left)) if op_noun else None
+    if isinstance(expr, cst.Subscript):
+        inner = _word(expr.value)
+        slice_ = expr.slice[0].slice if len(expr.slice) == 1 else None
+        if isinstance(slice_, cst.Slice):
+            step = slice_.step
+            if (
+                step is not None
+                and isinstance(step, cst.UnaryOperation)
+                and slice_.lower is None
+                and slice_.upper is None
+            ):
+                return _join("reversed", inner or "copy")
+            return _join("part_of", inner)
+        return _join(inner, "at") if inner else None
+    if isinstance(expr, cst.IfExp):
+        return _join("pick", _word(expr.body) or _word(expr.orelse))
+    return None
+
+
+def expression_helper_names(expr: cst.BaseExpression, predicate: bool) -> list[str]:
+    """Candidate names for a helper that returns `expr`, best first (may be empty)."""
+    found = _predicate(expr) if predicate else _value(expr)
+    if found is None and predicate:
+        value = _value(expr)
+        found = _join("is", value) if value else None
+    return [found] if found else []
+
+
+def loop_helper_names(loop: cst.For | cst.While, returns: list[str]) -> list[str]:
+    """Candidate names for a helper holding a loop body: what it updates (`update_count`,
+    `add_to_result`), or the loop variable it handles (`handle_char`)."""
+    appended: list[str] = []
+    for node in walk(loop.body):
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in ("append", "extend", "add", "insert")
+        ):
+            word = _word(node.func.value)
+            if word:
+                appended.append(word)
+    names: list[str] = []
+    if appended:
+        names.append(_join("add_to", appended[0]) or "")
+    # Accumulators: updated from their own value (`total = total * 10 + d`), not a step.
+    stepped = {
+        n.target.value
+        for n in walk(loop.body)
+        if isinstance(n, cst.AugAssign)
+        and isinstance(n.target, cst.Name)
+        and isinstance(n.value, cst.Integer)
+    }
+    read_back = {
+        n.targets[0].target.value
+        for n in walk(loop.body)
+        if isinstance(n, cst.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0].target, cst.Name)
+        and n.targets[0].target.value in _names(n.value)
+    } | {
+        n.target.value
+        for n in walk(loop.body)
+        if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name)
+    }
+    kept = [r for r in returns if r not in stepped and (len(returns) <= 2 or r in read_back)]
+    if len(kept) == 1:
+        names.append(_join("update", kept[0].strip("_").lower()) or "")
+    elif len(kept) == 2:
+        a, b = (r.strip("_").lower() for r in kept)
+        names.append(_join("update", a, "and", b) or "")
+    if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name):
+        names.append(_join("handle", loop.target.value.strip("_").lower()) or "")
+    return [n for n in names if n]
