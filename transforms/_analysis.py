@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import UnionType
+from typing import TypeVar
 
 import libcst as cst
 from libcst.metadata import (
@@ -26,6 +27,8 @@ from libcst.metadata import (
     Scope,
     ScopeProvider,
 )
+
+_N = TypeVar("_N", bound=cst.CSTNode)
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 RESERVED_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | BUILTIN_NAMES
@@ -368,6 +371,23 @@ class ModuleInfo:
 
 
 _NESTED_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+def function_members(info: ModuleInfo, kind: type[_N]) -> Iterator[tuple[_N, cst.FunctionDef]]:
+    """`(node, its function)` for every node of type `kind` inside a function (not in a
+    class), in source order."""
+    for node in info.nodes:
+        if isinstance(node, kind):
+            func = info.enclosing_function(node)
+            if func is not None and not info.in_class(node):
+                yield node, func
+
+
+def function_blocks(info: ModuleInfo) -> Iterator[cst.IndentedBlock]:
+    """Every indented block inside a function (see `in_function`), in source order."""
+    for node in info.nodes:
+        if isinstance(node, cst.IndentedBlock) and in_function(node, info):
+            yield node
 
 
 def in_function(node: cst.CSTNode, info: ModuleInfo) -> bool:
@@ -738,21 +758,51 @@ def is_literal(expr: cst.BaseExpression) -> bool:
     return False
 
 
+def range_args(node: cst.CSTNode, info: ModuleInfo) -> list[cst.BaseExpression] | None:
+    """The 1 to 3 positional arguments of a call to the builtin `range`, else None."""
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "range"
+        and info.is_builtin("range")
+        and 1 <= len(node.args) <= 3
+        and all(a.keyword is None and not a.star for a in node.args)
+    ):
+        return [a.value for a in node.args]
+    return None
+
+
+def pure_call(call: cst.Call, info: ModuleInfo) -> bool:
+    """Whether `call` calls a pure builtin the module never rebinds, or a method that
+    changes no object (whatever its receiver)."""
+    func = call.func
+    if isinstance(func, cst.Name):
+        return func.value in PURE_BUILTINS and info.is_builtin(func.value)
+    return isinstance(func, cst.Attribute) and func.attr.value in NON_MUTATING_METHODS
+
+
 def is_pure(expr: cst.CSTNode, info: ModuleInfo) -> bool:
     """Whether evaluating `expr` changes no state, other than by iterating iterators it is
     given (it may still raise). Calls count only to builtins and non-mutating methods."""
     for node in walk(expr):
-        if isinstance(node, cst.Call):
-            func = node.func
-            if isinstance(func, cst.Name):
-                if func.value not in PURE_BUILTINS or not info.is_builtin(func.value):
-                    return False
-            elif isinstance(func, cst.Attribute):
-                if func.attr.value not in NON_MUTATING_METHODS:
-                    return False
-            else:
-                return False
-        elif isinstance(node, cst.NamedExpr | cst.Yield | cst.Await):
+        if isinstance(node, cst.Call) and not pure_call(node, info):
+            return False
+        if isinstance(node, cst.NamedExpr | cst.Yield | cst.Await):
+            return False
+    return True
+
+
+def mutation_free(body: cst.CSTNode, info: ModuleInfo) -> bool:
+    """No call in `body` can change an object: only builtins and non-mutating methods are
+    called, and nothing is stored into a subscript or attribute, or deleted."""
+    for node in walk(body):
+        if isinstance(node, cst.Call) and not pure_call(node, info):
+            return False
+        if isinstance(node, cst.AssignTarget | cst.AugAssign) and isinstance(
+            node.target, cst.Subscript | cst.Attribute
+        ):
+            return False
+        if isinstance(node, cst.Del | cst.Yield | cst.Await | cst.Global | cst.Nonlocal):
             return False
     return True
 

@@ -9,6 +9,7 @@ each function gives a name a type tag only when every binding of the name in tha
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import libcst as cst
@@ -238,6 +239,46 @@ def _function_types(info: ModuleInfo) -> dict[int, _Types]:
     }
 
 
+def _augmented_name(node: cst.CSTNode) -> str | None:
+    """`x` for `x op= y`."""
+    if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+        return node.target.value
+    return None
+
+
+def _self_operation_name(node: cst.CSTNode) -> str | None:
+    """`x` for `x = x op y` (an operator that has an augmented form)."""
+    if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+        return None
+    target, value = node.targets[0].target, node.value
+    if not isinstance(target, cst.Name) or not isinstance(value, cst.BinaryOperation):
+        return None
+    if value.lpar or type(value.operator) not in _BIN_TO_AUG:
+        return None
+    left = value.left
+    if not isinstance(left, cst.Name) or left.value != target.value or left.lpar:
+        return None
+    return target.value
+
+
+def _immutable_sites(
+    info: ModuleInfo, name_of: Callable[[cst.CSTNode], str | None]
+) -> list[cst.CSTNode]:
+    """The nodes `name_of` names a local of, in a function, whose every value is immutable."""
+    types = _function_types(info)
+    candidates: list[cst.CSTNode] = []
+    for node in info.nodes:
+        name = name_of(node)
+        if name is None:
+            continue
+        func = info.enclosing_function(node)
+        if func is None or not in_function(node, info) or id(func) not in types:
+            continue
+        if _immutable(types[id(func)].tags.get(name)):
+            candidates.append(node)
+    return candidates
+
+
 class AugAssignExpand(Transform):
     """`x += y` -> `x = x + y` where `x` holds an immutable value."""
 
@@ -246,19 +287,9 @@ class AugAssignExpand(Transform):
     keeps_lines = True
     description = "expand an augmented assignment x op= y into x = x op y (immutable x only)"
 
-    def find_sites(self, info: ModuleInfo) -> list[cst.AugAssign]:
+    def find_sites(self, info: ModuleInfo) -> list[cst.CSTNode]:
         """Find augmented assignments to locals whose every value is immutable."""
-        types = _function_types(info)
-        candidates: list[cst.AugAssign] = []
-        for node in info.nodes:
-            if not isinstance(node, cst.AugAssign) or not isinstance(node.target, cst.Name):
-                continue
-            func = info.enclosing_function(node)
-            if func is None or not in_function(node, info) or id(func) not in types:
-                continue
-            if _immutable(types[id(func)].tags.get(node.target.value)):
-                candidates.append(node)
-        return candidates
+        return _immutable_sites(info, _augmented_name)
 
     def leave_AugAssign(
         self, original_node: cst.AugAssign, updated_node: cst.AugAssign
@@ -306,28 +337,9 @@ class AugAssignContract(Transform):
     keeps_lines = True
     description = "contract x = x op y into an augmented assignment x op= y (immutable x only)"
 
-    def find_sites(self, info: ModuleInfo) -> list[cst.Assign]:
+    def find_sites(self, info: ModuleInfo) -> list[cst.CSTNode]:
         """Find `x = x op y` assignments to locals whose every value is immutable."""
-        types = _function_types(info)
-        candidates: list[cst.Assign] = []
-        for node in info.nodes:
-            if not isinstance(node, cst.Assign) or len(node.targets) != 1:
-                continue
-            target = node.targets[0].target
-            value = node.value
-            if not isinstance(target, cst.Name) or not isinstance(value, cst.BinaryOperation):
-                continue
-            if value.lpar or type(value.operator) not in _BIN_TO_AUG:
-                continue
-            left = value.left
-            if not isinstance(left, cst.Name) or left.value != target.value or left.lpar:
-                continue
-            func = info.enclosing_function(node)
-            if func is None or not in_function(node, info) or id(func) not in types:
-                continue
-            if _immutable(types[id(func)].tags.get(target.value)):
-                candidates.append(node)
-        return candidates
+        return _immutable_sites(info, _self_operation_name)
 
     def leave_Assign(
         self, original_node: cst.Assign, updated_node: cst.Assign

@@ -176,6 +176,23 @@ class Transform(cst.CSTTransformer):
         node = site[0] if isinstance(site, tuple) else site
         return node is not None and original_node is node
 
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> Any:
+        """For a site with `block` and `index` (a place in a block): `rewrite_block` on that
+        block; every other block is kept."""
+        site: Any = getattr(self, "block_site", None) or getattr(self, "site", None)
+        if getattr(site, "block", None) is not original_node:
+            return updated_node
+        return self.rewrite_block(original_node, updated_node, site.index)
+
+    def rewrite_block(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock, index: int
+    ) -> Any:
+        """Rewrite the site's block (`updated_node`: children already visited) at statement
+        `index` (hook for sites that are a place in a block)."""
+        return updated_node
+
     def swap_site(self, original_node: cst.CSTNode, result: Any) -> Any:
         """For a site `(node, replacement)`: the replacement at the site, else `result`.
         Call it from `replace`."""

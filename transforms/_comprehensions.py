@@ -17,6 +17,7 @@ from transforms._analysis import (
     ModuleInfo,
     contains,
     count_refs,
+    function_members,
     has_comments,
     is_pure,
     may_raise,
@@ -76,17 +77,11 @@ class ComprehensionToLoop(Transform):
 
     def find_sites(self, info: ModuleInfo) -> list[_Site]:
         """Statements whose comprehension can be unrolled before them."""
-        sites: list[_Site] = []
-        for line in info.nodes:
-            if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
-                continue
-            func = info.enclosing_function(line)
-            if func is None or info.in_class(line):
-                continue
-            site = self._site(line, func, info)
-            if site is not None:
-                sites.append(site)
-        return sites
+        return [
+            site
+            for line, func in function_members(info, cst.SimpleStatementLine)
+            if len(line.body) == 1 and (site := self._site(line, func, info)) is not None
+        ]
 
     def take_site(self, site: _Site, info: ModuleInfo) -> bool:
         """Name the accumulator of the unrolled loop."""

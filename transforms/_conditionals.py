@@ -9,6 +9,7 @@ import libcst as cst
 
 from transforms._analysis import (
     ModuleInfo,
+    function_blocks,
     has_comments,
     in_function,
     negate,
@@ -167,9 +168,7 @@ class IfToTernary(Transform):
     def find_sites(self, info: ModuleInfo) -> list[_Merge]:
         """If statements with one assignment or return per branch."""
         candidates: list[_Merge] = []
-        for block in info.nodes:
-            if not isinstance(block, cst.IndentedBlock) or not in_function(block, info):
-                continue
+        for block in function_blocks(info):
             for i, stmt in enumerate(block.body):
                 if not isinstance(stmt, cst.If) or has_comments(stmt.body):
                     continue
@@ -209,13 +208,10 @@ class IfToTernary(Transform):
                 self.note_origin(sub, line, deep=False)
         return line
 
-    def leave_IndentedBlock(
-        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    def rewrite_block(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock, i: int
     ) -> cst.IndentedBlock:
         """Fold `if c: return a` and the `return b` after it."""
-        if original_node is not self.site.block:
-            return updated_node
-        i = self.site.index
         stmt, following = updated_node.body[i], updated_node.body[i + 1]
         assert isinstance(stmt, cst.If) and isinstance(following, cst.SimpleStatementLine)
         first = _single_small(stmt.body)

@@ -103,13 +103,15 @@ class _Inserter(Transform):
     kind = "equivalent"
     insert: _Insert
 
-    def leave_IndentedBlock(
-        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    @property
+    def block_site(self) -> _Insert:
+        """The place of the insertion."""
+        return self.insert
+
+    def rewrite_block(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock, k: int
     ) -> cst.IndentedBlock:
         """Insert the planned statement."""
-        if original_node is not self.insert.block:
-            return updated_node
-        k = self.insert.index
         body = list(updated_node.body)
         new = self.insert.statement
         if k < len(body):

@@ -17,7 +17,7 @@ import libcst as cst
 from transforms._analysis import (
     ModuleInfo,
     always_exits,
-    in_function,
+    function_blocks,
     leading_lines,
     negate,
     strip_parens,
@@ -68,9 +68,7 @@ class GuardClause(Transform):
     def find_sites(self, info: ModuleInfo) -> list[_Site]:
         """The if statements that can be restructured."""
         sites: list[_Site] = []
-        for block in info.nodes:
-            if not isinstance(block, cst.IndentedBlock) or not in_function(block, info):
-                continue
+        for block in function_blocks(info):
             owner = info.parent(block)
             for i, stmt in enumerate(block.body):
                 if isinstance(stmt, cst.If):
@@ -105,13 +103,10 @@ class GuardClause(Transform):
             kinds.append("wrap_else")
         return kinds
 
-    def leave_IndentedBlock(
-        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    def rewrite_block(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock, i: int
     ) -> cst.IndentedBlock:
         """Restructure the chosen if statement."""
-        if original_node is not self.site.block:
-            return updated_node
-        i = self.site.index
         stmt = updated_node.body[i]
         assert isinstance(stmt, cst.If)
         body = list(updated_node.body)

@@ -19,20 +19,21 @@ share most of str's methods with other semantics, and the rules above would conf
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import libcst as cst
 
 from transforms._analysis import (
-    NON_MUTATING_METHODS,
-    PURE_BUILTINS,
     STR_ONLY_METHODS,
     ModuleInfo,
     count_refs,
+    name_values,
     param_names,
     walk,
 )
+from transforms._base import Transform
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,20 @@ class _AugValue:
 
     node: cst.AugAssign
 
+
+@dataclass(frozen=True)
+class _LoopItem:
+    """A binding by a `for` target: an item of `iterable` (a str's items are strs), or, with
+    `enumerated`, the index (0) or the item (1) of `for i, x in enumerate(iterable)`."""
+
+    iterable: cst.BaseExpression
+    enumerated: int | None = None
+
+
+_Binding = cst.BaseExpression | _AugValue | _LoopItem | None
+
+
+_T = TypeVar("_T")
 
 STR = "str"
 LIST = "list"
@@ -57,6 +72,11 @@ STR_RESULT_METHODS = frozenset(
 _LIST_ONLY_METHODS = frozenset({"append", "extend", "insert", "sort", "reverse"})
 _DICT_ONLY_METHODS = frozenset({"keys", "values", "items", "get", "setdefault", "popitem"})
 _STR_EVIDENCE = STR_ONLY_METHODS - {"encode", "decode"}
+#: str methods whose first n arguments must be strs (on a str receiver).
+_STR_ARGUMENTS = {
+    "count": 1, "find": 1, "rfind": 1, "index": 1, "rindex": 1, "replace": 2,
+    "partition": 1, "rpartition": 1, "removeprefix": 1, "removesuffix": 1,
+}  # fmt: skip
 _INT_METHODS = frozenset({"count", "find", "rfind", "index", "rindex"})
 _INT_BUILTINS = frozenset({"len", "ord", "int"})
 _STR_BUILTINS = frozenset({"str", "chr", "repr", "format", "ascii"})
@@ -88,6 +108,97 @@ def function_nodes(info: ModuleInfo) -> Iterator[tuple[cst.CSTNode, cst.Function
         if func is None or info.in_class(node):
             continue
         yield node, func
+
+
+def function_sites(
+    info: ModuleInfo, match: Callable[[cst.CSTNode, cst.FunctionDef, Kinds], _T | None]
+) -> list[_T]:
+    """The sites `match(node, function, kinds)` finds among the nodes `function_nodes`
+    yields (the `Kinds` of each function built once), in source order."""
+    kinds: dict[int, Kinds] = {}
+    sites: list[_T] = []
+    for node, func in function_nodes(info):
+        if id(func) not in kinds:
+            kinds[id(func)] = Kinds(func, info)
+        site = match(node, func, kinds[id(func)])
+        if site is not None:
+            sites.append(site)
+    return sites
+
+
+def adjacent_statements(
+    info: ModuleInfo,
+) -> Iterator[tuple[cst.FunctionDef, Kinds, cst.BaseStatement, list[cst.BaseStatement]]]:
+    """`(function, its kinds, statement, the statements after it in its block)` for every
+    statement of every indented block of a function."""
+    kinds: dict[int, Kinds] = {}
+    for node, func in function_nodes(info):
+        if isinstance(node, cst.IndentedBlock):
+            if id(func) not in kinds:
+                kinds[id(func)] = Kinds(func, info)
+            body = list(node.body)
+            for i, stmt in enumerate(body):
+                yield func, kinds[id(func)], stmt, body[i + 1 :]
+
+
+def next_use(init: cst.BaseStatement, rest: list[cst.BaseStatement]) -> cst.BaseStatement | None:
+    """The first statement of `rest` that mentions the name `init` assigns (`init` being a
+    one-name assignment line), or None."""
+    small = single_small(init)
+    if not (
+        isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+    ):
+        return None
+    name = small.targets[0].target.value
+    return next((stmt for stmt in rest if name in name_values(stmt)), None)
+
+
+def statements(body: cst.BaseSuite) -> list[cst.BaseStatement]:
+    """The statements of a block (a one-line suite as one statement line)."""
+    if isinstance(body, cst.IndentedBlock):
+        return list(body.body)
+    assert isinstance(body, cst.SimpleStatementSuite)
+    return [cst.SimpleStatementLine(body=list(body.body))]
+
+
+def single_small(stmt: cst.CSTNode | None) -> cst.BaseSmallStatement | None:
+    """The small statement of a statement line that holds exactly one."""
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        return stmt.body[0]
+    return None
+
+
+def only_small(block: cst.BaseSuite) -> cst.BaseSmallStatement | None:
+    """The one small statement of an indented block of one statement line, else None."""
+    if not isinstance(block, cst.IndentedBlock) or len(block.body) != 1:
+        return None
+    return single_small(block.body[0])
+
+
+def bool_return(stmt: cst.CSTNode) -> bool | None:
+    """True for a statement line `return True`, False for `return False`, else None."""
+    small = single_small(stmt)
+    if (
+        isinstance(small, cst.Return)
+        and isinstance(small.value, cst.Name)
+        and small.value.value in ("True", "False")
+    ):
+        return small.value.value == "True"
+    return None
+
+
+def stored_or_returned(stmt: cst.CSTNode) -> tuple[str | None, cst.BaseExpression] | None:
+    """`(name, value)` for a statement line `name = value`, `(None, value)` for
+    `return value`."""
+    small = single_small(stmt)
+    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+        target = small.targets[0].target
+        return (target.value, small.value) if isinstance(target, cst.Name) else None
+    if isinstance(small, cst.Return) and small.value is not None:
+        return None, small.value
+    return None
 
 
 def method_call(expr: cst.CSTNode) -> tuple[cst.BaseExpression, str, list[cst.Arg]] | None:
@@ -138,25 +249,6 @@ def is_simple(expr: cst.BaseExpression) -> bool:
         and isinstance(expr.operator, cst.Minus)
         and isinstance(expr.expression, cst.Integer)
     )
-
-
-def mutation_free(body: cst.CSTNode, info: ModuleInfo) -> bool:
-    """No call in `body` can change an object: only builtins and non-mutating methods are
-    called, and nothing is stored into a subscript or attribute, or deleted."""
-    for node in walk(body):
-        if isinstance(node, cst.Call):
-            func = node.func
-            if isinstance(func, cst.Name):
-                if func.value not in PURE_BUILTINS or not info.is_builtin(func.value):
-                    return False
-            elif not (isinstance(func, cst.Attribute) and func.attr.value in NON_MUTATING_METHODS):
-                return False
-        elif isinstance(node, cst.AssignTarget | cst.AugAssign):
-            if isinstance(node.target, cst.Subscript | cst.Attribute):
-                return False
-        elif isinstance(node, cst.Del | cst.Yield | cst.Await | cst.Global | cst.Nonlocal):
-            return False
-    return True
 
 
 def private_to(func: cst.CSTNode, owner: cst.CSTNode, names: set[str]) -> bool:
@@ -213,6 +305,106 @@ def _bound_names(target: cst.CSTNode) -> list[str]:
     return []
 
 
+def _loop_item(loop: cst.For, name: str) -> _LoopItem | None:
+    """The binding of `name` by `loop`'s target, when it is the item or the index."""
+    target = loop.target
+    if isinstance(target, cst.Name):
+        return _LoopItem(loop.iter)
+    call = loop.iter
+    if (
+        isinstance(target, cst.Tuple)
+        and len(target.elements) == 2
+        and isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Name)
+        and call.func.value == "enumerate"
+        and len(call.args) == 1
+        and not call.args[0].keyword
+        and not call.args[0].star
+    ):
+        for position, element in enumerate(target.elements):
+            if isinstance(element.value, cst.Name) and element.value.value == name:
+                return _LoopItem(call.args[0].value, position)
+    return None
+
+
+class IdiomRewrite(Transform):
+    """Base of the `idiom` family: equivalent rewrites by another idiom."""
+
+    kind = "equivalent"
+    family = "idiom"
+    acc: str  # the accumulator a rewrite into a loop builds
+
+    def accumulate(
+        self,
+        original: cst.SimpleStatementLine,
+        updated: cst.SimpleStatementLine,
+        start: cst.BaseExpression,
+        loop: cst.For,
+        returns: bool,
+    ) -> cst.FlattenSentinel[cst.BaseStatement]:
+        """`acc = start` and `loop` (which builds `self.acc`) in place of the statement
+        `original`, then `return acc` when the statement returned the value."""
+        produced: list[cst.BaseStatement] = [
+            assign(self.acc, start).with_changes(leading_lines=updated.leading_lines),
+            loop,
+        ]
+        if returns:
+            produced.append(line(cst.Return(value=cst.Name(self.acc))))
+        self.note_origin(original, *produced)
+        return cst.FlattenSentinel(produced)
+
+
+class LoopReplacement(IdiomRewrite):
+    """Base of the rewrites that put one statement in place of a loop and drop one statement
+    the loop goes with (an initialisation before it, a return after it). The site has
+    `loop`; subclasses say which statement goes (`dropped`) and build the new one."""
+
+    def dropped(self) -> cst.CSTNode:
+        """The statement that goes with the loop."""
+        raise NotImplementedError
+
+    def replacement(self, loop: cst.For) -> cst.BaseStatement:
+        """The statement that replaces the loop (`loop`: the loop, children visited)."""
+        raise NotImplementedError
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
+        """Drop the statement that goes with the loop."""
+        if original_node is self.dropped():
+            return cst.RemovalSentinel.REMOVE
+        return updated_node
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
+        """Replace the loop."""
+        if original_node is not self.site.loop:
+            return updated_node
+        new = self.replacement(updated_node)
+        self.note_origin(self.dropped(), new)
+        self.note_origin(original_node, new)
+        return new
+
+
+class FoldLoop(LoopReplacement):
+    """Base of the rewrites of `acc = <start>` + a loop that builds `acc` into one assignment
+    `acc = <expression>` where the loop stood. The site has `init`, `loop` and `acc`;
+    subclasses find it and build the expression in `folded`."""
+
+    def folded(self, loop: cst.For) -> cst.BaseExpression:
+        """The expression that replaces the loop (`loop`: the loop, children visited)."""
+        raise NotImplementedError
+
+    def dropped(self) -> cst.CSTNode:
+        """The initialisation (the assignment replaces it)."""
+        return self.site.init
+
+    def replacement(self, loop: cst.For) -> cst.BaseStatement:
+        """`acc = <folded>`."""
+        return assign(self.site.acc, self.folded(loop)).with_changes(
+            leading_lines=self.site.init.leading_lines
+        )
+
+
 class Kinds:
     """The kinds (str, list, dict, int) of the names of one function (see module doc)."""
 
@@ -220,8 +412,11 @@ class Kinds:
         """Collect every binding of every name of `func` and the methods called on them."""
         self.info = info
         self.func = func
-        self._bindings: dict[str, list[cst.BaseExpression | _AugValue | None]] = {}
+        self._bindings: dict[str, list[_Binding]] = {}
         self._methods: dict[str, list[tuple[str, cst.CSTNode]]] = {}
+        # name -> (expression, node): the name is a str when the expression is (the node
+        # raises otherwise).
+        self._str_if: dict[str, list[tuple[cst.BaseExpression, cst.CSTNode]]] = {}
         for name in param_names(func):
             self._bindings.setdefault(name, []).append(None)
         for node in walk(func.body):
@@ -240,6 +435,8 @@ class Kinds:
                         self._bind(bound, _AugValue(node))
                     elif isinstance(node, cst.AnnAssign) and value is not None:
                         self._bind(bound, value)
+                    elif isinstance(node, cst.For):
+                        self._bind(bound, _loop_item(node, bound))
                     else:
                         self._bind(bound, None)
             elif isinstance(node, cst.AsName):
@@ -252,10 +449,13 @@ class Kinds:
                 self._bind(node.name.value, None)
             elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
                 receiver = node.func.value
+                attr = node.func.attr.value
                 if isinstance(receiver, cst.Name):
-                    self._methods.setdefault(receiver.value, []).append(
-                        (node.func.attr.value, node)
-                    )
+                    self._methods.setdefault(receiver.value, []).append((attr, node))
+                # `s.count(x)`, `s.replace(a, b)`... raise unless x, a, b are strs when s is.
+                for arg in node.args[: _STR_ARGUMENTS.get(attr, 0)]:
+                    if isinstance(arg.value, cst.Name) and not arg.keyword and not arg.star:
+                        self._str_if.setdefault(arg.value.value, []).append((receiver, node))
             elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
                 # `p + 'x'` raises unless p is a str; `p + [x]` unless p is a list.
                 for side, other in ((node.left, node.right), (node.right, node.left)):
@@ -264,6 +464,8 @@ class Kinds:
                             self._methods.setdefault(side.value, []).append(("+str", node))
                         elif isinstance(other, cst.List):
                             self._methods.setdefault(side.value, []).append(("+list", node))
+                        else:
+                            self._str_if.setdefault(side.value, []).append((other, node))
             elif (
                 isinstance(node, cst.Subscript)
                 and isinstance(node.value, cst.Name)
@@ -272,6 +474,8 @@ class Kinds:
                 # Slicing raises on a dict, a set or a number.
                 self._methods.setdefault(node.value.value, []).append(("[:]", node))
         self._cache: dict[str, str | None] = {}
+        self._pending: set[str] = set()
+        self._recursed: set[str] = set()
         self._excluded: set[int] = set()
         self._excluded_root: cst.CSTNode | None = None
 
@@ -284,13 +488,49 @@ class Kinds:
             self._cache = {}
         return self
 
-    def _bind(self, name: str, value: cst.BaseExpression | _AugValue | None) -> None:
+    def _bind(self, name: str, value: _Binding) -> None:
         self._bindings.setdefault(name, []).append(value)
 
     def of_name(self, name: str) -> str | None:
-        """The kind every value of local `name` has, or None when unknown."""
+        """The kind every value of local `name` has, or None when unknown.
+
+        A binding that reads the name itself (`t = t[1:]`, `s = s + 'x'`) is judged by
+        induction: when assuming the name's kind makes every binding give that kind, every
+        value the name ever holds has it."""
         if name in self._cache:
+            if self._cache[name] is None and name in self._pending:
+                self._recursed.add(name)
             return self._cache[name]
+        self._pending.add(name)
+        result = self._of_name_once(name)
+        self._pending.discard(name)
+        if result is not None or name not in self._recursed:
+            return result
+        self._recursed.discard(name)
+        kinds = {self._binding_kind(name, b) for b in self._bindings.get(name) or []}
+        candidates = kinds - {None}
+        if len(candidates) != 1:
+            return None
+        candidate = candidates.pop()
+        saved = dict(self._cache)
+        self._cache = {name: candidate}
+        proven = all(
+            self._binding_kind(name, b) == candidate for b in self._bindings.get(name) or []
+        )
+        self._cache = saved
+        self._cache[name] = candidate if proven else None
+        return self._cache[name]
+
+    def _binding_kind(self, name: str, value: _Binding) -> str | None:
+        if value is None:
+            return self._evidence(name)
+        if isinstance(value, _LoopItem):
+            return self._item_kind(value)
+        if isinstance(value, _AugValue):
+            return self._aug_kind(value.node)
+        return self.of(value)
+
+    def _of_name_once(self, name: str) -> str | None:
         self._cache[name] = None  # recursion guard
         bindings = self._bindings.get(name)
         result: str | None = None
@@ -298,7 +538,7 @@ class Kinds:
         grows = [b for b in bindings or [] if isinstance(b, _AugValue)]
         if plain and grows and all(isinstance(g.node.operator, cst.AddAssign) for g in grows):
             # `x += e` keeps a list a list (extend) and a str a str (or raises).
-            kinds_ = {self._evidence(name) if v is None else self.of(v) for v in plain}
+            kinds_ = {self._binding_kind(name, v) for v in plain}
             if len(kinds_) == 1 and (only := next(iter(kinds_))) in (LIST, STR):
                 self._cache[name] = only
                 return only
@@ -307,6 +547,8 @@ class Kinds:
             for value in bindings:
                 if value is None:
                     kinds.add(self._evidence(name))
+                elif isinstance(value, _LoopItem):
+                    kinds.add(self._item_kind(value))
                 elif isinstance(value, _AugValue):
                     kinds.add(self._aug_kind(value.node))
                 else:
@@ -328,7 +570,14 @@ class Kinds:
             attr for attr, node in self._methods.get(name, []) if id(node) not in self._excluded
         }
         found = set()
-        if methods & _STR_EVIDENCE or "+str" in methods:
+        if (
+            methods & _STR_EVIDENCE
+            or "+str" in methods
+            or any(
+                id(node) not in self._excluded and self.of(other) == STR
+                for other, node in self._str_if.get(name, [])
+            )
+        ):
             found.add(STR)
         if methods & _LIST_ONLY_METHODS or "+list" in methods:
             found.add(LIST)
@@ -337,6 +586,13 @@ class Kinds:
         if not found and "[:]" in methods:
             found.add(SEQ)
         return found.pop() if len(found) == 1 else None
+
+    def _item_kind(self, item: _LoopItem) -> str | None:
+        if item.enumerated is not None and not self.info.is_builtin("enumerate"):
+            return None
+        if item.enumerated == 0:
+            return INT
+        return STR if self.of(item.iterable) == STR else None
 
     def _aug_kind(self, node: cst.AugAssign) -> str | None:
         assert isinstance(node.target, cst.Name)

@@ -9,11 +9,10 @@
 
 from __future__ import annotations
 
-import itertools
+from collections.abc import Sequence
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     FreshNames,
@@ -25,7 +24,15 @@ from transforms._analysis import (
     name_values,
 )
 from transforms._base import Transform
-from transforms._idioms_common import assign, function_nodes, is_simple, line
+from transforms._idioms_common import (
+    IdiomRewrite,
+    adjacent_statements,
+    assign,
+    function_sites,
+    is_simple,
+    line,
+    single_small,
+)
 
 _EMPTY = cst.Module(body=[])
 
@@ -34,35 +41,23 @@ def _code(node: cst.CSTNode) -> str:
     return _EMPTY.code_for_node(node)
 
 
-class CounterToEnumerate(Transform):
+class CounterToEnumerate(IdiomRewrite):
     """`i = 0` + `for x in xs: ...; i += 1` -> `for i, x in enumerate(xs): ...`."""
 
     name = "idiom_counter_enumerate"
-    kind = "equivalent"
-    family = "idiom"
     description = "count loop iterations with enumerate() instead of a hand-kept counter"
 
     site: tuple[cst.SimpleStatementLine, cst.For, cst.SimpleStatementLine, str]
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find a zeroed counter directly before a loop that increments it last."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> Sequence[Any]:
+        """A zeroed counter directly before a loop that increments it last."""
         if not info.is_builtin("enumerate"):
-            return False
-        sites = []
-        for node, func in function_nodes(info):
-            if not isinstance(node, cst.IndentedBlock):
-                continue
-            body = list(node.body)
-            for init, loop in itertools.pairwise(body):
-                site = self._site(init, loop, func, info)
-                if site is not None:
-                    sites.append(site)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
-        return True
+            return []
+        return [
+            site
+            for func, _kinds, init, rest in adjacent_statements(info)
+            if rest and (site := self._site(init, rest[0], func, info)) is not None
+        ]
 
     def _site(
         self, init: cst.BaseStatement, loop: cst.BaseStatement, func: cst.FunctionDef, info: Any
@@ -170,58 +165,54 @@ def _swappable(expr: cst.BaseExpression) -> bool:
     )
 
 
-class SwapToTemp(Transform):
+def _swap(node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+    """`node` when it is a statement line `a, b = b, a`."""
+    small = single_small(node)
+    if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+        return None
+    target, value = small.targets[0].target, small.value
+    if not (isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple)):
+        return None
+    if len(target.elements) != 2 or len(value.elements) != 2:
+        return None
+    a, b = (e.value for e in target.elements)
+    c, d = (e.value for e in value.elements)
+    if not (_swappable(a) and _swappable(b)) or has_comments(node):
+        return None
+    if _code(a) == _code(b) or _code(c) != _code(b) or _code(d) != _code(a):
+        return None
+    if isinstance(a, cst.Subscript) != isinstance(b, cst.Subscript):
+        return None
+    if isinstance(a, cst.Subscript) and isinstance(b, cst.Subscript):
+        containers = {a.value.value, b.value.value}  # type: ignore[attr-defined]
+        indices = name_values(a.slice[0]) | name_values(b.slice[0])
+        if containers & indices:
+            return None
+    assert isinstance(node, cst.SimpleStatementLine)
+    return node
+
+
+class SwapToTemp(IdiomRewrite):
     """`a, b = b, a` -> `tmp = a`, `a = b`, `b = tmp`."""
 
     name = "idiom_swap_temp"
-    kind = "equivalent"
-    family = "idiom"
     description = "swap two values through a temporary variable instead of tuple assignment"
 
     site: cst.SimpleStatementLine
     temp: str
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find tuple swaps."""
-        info = ModuleInfo(wrapper)
-        sites = []
-        for node, _func in function_nodes(info):
-            if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
-                continue
-            small = node.body[0]
-            if not isinstance(small, cst.Assign) or len(small.targets) != 1:
-                continue
-            target, value = small.targets[0].target, small.value
-            if not (isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple)):
-                continue
-            if len(target.elements) != 2 or len(value.elements) != 2:
-                continue
-            a, b = (e.value for e in target.elements)
-            c, d = (e.value for e in value.elements)
-            if not (_swappable(a) and _swappable(b)) or has_comments(node):
-                continue
-            if _code(a) == _code(b) or _code(c) != _code(b) or _code(d) != _code(a):
-                continue
-            if isinstance(a, cst.Subscript) != isinstance(b, cst.Subscript):
-                continue
-            if isinstance(a, cst.Subscript) and isinstance(b, cst.Subscript):
-                containers = {a.value.value, b.value.value}  # type: ignore[attr-defined]
-                indices = name_values(a.slice[0]) | name_values(b.slice[0])
-                if containers & indices:
-                    continue
-            sites.append(node)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
+    def find_sites(self, info: ModuleInfo) -> Sequence[cst.SimpleStatementLine]:
+        """Tuple swaps."""
+        return function_sites(info, lambda node, _func, _kinds: _swap(node))
+
+    def take_site(self, site: cst.SimpleStatementLine, info: ModuleInfo) -> bool:
+        """Name the temporary."""
         self.temp = FreshNames(info.names.identifiers).take(self.rng.choice(["tmp", "temp"]))
         return True
 
-    def leave_SimpleStatementLine(
-        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> Any:
+    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
         """Swap through the temporary."""
-        if original_node is not self.site:
+        if not self.at_site(original_node):
             return updated_node
         small = updated_node.body[0]
         assert isinstance(small, cst.Assign) and isinstance(small.targets[0].target, cst.Tuple)

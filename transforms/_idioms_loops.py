@@ -22,23 +22,23 @@ of one) requires the loop variables to be used nowhere else in the function.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
-    NON_MUTATING_METHODS,
-    PURE_BUILTINS,
     FreshNames,
     ModuleInfo,
     assigned_names,
     contains,
     count_refs,
     has_comments,
+    mutation_free,
     name_values,
     negate,
+    pure_call,
     strip_parens,
     target_names,
     walk,
@@ -50,21 +50,31 @@ from transforms._idioms_common import (
     LIST,
     SEQ,
     STR,
+    FoldLoop,
+    IdiomRewrite,
     Kinds,
+    LoopReplacement,
+    adjacent_statements,
     assign,
     bare_genexp,
+    bool_return,
     builtin_call,
-    function_nodes,
+    function_sites,
     inside_try,
     line,
     method_call,
+    next_use,
     private_to,
+    single_small,
+    statements,
+    stored_or_returned,
     str_value,
 )
 from transforms._idioms_common import (
     STR_RESULT_METHODS as _STR_RESULT,
 )
 
+_SPLITS = frozenset({"split", "rsplit", "splitlines"})
 _UNSAFE = cst.Lambda | cst.NamedExpr | cst.Yield | cst.Await | cst.FunctionDef | cst.ClassDef
 _STR_TESTS = frozenset(
     {"isalpha", "isdigit", "isdecimal", "isnumeric", "isalnum", "isspace", "isupper",
@@ -72,22 +82,9 @@ _STR_TESTS = frozenset(
 ) | _STR_RESULT  # fmt: skip
 
 
-def _statements(body: cst.BaseSuite) -> list[cst.BaseStatement]:
-    if isinstance(body, cst.IndentedBlock):
-        return list(body.body)
-    assert isinstance(body, cst.SimpleStatementSuite)
-    return [cst.SimpleStatementLine(body=list(body.body))]
-
-
-def _single_small(stmt: cst.BaseStatement) -> cst.BaseSmallStatement | None:
-    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
-        return stmt.body[0]
-    return None
-
-
 def _aug_of(stmt: cst.BaseStatement, acc: str) -> cst.BaseExpression | None:
     """`e` when `stmt` is exactly `acc += e`."""
-    small = _single_small(stmt)
+    small = single_small(stmt)
     if (
         isinstance(small, cst.AugAssign)
         and isinstance(small.operator, cst.AddAssign)
@@ -96,18 +93,6 @@ def _aug_of(stmt: cst.BaseStatement, acc: str) -> cst.BaseExpression | None:
     ):
         return small.value
     return None
-
-
-def _block_pairs(
-    info: ModuleInfo,
-) -> list[tuple[cst.FunctionDef, list[cst.BaseStatement], int]]:
-    """(function, statements of a block, index) for every statement of every block."""
-    out: list[tuple[cst.FunctionDef, list[cst.BaseStatement], int]] = []
-    for node, func in function_nodes(info):
-        if isinstance(node, cst.IndentedBlock):
-            body = list(node.body)
-            out.extend((func, body, i) for i in range(len(body)))
-    return out
 
 
 def _proves_str(test: cst.BaseExpression | None, name: str) -> bool:
@@ -171,33 +156,23 @@ class _Fold:
     test: cst.BaseExpression | None
 
 
-class _LoopToFold(Transform):
+class _LoopToFold(FoldLoop):
     """Base of `idiom_loop_sum` and `idiom_loop_join`."""
 
-    kind = "equivalent"
-    family = "idiom"
     fold: ClassVar[str]  # "sum" | "join"
 
     site: _Fold
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find `acc = <start>` followed by a loop that only adds to `acc`."""
-        info = ModuleInfo(wrapper)
-        kinds: dict[int, Kinds] = {}
-        sites: list[_Fold] = []
-        for func, body, i in _block_pairs(info):
-            if i + 1 >= len(body):
-                continue
-            if id(func) not in kinds:
-                kinds[id(func)] = Kinds(func, info)
-            site = self._site(body[i], body[i + 1], func, info, kinds[id(func)])
+    def find_sites(self, info: ModuleInfo) -> Sequence[_Fold]:
+        """`acc = <start>` followed by a loop that only adds to `acc` (the statements between
+        them do not mention it)."""
+        sites = []
+        for func, kinds, stmt, rest in adjacent_statements(info):
+            loop = next_use(stmt, rest)
+            site = self._site(stmt, loop, func, info, kinds) if loop is not None else None
             if site is not None:
                 sites.append(site)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
-        return True
+        return sites
 
     def _start(self, value: cst.BaseExpression) -> bool:
         if self.fold == "sum":
@@ -212,7 +187,7 @@ class _LoopToFold(Transform):
         info: ModuleInfo,
         kinds: Kinds,
     ) -> _Fold | None:
-        small = _single_small(init)
+        small = single_small(init)
         if not (
             isinstance(small, cst.Assign)
             and len(small.targets) == 1
@@ -228,7 +203,7 @@ class _LoopToFold(Transform):
             return None
         if has_comments(loop) or has_comments(init) or contains(loop, _UNSAFE):
             return None
-        body = _statements(loop.body)
+        body = statements(loop.body)
         if len(body) > 1:
             return self._site_of_pieces(init, loop, body, acc, func, info, kinds)
         if len(body) != 1:
@@ -237,7 +212,7 @@ class _LoopToFold(Transform):
         test: cst.BaseExpression | None = None
         elt = _aug_of(stmt, acc)
         if elt is None and isinstance(stmt, cst.If):
-            inner = _statements(stmt.body)
+            inner = statements(stmt.body)
             if len(inner) != 1:
                 return None
             elt = _aug_of(inner[0], acc)
@@ -246,7 +221,7 @@ class _LoopToFold(Transform):
             if stmt.orelse is None:
                 test = stmt.test
             elif isinstance(stmt.orelse, cst.Else):
-                other = _statements(stmt.orelse.body)
+                other = statements(stmt.orelse.body)
                 other_elt = _aug_of(other[0], acc) if len(other) == 1 else None
                 if other_elt is None:
                     return None
@@ -313,19 +288,9 @@ class _LoopToFold(Transform):
             return None
         return _Fold(init, loop, acc, elt, None)
 
-    def leave_SimpleStatementLine(
-        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> Any:
-        """Drop the accumulator's initialisation (the fold replaces it)."""
-        if original_node is self.site.init:
-            return cst.RemovalSentinel.REMOVE
-        return updated_node
-
-    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
-        """Replace the loop with the fold."""
+    def folded(self, loop: cst.For) -> cst.BaseExpression:
+        """`sum(...)` or `''.join(...)` over the loop's terms."""
         site = self.site
-        if original_node is not site.loop:
-            return updated_node
         gen = bare_genexp(
             wrap(site.elt, 1),
             site.loop.target,
@@ -336,12 +301,7 @@ class _LoopToFold(Transform):
             func: cst.BaseExpression = cst.Name("sum")
         else:
             func = cst.Attribute(value=cst.SimpleString("''"), attr=cst.Name("join"))
-        new = assign(site.acc, cst.Call(func=func, args=[cst.Arg(value=gen)])).with_changes(
-            leading_lines=site.init.leading_lines
-        )
-        self.note_origin(site.init, new)
-        self.note_origin(original_node, new)
-        return new
+        return cst.Call(func=func, args=[cst.Arg(value=gen)])
 
 
 class LoopToSum(_LoopToFold):
@@ -368,34 +328,20 @@ class _Unfold:
     comp: cst.GeneratorExp | cst.ListComp
 
 
-class AccumulatorToLoop(Transform):
+class AccumulatorToLoop(IdiomRewrite):
     """`n = sum(e for x in xs)` / `s = ''.join(...)` -> an explicit accumulating loop."""
 
     name = "idiom_accumulator_loop"
-    kind = "equivalent"
-    family = "idiom"
     description = "replace sum() or ''.join() over a generator with an accumulating loop"
 
     site: _Unfold
-    acc: str
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find `acc = sum(...)`, `acc = ''.join(...)` or `return` of one."""
-        info = ModuleInfo(wrapper)
-        kinds: dict[int, Kinds] = {}
-        sites: list[_Unfold] = []
-        for node, func in function_nodes(info):
-            if not isinstance(node, cst.SimpleStatementLine):
-                continue
-            if id(func) not in kinds:
-                kinds[id(func)] = Kinds(func, info)
-            site = self._site(node, func, info, kinds[id(func)])
-            if site is not None:
-                sites.append(site)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
+    def find_sites(self, info: ModuleInfo) -> Sequence[_Unfold]:
+        """`acc = sum(...)`, `acc = ''.join(...)` or `return` of one."""
+        return function_sites(info, lambda node, func, kinds: self._site(node, func, info, kinds))
+
+    def take_site(self, chosen: _Unfold, info: ModuleInfo) -> bool:
+        """Name the accumulator of a `return`."""
         if chosen.acc is not None:
             self.acc = chosen.acc
         else:
@@ -405,22 +351,15 @@ class AccumulatorToLoop(Transform):
         return True
 
     def _site(
-        self, stmt: cst.SimpleStatementLine, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
+        self, stmt: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
     ) -> _Unfold | None:
-        small = _single_small(stmt)
-        acc: str | None = None
-        if isinstance(small, cst.Assign) and len(small.targets) == 1:
-            target = small.targets[0].target
-            if not isinstance(target, cst.Name):
-                return None
-            acc = target.value
-            value: cst.BaseExpression | None = small.value
-        elif isinstance(small, cst.Return):
-            value = small.value
-        else:
+        found = stored_or_returned(stmt)
+        if found is None:
             return None
-        if value is None or not isinstance(value, cst.Call) or len(value.args) != 1:
+        acc, value = found
+        if not isinstance(value, cst.Call) or len(value.args) != 1:
             return None
+        assert isinstance(stmt, cst.SimpleStatementLine)
         arg = value.args[0]
         if arg.keyword is not None or arg.star:
             return None
@@ -479,14 +418,7 @@ class AccumulatorToLoop(Transform):
             iter=for_in.iter,
             body=cst.IndentedBlock(body=[add]),
         )
-        produced: list[cst.BaseStatement] = [
-            assign(self.acc, start).with_changes(leading_lines=updated_node.leading_lines),
-            loop,
-        ]
-        if site.acc is None:
-            produced.append(line(cst.Return(value=cst.Name(self.acc))))
-        self.note_origin(original_node, *produced)
-        return cst.FlattenSentinel(produced)
+        return self.accumulate(original_node, updated_node, start, loop, site.acc is None)
 
 
 @dataclass
@@ -497,14 +429,12 @@ class _JoinSite:
     items: cst.BaseExpression  # a name, or a generator/list comprehension without `if`
 
 
-class JoinToLoop(Transform):
+class JoinToLoop(IdiomRewrite):
     """`s = sep.join(words)` -> `for i in range(len(words)): if i > 0: s += sep; s += words[i]`,
     or a loop adding `word + sep` then `s = s[:-len(sep)]` (`''.join(words)`: a loop that
     adds every item)."""
 
     name = "idiom_join_loop"
-    kind = "equivalent"
-    family = "idiom"
     description = "build a joined string with a loop instead of str.join()"
 
     site: _JoinSite
@@ -513,23 +443,12 @@ class JoinToLoop(Transform):
     index: str
     indexed: bool
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find `acc = sep.join(items)` or `return sep.join(items)`."""
-        info = ModuleInfo(wrapper)
-        kinds: dict[int, Kinds] = {}
-        sites: list[_JoinSite] = []
-        for node, func in function_nodes(info):
-            if not isinstance(node, cst.SimpleStatementLine):
-                continue
-            if id(func) not in kinds:
-                kinds[id(func)] = Kinds(func, info)
-            site = self._site(node, func, info, kinds[id(func)])
-            if site is not None:
-                sites.append(site)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
+    def find_sites(self, info: ModuleInfo) -> Sequence[_JoinSite]:
+        """`acc = sep.join(items)` or `return sep.join(items)`."""
+        return function_sites(info, lambda node, func, kinds: self._site(node, func, info, kinds))
+
+    def take_site(self, chosen: _JoinSite, info: ModuleInfo) -> bool:
+        """Name the accumulator, the item and the index."""
         fresh = FreshNames(info.names.identifiers)
         self.acc = chosen.acc or fresh.take(self.rng.choice(["result", "out", "joined"]))
         items = chosen.items
@@ -546,21 +465,14 @@ class JoinToLoop(Transform):
         return True
 
     def _site(
-        self, stmt: cst.SimpleStatementLine, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
+        self, stmt: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
     ) -> _JoinSite | None:
-        small = _single_small(stmt)
-        acc: str | None = None
-        if isinstance(small, cst.Assign) and len(small.targets) == 1:
-            target = small.targets[0].target
-            if not isinstance(target, cst.Name):
-                return None
-            acc = target.value
-            value: cst.BaseExpression | None = small.value
-        elif isinstance(small, cst.Return):
-            value = small.value
-        else:
+        found = stored_or_returned(stmt)
+        if found is None:
             return None
-        method = method_call(value) if value is not None else None
+        acc, value = found
+        assert isinstance(stmt, cst.SimpleStatementLine)
+        method = method_call(value)
         if method is None or method[1] != "join" or len(method[2]) != 1:
             return None
         sep_value = str_value(method[0])
@@ -576,6 +488,18 @@ class JoinToLoop(Transform):
             # Iterating a str, list, tuple, dict or set has no effect and cannot fail part
             # way, so a non-str item makes both the loop and join() raise TypeError.
             if not (kinds.of_name(items.value) in (STR, LIST) or kinds.plain_param(items.value)):
+                return None
+        elif isinstance(items, cst.Call):
+            # A str's split()/splitlines(), or sorted/reversed/list of something: every item
+            # exists before the first is added, so both forms raise TypeError on a non-str.
+            method_items = method_call(items)
+            call_items = builtin_call(items, info)
+            if not (
+                (method_items is not None and method_items[1] in _SPLITS)
+                or (call_items is not None and call_items[0] in ("sorted", "reversed", "list"))
+            ):
+                return None
+            if contains(items, _UNSAFE) or not mutation_free(items, info):
                 return None
         elif isinstance(items, cst.GeneratorExp | cst.ListComp):
             if sep_value == "":
@@ -606,7 +530,7 @@ class JoinToLoop(Transform):
         items = site.items
         acc = cst.Name(self.acc)
         trim: cst.BaseExpression | None = None
-        if isinstance(items, cst.Name):
+        if isinstance(items, cst.Name | cst.Call):
             target: cst.BaseAssignTargetExpression = cst.Name(self.item)
             iterable: cst.BaseExpression = items
             elt: cst.BaseExpression = cst.Name(self.item)
@@ -677,33 +601,21 @@ class _Search:
     hit: bool  # what the early return returns
 
 
-def _bool_return(stmt: cst.BaseStatement) -> bool | None:
-    small = _single_small(stmt)
-    if (
-        isinstance(small, cst.Return)
-        and isinstance(small.value, cst.Name)
-        and small.value.value in ("True", "False")
-    ):
-        return small.value.value == "True"
-    return None
-
-
 def _searches(info: ModuleInfo) -> list[_Search]:
     """`for x in xs: if c: return B` directly followed by `return not B`."""
     found = []
-    for func, body, i in _block_pairs(info):
-        loop = body[i]
-        if i + 1 >= len(body) or not isinstance(loop, cst.For):
+    for func, _kinds, loop, rest in adjacent_statements(info):
+        if not rest or not isinstance(loop, cst.For):
             continue
-        after = body[i + 1]
+        after = rest[0]
         if loop.orelse is not None or loop.asynchronous or has_comments(loop):
             continue
-        inner = _statements(loop.body)
+        inner = statements(loop.body)
         if len(inner) != 1 or not isinstance(inner[0], cst.If) or inner[0].orelse is not None:
             continue
-        hits = _statements(inner[0].body)
-        hit = _bool_return(hits[0]) if len(hits) == 1 else None
-        miss = _bool_return(after)
+        hits = statements(inner[0].body)
+        hit = bool_return(hits[0]) if len(hits) == 1 else None
+        miss = bool_return(after)
         if hit is None or miss is None or hit == miss or contains(loop, _UNSAFE):
             continue
         names = target_names(loop.target)
@@ -714,92 +626,71 @@ def _searches(info: ModuleInfo) -> list[_Search]:
     return found
 
 
-class LoopToAnyAll(Transform):
+class LoopToAnyAll(LoopReplacement):
     """`for x in xs: if c: return True` + `return False` -> `return any(c for x in xs)`."""
 
     name = "idiom_loop_any_all"
-    kind = "equivalent"
-    family = "idiom"
     description = "replace a searching loop with an early return by any() or all()"
 
     site: _Search
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find searching loops."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> Sequence[_Search]:
+        """Searching loops."""
         if not (info.is_builtin("any") and info.is_builtin("all")):
-            return False
-        chosen = self.pick(_searches(info))
-        if chosen is None:
-            return False
-        self.site = chosen
-        return True
+            return []
+        return _searches(info)
 
-    def leave_SimpleStatementLine(
-        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> Any:
-        """Drop the final return (the new return replaces the loop)."""
-        if original_node is self.site.after:
-            return cst.RemovalSentinel.REMOVE
-        return updated_node
+    def dropped(self) -> cst.CSTNode:
+        """The final return (the new return replaces the loop)."""
+        return self.site.after
 
-    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
-        """Replace the loop with `return any(...)` or `return all(...)`."""
+    def replacement(self, loop: cst.For) -> cst.BaseStatement:
+        """`return any(...)` or `return all(...)`."""
         site = self.site
-        if original_node is not site.loop:
-            return updated_node
         if site.hit:
             name, elt = "any", site.test
         else:
             name, elt = "all", negate(site.test, boolean_context=True)
         gen = bare_genexp(wrap(elt, 1), site.loop.target, wrap(site.loop.iter, 3))
-        new = line(
+        return line(
             cst.Return(value=cst.Call(func=cst.Name(name), args=[cst.Arg(value=gen)]))
-        ).with_changes(leading_lines=updated_node.leading_lines)
-        self.note_origin(original_node, new)
-        self.note_origin(site.after, new)
-        return new
+        ).with_changes(leading_lines=loop.leading_lines)
 
 
-class AnyAllToLoop(Transform):
+class AnyAllToLoop(IdiomRewrite):
     """`return any(c for x in xs)` -> `for x in xs: if c: return True` + `return False`."""
 
     name = "idiom_any_all_loop"
-    kind = "equivalent"
-    family = "idiom"
     description = "replace return any()/all() over a generator with a loop that returns early"
 
     site: tuple[cst.SimpleStatementLine, bool, cst.GeneratorExp]
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find `return any(...)` / `return all(...)` over a one-loop generator."""
-        info = ModuleInfo(wrapper)
-        sites = []
-        for node, func in function_nodes(info):
-            small = _single_small(node) if isinstance(node, cst.SimpleStatementLine) else None
-            if not isinstance(small, cst.Return) or small.value is None:
-                continue
-            call = builtin_call(small.value, info)
-            if call is None or call[0] not in ("any", "all") or len(call[1]) != 1:
-                continue
-            gen = call[1][0].value
-            if call[1][0].keyword is not None or not isinstance(gen, cst.GeneratorExp):
-                continue
-            for_in = gen.for_in
-            if for_in.inner_for_in is not None or for_in.ifs or for_in.asynchronous:
-                continue
-            if contains(gen, _UNSAFE) or has_comments(node):
-                continue
-            names = target_names(for_in.target)
-            if names is None or names & info.captured_names(func):
-                continue
-            assert isinstance(node, cst.SimpleStatementLine)
-            sites.append((node, call[0] == "any", gen))
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
-        return True
+    def find_sites(self, info: ModuleInfo) -> Sequence[Any]:
+        """`return any(...)` / `return all(...)` over a one-loop generator."""
+        return function_sites(info, lambda node, func, _: self._site(node, func, info))
+
+    def _site(
+        self, node: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo
+    ) -> tuple[cst.SimpleStatementLine, bool, cst.GeneratorExp] | None:
+        found = stored_or_returned(node)
+        if found is None or found[0] is not None:
+            return None
+        call = builtin_call(found[1], info)
+        if call is None or call[0] not in ("any", "all") or len(call[1]) != 1:
+            return None
+        gen = call[1][0].value
+        if call[1][0].keyword is not None or not isinstance(gen, cst.GeneratorExp):
+            return None
+        for_in = gen.for_in
+        if for_in.inner_for_in is not None or for_in.ifs or for_in.asynchronous:
+            return None
+        if contains(gen, _UNSAFE) or has_comments(node):
+            return None
+        names = target_names(for_in.target)
+        if names is None or names & info.captured_names(func):
+            return None
+        assert isinstance(node, cst.SimpleStatementLine)
+        return (node, call[0] == "any", gen)
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
@@ -823,24 +714,21 @@ class AnyAllToLoop(Transform):
         return cst.FlattenSentinel([loop, miss])
 
 
-class EarlyReturnToFlag(Transform):
+class EarlyReturnToFlag(IdiomRewrite):
     """`for x in xs: if c: return True` + `return False` -> a flag set before `break`."""
 
     name = "idiom_return_flag"
-    kind = "equivalent"
-    family = "idiom"
     description = "replace an early return from a searching loop with a flag and break"
 
     site: _Search
     flag: str
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find searching loops and a name for the flag."""
-        info = ModuleInfo(wrapper)
-        chosen = self.pick(_searches(info))
-        if chosen is None:
-            return False
-        self.site = chosen
+    def find_sites(self, info: ModuleInfo) -> Sequence[_Search]:
+        """Searching loops."""
+        return _searches(info)
+
+    def take_site(self, chosen: _Search, info: ModuleInfo) -> bool:
+        """Name the flag."""
         fresh = FreshNames(info.names.identifiers)
         self.flag = fresh.take(self.rng.choice(["found", "result", "flag", "matched"]))
         return True
@@ -859,7 +747,7 @@ class EarlyReturnToFlag(Transform):
         site = self.site
         if original_node is not site.loop:
             return updated_node
-        inner = _statements(updated_node.body)[0]
+        inner = statements(updated_node.body)[0]
         assert isinstance(inner, cst.If)
         value = "True" if site.hit else "False"
         other = "False" if site.hit else "True"
@@ -933,12 +821,9 @@ def _leaves_alone(body: cst.CSTNode, seq: str, fresh: set[str], info: ModuleInfo
     for node in walk(body):
         if isinstance(node, cst.Call):
             func = node.func
-            if isinstance(func, cst.Name):
-                if func.value not in PURE_BUILTINS or not info.is_builtin(func.value):
-                    return False
-            elif isinstance(func, cst.Attribute):
-                if func.attr.value in NON_MUTATING_METHODS:
-                    continue
+            if pure_call(node, info):
+                continue
+            if isinstance(func, cst.Attribute):
                 receiver = func.value
                 if not (isinstance(receiver, cst.Name) and receiver.value in fresh):
                     return False
@@ -970,34 +855,28 @@ class _IndexLoop:
     kind: str | None = None
 
 
-class IndexLoopToEnumerate(Transform):
+class IndexLoopToEnumerate(IdiomRewrite):
     """`for i in range(len(xs)): ... xs[i] ...` -> `for x in xs:` or `enumerate(xs)`."""
 
     name = "idiom_index_enumerate"
-    kind = "equivalent"
-    family = "idiom"
     description = "iterate over a sequence directly (or with enumerate) instead of by index"
 
     site: _IndexLoop
     item: str
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find index loops over a str or list the loop leaves alone."""
-        info = ModuleInfo(wrapper)
-        kinds: dict[int, Kinds] = {}
-        sites = []
-        for node, func in function_nodes(info):
-            if not isinstance(node, cst.For) or node.asynchronous:
-                continue
-            if id(func) not in kinds:
-                kinds[id(func)] = Kinds(func, info)
-            site = self._site(node, func, info, kinds[id(func)])
-            if site is not None:
-                sites.append(site)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
+    def find_sites(self, info: ModuleInfo) -> Sequence[_IndexLoop]:
+        """Index loops over a str or list the loop leaves alone."""
+        return function_sites(
+            info,
+            lambda node, func, kinds: (
+                self._site(node, func, info, kinds)
+                if isinstance(node, cst.For) and not node.asynchronous
+                else None
+            ),
+        )
+
+    def take_site(self, chosen: _IndexLoop, info: ModuleInfo) -> bool:
+        """Name the item."""
         fresh = FreshNames(info.names.identifiers)
         seq = chosen.seq
         bases = ["item", "value", "element"]
@@ -1078,63 +957,145 @@ class IndexLoopToEnumerate(Transform):
         return updated_node.with_changes(target=target, iter=iterable)
 
 
+@dataclass
+class _ItemLoop:
+    loop: cst.For
+    seq: str
+    item: str
+    index: str | None  # the enumerate index, kept as the range loop's variable
+
+
+class IterationToIndexLoop(IdiomRewrite):
+    """`for x in xs:` (or `for i, x in enumerate(xs):`) -> `for i in range(len(xs)):` with
+    `x = xs[i]` first in the body, for a str or list `xs` the loop does not change."""
+
+    name = "idiom_iterate_by_index"
+    description = "iterate over a sequence by index (range(len(...))) instead of directly"
+
+    site: _ItemLoop
+    index: str
+
+    def find_sites(self, info: ModuleInfo) -> Sequence[_ItemLoop]:
+        """Loops over a str or list name whose body leaves it alone."""
+        if not (info.is_builtin("range") and info.is_builtin("len")):
+            return []
+        return function_sites(
+            info,
+            lambda node, func, kinds: (
+                self._site(node, func, info, kinds) if isinstance(node, cst.For) else None
+            ),
+        )
+
+    def _site(
+        self, loop: cst.For, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
+    ) -> _ItemLoop | None:
+        if loop.asynchronous or not isinstance(loop.body, cst.IndentedBlock):
+            return None
+        iterable: cst.BaseExpression = loop.iter
+        target: cst.BaseExpression = loop.target
+        index = None
+        call = builtin_call(iterable, info)
+        if call is not None and call[0] == "enumerate" and len(call[1]) == 1:
+            if call[1][0].keyword or not isinstance(target, cst.Tuple):
+                return None
+            names = [e.value for e in target.elements]
+            if len(names) != 2 or not all(isinstance(n, cst.Name) for n in names):
+                return None
+            iterable = call[1][0].value
+            index_name, target = names
+            assert isinstance(index_name, cst.Name)
+            index = index_name.value
+        if not isinstance(iterable, cst.Name) or not isinstance(target, cst.Name):
+            return None
+        seq, item = iterable.value, target.value
+        kind = kinds.of_name(seq)
+        if kind not in (STR, LIST, SEQ) or seq in (item, index):
+            return None
+        if contains(loop.body, _UNSAFE) or seq in assigned_names(loop.body):
+            return None
+        if kind != STR and not mutation_free(loop.body, info):
+            return None
+        if seq in info.captured_names(func) or has_comments(loop.target):
+            return None
+        return _ItemLoop(loop, seq, item, index)
+
+    def take_site(self, site: _ItemLoop, info: ModuleInfo) -> bool:
+        """Name the index (an enumerate loop keeps its own)."""
+        fresh = FreshNames(info.names.identifiers)
+        self.index = site.index or fresh.take(self.rng.choice(["i", "idx", "index"]))
+        return True
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
+        """Loop over the indices and read the item first."""
+        site = self.site
+        if original_node is not site.loop:
+            return updated_node
+        seq = cst.Name(site.seq)
+        read = assign(
+            site.item,
+            cst.Subscript(
+                value=seq, slice=[cst.SubscriptElement(slice=cst.Index(cst.Name(self.index)))]
+            ),
+        )
+        body = updated_node.body
+        assert isinstance(body, cst.IndentedBlock)
+        indices = cst.Call(
+            func=cst.Name("range"),
+            args=[cst.Arg(cst.Call(func=cst.Name("len"), args=[cst.Arg(seq.deep_clone())]))],
+        )
+        return updated_node.with_changes(
+            target=cst.Name(self.index),
+            iter=indices,
+            body=body.with_changes(body=[read, *body.body]),
+        )
+
+
 # -- sorted() -> list.sort() ------------------------------------------------------------------
 
 
-class SortedToSort(Transform):
+class SortedToSort(IdiomRewrite):
     """`ys = sorted(xs, ...)` -> `ys = list(xs)` + `ys.sort(...)`."""
 
     name = "idiom_sorted_sort"
-    kind = "equivalent"
-    family = "idiom"
     description = "copy into a list and sort it in place instead of calling sorted()"
 
     site: cst.SimpleStatementLine
     fresh_name: str
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find `name = sorted(iterable, key=..., reverse=...)` (or `return sorted(...)`)."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> Sequence[cst.SimpleStatementLine]:
+        """`name = sorted(iterable, key=..., reverse=...)` (or `return sorted(...)`)."""
         if not info.is_builtin("list"):
-            return False
+            return []
+        return function_sites(info, lambda node, _func, _kinds: self._site(node, info))
+
+    def _site(self, node: cst.CSTNode, info: ModuleInfo) -> cst.SimpleStatementLine | None:
+        found = stored_or_returned(node)
+        if found is None:
+            return None
+        target, value = found
+        call = builtin_call(value, info)
+        if call is None or call[0] != "sorted":
+            return None
+        args = call[1]
+        if not args or args[0].keyword is not None:
+            return None
+        if any(a.keyword is None or a.keyword.value not in ("key", "reverse") for a in args[1:]):
+            return None
+        if (target is not None and target in name_values(value)) or has_comments(node):
+            return None
+        assert isinstance(node, cst.SimpleStatementLine)
+        return node
+
+    def take_site(self, chosen: cst.SimpleStatementLine, info: ModuleInfo) -> bool:
+        """Name the list a `return sorted(...)` sorts."""
         self.fresh_name = FreshNames(info.names.identifiers).take(
             self.rng.choice(["ordered", "result", "items"])
         )
-        sites = []
-        for node, _func in function_nodes(info):
-            small = _single_small(node) if isinstance(node, cst.SimpleStatementLine) else None
-            if isinstance(small, cst.Return) and small.value is not None:
-                target: cst.BaseExpression = cst.Name(self.fresh_name)
-            elif isinstance(small, cst.Assign) and len(small.targets) == 1:
-                target = small.targets[0].target
-            else:
-                continue
-            assert small.value is not None
-            call = builtin_call(small.value, info)
-            if not isinstance(target, cst.Name) or call is None or call[0] != "sorted":
-                continue
-            args = call[1]
-            if not args or args[0].keyword is not None:
-                continue
-            if any(
-                a.keyword is None or a.keyword.value not in ("key", "reverse") for a in args[1:]
-            ):
-                continue
-            if target.value in name_values(small.value) or has_comments(node):
-                continue
-            assert isinstance(node, cst.SimpleStatementLine)
-            sites.append(node)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
         return True
 
-    def leave_SimpleStatementLine(
-        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> Any:
+    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
         """Split the statement into the copy and the in-place sort."""
-        if original_node is not self.site:
+        if not self.at_site(original_node):
             return updated_node
         small = updated_node.body[0]
         assert isinstance(small, cst.Assign | cst.Return) and isinstance(small.value, cst.Call)
@@ -1174,5 +1135,6 @@ TRANSFORMS: tuple[type[Transform], ...] = (
     AnyAllToLoop,
     EarlyReturnToFlag,
     IndexLoopToEnumerate,
+    IterationToIndexLoop,
     SortedToSort,
 )

@@ -16,11 +16,11 @@ Each rewrite is exact for the receiver kinds the method exists on (see `_idioms_
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     FreshNames,
@@ -43,9 +43,10 @@ from transforms._idioms_common import (
     DICT,
     LIST,
     STR,
+    IdiomRewrite,
     Kinds,
     bare_genexp,
-    function_nodes,
+    function_sites,
     is_simple,
     line,
     method_call,
@@ -79,37 +80,38 @@ _KEYWORDED = (
 )  # fmt: skip
 
 
-class _ExpressionIdiom(Transform):
+class _ExpressionIdiom(IdiomRewrite):
     """Base: pick one expression site in `prepare`, rebuild it in `replace`."""
-
-    kind = "equivalent"
-    family = "idiom"
 
     site: cst.CSTNode
     info: ModuleInfo
     data: Any
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Collect the sites this rewrite handles and pick one."""
-        self.info = ModuleInfo(wrapper)
-        kinds: dict[int, Kinds] = {}
-        sites: list[tuple[cst.CSTNode, Any]] = []
-        for node, func in function_nodes(self.info):
-            if id(func) not in kinds:
-                kinds[id(func)] = Kinds(func, self.info)
-            data = self.match(node, kinds[id(func)])
-            if data is not None:
-                sites.append((node, data))
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site, self.data = chosen
-        self.fresh = FreshNames(self.info.names.identifiers)
+    def find_sites(self, info: ModuleInfo) -> Sequence[tuple[cst.CSTNode, Any]]:
+        """`(node, what build needs)` for every node `match` accepts."""
+        self.info = info
+        return function_sites(info, self._matched)
+
+    def _matched(
+        self, node: cst.CSTNode, _func: cst.FunctionDef, kinds: Kinds
+    ) -> tuple[cst.CSTNode, Any] | None:
+        data = self.match(node, kinds)
+        return None if data is None else (node, data)
+
+    def take_site(self, site: tuple[cst.CSTNode, Any], info: ModuleInfo) -> bool:
+        """Keep the node and its data apart."""
+        self.site, self.data = site
+        self.fresh = FreshNames(info.names.identifiers)
         return True
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         """What `build` needs to rewrite `node`, or None when `node` is not a site."""
         raise NotImplementedError
+
+    def fresh_name(self, bases: list[str]) -> str:
+        """One of `bases` (chosen with the rng) that is free, else a numbered one."""
+        free = [b for b in bases if self.fresh.is_free(b)]
+        return self.fresh.take(self.rng.choice(free or bases))
 
     def build(self, updated: Any) -> Any:
         """The replacement of the picked site (`updated`: the site with its children
@@ -124,7 +126,13 @@ class _ExpressionIdiom(Transform):
         if isinstance(original_node, cst.BaseExpression) and isinstance(new, cst.BaseExpression):
             needed = required_precedence(original_node, self.info)
             new = wrap(new, needed)
-            if original_node.lpar or isinstance(self.info.parent(original_node), _KEYWORDED):
+            parent = self.info.parent(original_node)
+            spaced_return = (
+                isinstance(parent, cst.Return)
+                and isinstance(parent.whitespace_after_return, cst.SimpleWhitespace)
+                and parent.whitespace_after_return.value != ""
+            )
+            if original_node.lpar or (isinstance(parent, _KEYWORDED) and not spaced_return):
                 # `return[...]` must not become `returnlist(...)`.
                 return keep_parens(original_node, new)
             return new

@@ -9,14 +9,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import ModuleInfo, has_comments, negate, strip_parens
 from transforms._base import Transform
-from transforms._idioms_common import function_nodes, line, method_call
+from transforms._idioms_common import (
+    IdiomRewrite,
+    adjacent_statements,
+    bool_return,
+    function_sites,
+    line,
+    method_call,
+    stored_or_returned,
+)
 
 _BOOL_METHODS = frozenset(
     {"isalpha", "isdigit", "isdecimal", "isnumeric", "isalnum", "isspace", "isupper",
@@ -47,58 +55,35 @@ def is_bool_valued(expr: cst.BaseExpression, info: ModuleInfo) -> bool:
     return False
 
 
-def _bool_return(stmt: cst.BaseStatement) -> bool | None:
-    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
-        small = stmt.body[0]
-        if (
-            isinstance(small, cst.Return)
-            and isinstance(small.value, cst.Name)
-            and small.value.value in ("True", "False")
-        ):
-            return small.value.value == "True"
-    return None
-
-
 def _returns(value: str) -> cst.SimpleStatementLine:
     return line(cst.Return(value=cst.Name(value)))
 
 
-class ReturnConditionToBranch(Transform):
+class ReturnConditionToBranch(IdiomRewrite):
     """`return c` (c a bool) -> `if c: return True` + `return False`."""
 
     name = "idiom_return_branch"
-    kind = "equivalent"
-    family = "idiom"
     description = "branch on a condition and return True or False instead of returning it"
 
     site: cst.SimpleStatementLine
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find `return <condition>` statements."""
-        info = ModuleInfo(wrapper)
-        sites = []
-        for node, _func in function_nodes(info):
-            if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
-                continue
-            small = node.body[0]
-            if not isinstance(small, cst.Return) or small.value is None:
-                continue
-            value = small.value
-            if isinstance(value, cst.Name) or has_comments(node):
-                continue
-            if is_bool_valued(value, info):
-                sites.append(node)
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
-        return True
+    def find_sites(self, info: ModuleInfo) -> Sequence[cst.SimpleStatementLine]:
+        """`return <condition>` statements."""
+        return function_sites(info, lambda node, _func, _kinds: self._site(node, info))
 
-    def leave_SimpleStatementLine(
-        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> Any:
+    def _site(self, node: cst.CSTNode, info: ModuleInfo) -> cst.SimpleStatementLine | None:
+        found = stored_or_returned(node)
+        if found is None or found[0] is not None or has_comments(node):
+            return None
+        value = found[1]
+        if isinstance(value, cst.Name) or not is_bool_valued(value, info):
+            return None
+        assert isinstance(node, cst.SimpleStatementLine)
+        return node
+
+    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
         """Branch on the returned condition."""
-        if original_node is not self.site:
+        if not self.at_site(original_node):
             return updated_node
         small = updated_node.body[0]
         assert isinstance(small, cst.Return) and small.value is not None
@@ -112,53 +97,49 @@ class ReturnConditionToBranch(Transform):
         return cst.FlattenSentinel([branch, fallback])
 
 
-class BranchToReturnCondition(Transform):
+class BranchToReturnCondition(IdiomRewrite):
     """`if c: return True` + `return False` -> `return c`."""
 
     name = "idiom_branch_return"
-    kind = "equivalent"
-    family = "idiom"
     description = "return a condition instead of branching on it to return True or False"
 
     site: tuple[cst.If, cst.SimpleStatementLine | None, bool]
     info: ModuleInfo
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find `if c: return B` followed by (or with an else of) `return not B`."""
-        info = ModuleInfo(wrapper)
+    def find_sites(self, info: ModuleInfo) -> Sequence[Any]:
+        """`if c: return B` followed by (or with an else of) `return not B`."""
         self.info = info
         if not info.is_builtin("bool"):
-            return False
-        sites: list[tuple[cst.If, cst.SimpleStatementLine | None, bool]] = []
-        for node, _func in function_nodes(info):
-            if not isinstance(node, cst.IndentedBlock):
-                continue
-            body = list(node.body)
-            for i, stmt in enumerate(body):
-                if not isinstance(stmt, cst.If) or has_comments(stmt):
-                    continue
-                inner = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ()
-                hit = _bool_return(inner[0]) if len(inner) == 1 else None
-                if hit is None:
-                    continue
-                if stmt.orelse is None:
-                    if i + 1 >= len(body) or has_comments(body[i + 1]):
-                        continue
-                    after = body[i + 1]
-                    if _bool_return(after) is not (not hit):
-                        continue
-                    assert isinstance(after, cst.SimpleStatementLine)
-                    sites.append((stmt, after, hit))
-                elif isinstance(stmt.orelse, cst.Else):
-                    other = stmt.orelse.body
-                    others = other.body if isinstance(other, cst.IndentedBlock) else ()
-                    if len(others) == 1 and _bool_return(others[0]) is (not hit):
-                        sites.append((stmt, None, hit))
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site = chosen
-        return True
+            return []
+        return [
+            site
+            for _func, _kinds, stmt, rest in adjacent_statements(info)
+            if (site := self._site(stmt, rest)) is not None
+        ]
+
+    def _site(
+        self, stmt: cst.BaseStatement, rest: list[cst.BaseStatement]
+    ) -> tuple[cst.If, cst.SimpleStatementLine | None, bool] | None:
+        if not isinstance(stmt, cst.If) or has_comments(stmt):
+            return None
+        inner = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ()
+        hit = bool_return(inner[0]) if len(inner) == 1 else None
+        if hit is None:
+            return None
+        if stmt.orelse is None:
+            if not rest or has_comments(rest[0]):
+                return None
+            after = rest[0]
+            if bool_return(after) is not (not hit):
+                return None
+            assert isinstance(after, cst.SimpleStatementLine)
+            return (stmt, after, hit)
+        if isinstance(stmt.orelse, cst.Else):
+            other = stmt.orelse.body
+            others = other.body if isinstance(other, cst.IndentedBlock) else ()
+            if len(others) == 1 and bool_return(others[0]) is (not hit):
+                return (stmt, None, hit)
+        return None
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine

@@ -9,14 +9,21 @@ raises TypeError, the f-string would not).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import ModuleInfo, has_comments, is_literal, walk
 from transforms._base import Transform
-from transforms._idioms_common import STR, Kinds, builtin_call, function_nodes, str_value
+from transforms._idioms_common import (
+    STR,
+    IdiomRewrite,
+    Kinds,
+    builtin_call,
+    function_sites,
+    str_value,
+)
 
 _EMPTY = cst.Module(body=[])
 _FORBIDDEN = (
@@ -56,43 +63,39 @@ def _escape(text: str, quote: str) -> str:
     return "".join(out)
 
 
-class ConcatToFString(Transform):
+class ConcatToFString(IdiomRewrite):
     """`'a' + str(x) + b` (all strs) -> `f'a{x}{b}'`."""
 
     name = "idiom_concat_fstring"
-    kind = "equivalent"
-    family = "idiom"
     description = "build a string with an f-string instead of concatenation and str()"
 
     site: cst.BinaryOperation
     source: str
 
-    def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Find maximal `+` chains of strs and render each as an f-string."""
-        info = ModuleInfo(wrapper)
-        kinds: dict[int, Kinds] = {}
-        sites: list[tuple[cst.BinaryOperation, str]] = []
-        for node, func in function_nodes(info):
-            if not isinstance(node, cst.BinaryOperation) or not isinstance(node.operator, cst.Add):
-                continue
-            parent = info.parent(node)
-            if (
-                isinstance(parent, cst.BinaryOperation)
-                and isinstance(parent.operator, cst.Add)
-                and parent.left is node
-                and not node.lpar
-            ):
-                continue  # part of a longer chain
-            if id(func) not in kinds:
-                kinds[id(func)] = Kinds(func, info)
-            source = self._render(node, kinds[id(func)], info)
-            if source is not None:
-                sites.append((node, source))
-        chosen = self.pick(sites)
-        if chosen is None:
-            return False
-        self.site, self.source = chosen
+    def find_sites(self, info: ModuleInfo) -> Sequence[tuple[cst.BinaryOperation, str]]:
+        """Maximal `+` chains of strs, each with its f-string."""
+        return function_sites(info, lambda node, _func, kinds: self._site(node, kinds, info))
+
+    def take_site(self, site: tuple[cst.BinaryOperation, str], info: ModuleInfo) -> bool:
+        """Keep the chain and its f-string apart."""
+        self.site, self.source = site
         return True
+
+    def _site(
+        self, node: cst.CSTNode, kinds: Kinds, info: ModuleInfo
+    ) -> tuple[cst.BinaryOperation, str] | None:
+        if not isinstance(node, cst.BinaryOperation) or not isinstance(node.operator, cst.Add):
+            return None
+        parent = info.parent(node)
+        if (
+            isinstance(parent, cst.BinaryOperation)
+            and isinstance(parent.operator, cst.Add)
+            and parent.left is node
+            and not node.lpar
+        ):
+            return None  # part of a longer chain
+        source = self._render(node, kinds, info)
+        return None if source is None else (node, source)
 
     def _render(self, node: cst.BinaryOperation, kinds: Kinds, info: ModuleInfo) -> str | None:
         if has_comments(node):
@@ -144,11 +147,9 @@ class ConcatToFString(Transform):
             return None
         return source
 
-    def leave_BinaryOperation(
-        self, original_node: cst.BinaryOperation, updated_node: cst.BinaryOperation
-    ) -> Any:
+    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
         """Swap the chain for the f-string."""
-        if original_node is not self.site:
+        if not self.at_site(original_node):
             return updated_node
         new = cst.parse_expression(self.source)
         return new.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)

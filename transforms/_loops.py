@@ -27,14 +27,16 @@ import libcst as cst
 
 from transforms._analysis import (
     NON_MUTATING_METHODS,
-    PURE_BUILTINS,
     FreshNames,
     ModuleInfo,
     always_exits,
     assigned_names,
     count_refs,
+    function_members,
     loop_control_of,
+    mutation_free,
     name_values,
+    range_args,
     strip_parens,
     target_names,
     walk,
@@ -66,26 +68,6 @@ def _literal_int(expr: cst.BaseExpression) -> int | None:
     ):
         return -int(expr.expression.evaluated_value)
     return None
-
-
-def _mutation_free(body: cst.CSTNode, info: ModuleInfo) -> bool:
-    """No call in `body` can change an object: only builtins and non-mutating methods are
-    called, and nothing is stored into a subscript or attribute, or deleted."""
-    for node in walk(body):
-        if isinstance(node, cst.Call):
-            func = node.func
-            if isinstance(func, cst.Name):
-                if func.value not in PURE_BUILTINS or not info.is_builtin(func.value):
-                    return False
-            elif not (isinstance(func, cst.Attribute) and func.attr.value in NON_MUTATING_METHODS):
-                return False
-        elif isinstance(node, cst.AssignTarget | cst.AugAssign):
-            target = node.target
-            if isinstance(target, cst.Subscript | cst.Attribute):
-                return False
-        elif isinstance(node, cst.Del | cst.Yield | cst.Await | cst.Global | cst.Nonlocal):
-            return False
-    return True
 
 
 def _line(small: cst.BaseSmallStatement) -> cst.SimpleStatementLine:
@@ -127,17 +109,11 @@ class ForToWhile(Transform):
 
     def find_sites(self, info: ModuleInfo) -> list[_Plan]:
         """The loops that can be rewritten, each with the plan of its rewrite."""
-        plans: list[_Plan] = []
-        for node in info.nodes:
-            if not isinstance(node, cst.For) or node.asynchronous is not None:
-                continue
-            func = info.enclosing_function(node)
-            if func is None or info.in_class(node):
-                continue
-            plan = self._plan(node, func, info)
-            if plan is not None:
-                plans.append(plan)
-        return plans
+        return [
+            plan
+            for loop, func in function_members(info, cst.For)
+            if loop.asynchronous is None and (plan := self._plan(loop, func, info)) is not None
+        ]
 
     def take_site(self, site: _Plan, info: ModuleInfo) -> bool:
         """Choose the names of the rewrite of the picked loop."""
@@ -168,17 +144,8 @@ class ForToWhile(Transform):
 
     def _plan(self, loop: cst.For, func: cst.FunctionDef, info: ModuleInfo) -> _Plan | None:
         iterable = loop.iter
-        if (
-            isinstance(iterable, cst.Call)
-            and isinstance(iterable.func, cst.Name)
-            and iterable.func.value == "range"
-            and info.is_builtin("range")
-            and 1 <= len(iterable.args) <= 3
-            and all(a.keyword is None and not a.star for a in iterable.args)
-            and isinstance(loop.target, cst.Name)
-            and not iterable.lpar
-        ):
-            args = [a.value for a in iterable.args]
+        args = range_args(iterable, info)
+        if args is not None and isinstance(loop.target, cst.Name) and not iterable.lpar:
             step = _literal_int(args[2]) if len(args) == 3 else 1
             if step:
                 return self._range_plan(loop, func, info, args, step)
@@ -276,7 +243,7 @@ class ForToWhile(Transform):
                 target in locals_
                 and target not in body_assigned
                 and target not in info.names.declared
-                and _mutation_free(loop.body, info)
+                and mutation_free(loop.body, info)
             )
         if natural and inline and var in stop_names:
             natural = False
@@ -377,12 +344,7 @@ class ForToWhile(Transform):
             ]
         elif not always_exits(loop.body):
             body = [*body, _line(_increment(index, plan.step))]
-        new_block = (
-            block.with_changes(body=body, header=header)
-            if block is not None
-            else cst.IndentedBlock(body=body, header=header)
-        )
-        statements.append(cst.While(test=test, body=new_block, orelse=loop.orelse))
+        statements.append(_while(test, body, header, block, loop))
         return statements
 
     def _sequence_loop(self, loop: cst.For) -> list[cst.BaseStatement]:
@@ -432,13 +394,25 @@ class ForToWhile(Transform):
             # The counter is the enumerate index, read by the body: it moves on at the end
             # (and before every `continue`, see leave_SimpleStatementLine).
             body = [fetch, *body, _line(_increment(index, 1))]
-        new_block = (
-            block.with_changes(body=body, header=header)
-            if block is not None
-            else cst.IndentedBlock(body=body, header=header)
-        )
-        statements.append(cst.While(test=test, body=new_block, orelse=loop.orelse))
+        statements.append(_while(test, body, header, block, loop))
         return statements
+
+
+def _while(
+    test: cst.BaseExpression,
+    body: list[cst.BaseStatement],
+    header: cst.TrailingWhitespace,
+    block: cst.IndentedBlock | None,
+    loop: cst.For,
+) -> cst.While:
+    """`while test:` over `body`, in the loop's own block (comments kept) when it had one,
+    with the loop's `else`."""
+    new_block = (
+        block.with_changes(body=body, header=header)
+        if block is not None
+        else cst.IndentedBlock(body=body, header=header)
+    )
+    return cst.While(test=test, body=new_block, orelse=loop.orelse)
 
 
 _STR_METHODS = frozenset(

@@ -16,6 +16,7 @@ from transforms._analysis import (
     in_function,
     keep_parens,
     make_comp_op,
+    range_args,
     required_precedence,
     strip_parens,
     target_names,
@@ -109,18 +110,11 @@ class MutantOffByOne(_Mutant):
         for node in info.nodes:
             if not in_function(node, info):
                 continue
-            if (
-                isinstance(node, cst.Call)
-                and isinstance(node.func, cst.Name)
-                and node.func.value == "range"
-                and info.is_builtin("range")
-                and 1 <= len(node.args) <= 3
-                and all(a.keyword is None and not a.star for a in node.args)
-            ):
-                bounds = [node.args[0]] if len(node.args) == 1 else list(node.args[:2])
-                for arg in bounds:
+            args = range_args(node, info)
+            if args is not None:
+                for arg in args[:1] if len(args) == 1 else args[:2]:
                     delta = self.rng.choice([1, -1])
-                    self.sites.append((arg.value, _shift(arg.value, delta)))
+                    self.sites.append((arg, _shift(arg, delta)))
             elif isinstance(node, cst.Slice):
                 for bound in (node.lower, node.upper):
                     if bound is not None:

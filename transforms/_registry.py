@@ -12,6 +12,7 @@ from transforms import (
     _deadcode,
     _guards,
     _helpers,
+    _idioms_builtins,
     _idioms_counters,
     _idioms_loops,
     _idioms_methods,
@@ -42,5 +43,6 @@ ALL_TRANSFORMS: tuple[type[Transform], ...] = (
     *_idioms_methods.TRANSFORMS,
     *_idioms_returns.TRANSFORMS,
     *_idioms_strings.TRANSFORMS,
+    *_idioms_builtins.TRANSFORMS,
     *_mutants.TRANSFORMS,
 )

@@ -19,7 +19,7 @@ from transforms._analysis import (
     ModuleInfo,
     bound_before,
     definitely_assigned,
-    in_function,
+    function_blocks,
     is_pure,
     leading_lines,
     may_raise,
@@ -89,9 +89,7 @@ class ReorderStatements(Transform):
     def find_sites(self, info: ModuleInfo) -> list[_Pair]:
         """Adjacent independent assignments."""
         pairs: list[_Pair] = []
-        for block in info.nodes:
-            if not isinstance(block, cst.IndentedBlock) or not in_function(block, info):
-                continue
+        for block in function_blocks(info):
             if any(isinstance(a, cst.Try | cst.TryStar | cst.With) for a in info.ancestors(block)):
                 continue
             func = info.enclosing_function(block)
@@ -112,13 +110,10 @@ class ReorderStatements(Transform):
                     pairs.append(_Pair(block, i))
         return pairs
 
-    def leave_IndentedBlock(
-        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    def rewrite_block(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock, i: int
     ) -> cst.IndentedBlock:
         """Swap the chosen statements; each keeps the comments above it."""
-        if original_node is not self.site.block:
-            return updated_node
-        i = self.site.index
         body = list(updated_node.body)
         first, second = body[i], body[i + 1]
         if i == 0:

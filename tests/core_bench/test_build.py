@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,25 +17,36 @@ from probe_reader import Reread, check_probe
 import core_bench.build as build_module
 from core_bench.build import BuildOptions, build_benchmark, load_benchmark
 from core_bench.cli import main
+from core_bench.datasets import load_dataset
 from core_bench.schemas import Manifest
 from tracer import SandboxPool, default_isolation
 
 CRUXEVAL = os.environ.get("CORE_BENCH_CRUXEVAL")
 SMALL = BuildOptions(variants=2, mutants=1, calls=5, probes=4, singles=2)
+FIRST = 12
+"""Problems of the bundled build in the default suite: enough for every kind of probe,
+family and anchoring the checks below look for."""
 
 
-@pytest.fixture(scope="module")
-def bundled(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("bundled")
-    build_benchmark(SMALL, out)
-    return out
+@pytest.fixture(
+    scope="module",
+    params=[
+        pytest.param(FIRST, id=f"first-{FIRST}"),
+        pytest.param(None, id="all-bundled", marks=pytest.mark.slow),
+    ],
+)
+def bundled(request: pytest.FixtureRequest, build_once: Callable[[BuildOptions], Path]) -> Path:
+    """The bundled dataset built with SMALL: its first FIRST problems in the default suite, all
+    of them in the slow one (a full build of the bundled data takes minutes of both cores)."""
+    return build_once(replace(SMALL, limit=request.param))
 
 
 def test_bundled_build_files_and_counts(bundled: Path) -> None:
     bench = load_benchmark(bundled)
     manifest = bench.manifest
     assert manifest.skipped == [] and manifest.dataset.name == "bundled"
-    assert manifest.counts["problems"] == len(bench.problems) >= 200
+    rows = load_dataset("bundled").rows[: manifest.options["limit"]]
+    assert manifest.counts["problems"] == len(bench.problems) == len(rows)
     assert manifest.counts["variants"] == len(bench.variants)
     assert manifest.counts["probes"] == len(bench.probes)
     assert not (bundled / ".work").exists()
@@ -115,16 +128,22 @@ def read_files(out: Path) -> dict[str, bytes]:
     return {name: (out / name).read_bytes() for name in build_module.FILES}
 
 
-def test_same_arguments_give_byte_identical_files(tmp_path: Path) -> None:
-    args = ["build", "--limit", "12", "--variants", "2", "--mutants", "1", "--calls", "4"]
-    assert main([*args, "--out", str(tmp_path / "a")]) == 0
+def test_same_arguments_give_byte_identical_files(
+    build_once: Callable[[BuildOptions], Path], tmp_path: Path
+) -> None:
+    """The CLI in another process, under another hash seed, writes the bytes of the session's
+    in-process build with the same options."""
+    options = replace(SMALL, limit=FIRST)
+    args = ["build", "--limit", str(FIRST)]
+    for name in ("variants", "mutants", "calls", "probes", "singles"):
+        args += [f"--{name}", str(getattr(options, name))]
     env = {**os.environ, "PYTHONHASHSEED": "4321"}
     exe = Path(sys.executable).parent / "core-bench"
     done = subprocess.run(
         [str(exe), *args, "--out", str(tmp_path / "b")], env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    assert read_files(tmp_path / "a") == read_files(tmp_path / "b")
+    assert read_files(build_once(options)) == read_files(tmp_path / "b")
     assert "problems" in done.stdout and "probes.anchored" in done.stdout
 
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from sandbox_modes import HANG_GUARD
 
 from core_bench.cli import main
 from core_bench.commands.trace_cmd import escape_controls
@@ -49,7 +50,7 @@ def test_escape_keeps_newlines_and_text() -> None:
     assert escape_controls("a\nb\tc\u2028é") == "a\nb\\u0009c\\u2028é"
 
 
-@pytest.mark.timeout(60)
+@HANG_GUARD
 def test_in_process_tracing_honours_the_timeout(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -19,12 +19,6 @@ CRUXEVAL = os.environ.get("CORE_BENCH_CRUXEVAL")
 CORE_QA = os.environ.get("CORE_BENCH_CORE_QA")
 
 
-@pytest.fixture(scope="module")
-def pool() -> Iterator[SandboxPool]:
-    with SandboxPool(workers=2) as shared:
-        yield shared
-
-
 def test_bundled_dataset_loads_and_agrees_with_execution(pool: SandboxPool) -> None:
     loaded = load_dataset("bundled")
     assert loaded.skipped == [] and len(loaded.rows) >= 200
@@ -78,6 +72,7 @@ def test_missing_dataset_names_what_was_expected(tmp_path: Path) -> None:
         load_dataset(str(tmp_path / "nope.jsonl"))
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CRUXEVAL, reason="CORE_BENCH_CRUXEVAL is not set")
 def test_cruxeval_file_loads_all_800(pool: SandboxPool) -> None:
     loaded = load_dataset(str(CRUXEVAL))

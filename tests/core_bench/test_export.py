@@ -6,17 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from fake_openai import small_benchmark
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.build import Benchmark
 from core_bench.cli import main
 from core_bench.export import inspect_samples
 from core_bench.runs import make_tasks, render
-
-
-@pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
-    return load_benchmark(Path(small_benchmark(tmp_path_factory.getbasetemp())))
 
 
 def _rows(path: Path) -> list[dict]:  # type: ignore[type-arg]

@@ -16,7 +16,6 @@ import operator
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -147,12 +146,6 @@ def input_generations(rows: list[dict[str, str]]) -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def pool() -> Iterator[SandboxPool]:
-    with SandboxPool(workers=2) as shared:
-        yield shared
-
-
-@pytest.fixture(scope="module")
 def rows() -> list[dict[str, str]]:
     assert CRUXEVAL
     text = Path(CRUXEVAL).read_text(encoding="utf-8")
@@ -203,6 +196,7 @@ def test_a_generation_that_never_ends_fails_like_the_official(
     assert ours["raw_scored_generations"]["sample_0"] == [False, True]
 
 
+@pytest.mark.slow
 @needs_cruxeval
 def test_the_datasets_own_answers_all_pass(rows: list[dict[str, str]], pool: SandboxPool) -> None:
     outputs = {f"sample_{i}": [row["output"]] for i, row in enumerate(rows)}

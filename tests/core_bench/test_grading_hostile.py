@@ -8,22 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sandbox_modes import HANG_GUARD, MODES
 
 from core_bench.grading import grade_inputs, score_cruxeval
 from tracer import SandboxPool
-from tracer._launch import probe_bwrap
 
-pytestmark = pytest.mark.timeout(120)
-
-BWRAP_WORKS, BWRAP_WHY = probe_bwrap()
-MODES = [
-    pytest.param(False, id="plain"),
-    pytest.param(
-        True,
-        id="bwrap",
-        marks=pytest.mark.skipif(not BWRAP_WORKS, reason=f"bubblewrap unusable: {BWRAP_WHY}"),
-    ),
-]
+pytestmark = HANG_GUARD
 
 REPO = Path(__file__).resolve().parents[2]
 

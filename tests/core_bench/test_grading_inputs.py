@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from core_bench.grading import extract_answer, grade_inputs
 from tracer import SandboxPool
 
@@ -17,12 +13,6 @@ def f(text, n):
         raise ValueError('n must not be zero')
     return text[:n] * 2
 """
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[SandboxPool]:
-    with SandboxPool(workers=2) as shared:
-        yield shared
 
 
 def test_inputs_are_graded_by_running_them(pool: SandboxPool) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,54 +16,31 @@ import pytest
 from core_bench.build import (
     Benchmark,
     BuildOptions,
-    build_benchmark,
     literal_output,
     load_benchmark,
     traced_output,
 )
 from core_bench.cli import main
 from core_bench.metrics import summarize
-from core_bench.runs import RunConfig, RunResult, read_samples, run
+from core_bench.runs import RunResult, read_samples
 from core_bench.schemas import MetricRow
-from tracer import SandboxPool, trace
+from tracer import trace
 
 AGENTS = ("oracle", "superficial", "style-biased", "echo")
 Rows = dict[tuple[str, str, str], MetricRow]
 
 
 @pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
-    out = tmp_path_factory.mktemp("metrics-bench")
+def bench(build_once: Callable[[BuildOptions], Path]) -> Benchmark:
     options = BuildOptions(limit=10, variants=2, mutants=1, calls=3, probes=6)
-    build_benchmark(options, out, processes=1)
-    return load_benchmark(out)
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[SandboxPool]:
-    with SandboxPool(workers=1) as shared:
-        yield shared
+    return load_benchmark(build_once(options))
 
 
 @pytest.fixture(scope="module")
 def results(
-    bench: Benchmark, pool: SandboxPool, tmp_path_factory: pytest.TempPathFactory
+    bench: Benchmark, run_agents: Callable[..., dict[str, RunResult]]
 ) -> dict[str, RunResult]:
-    root = tmp_path_factory.mktemp("metrics-runs")
-    return {
-        agent: run(
-            RunConfig(
-                model=f"ref:{agent}",
-                bench=bench.root,
-                out=root / agent,
-                strategies=("direct", "trace"),
-            ),
-            benchmark=bench,
-            pool=pool,
-            progress=False,
-        )
-        for agent in AGENTS
-    }
+    return run_agents(bench, AGENTS, strategies=("direct", "trace"))
 
 
 @pytest.fixture(scope="module")

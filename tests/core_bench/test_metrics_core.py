@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from records import sample
 
 from core_bench.build import Benchmark
 from core_bench.metrics import draw_budget, expected_strict, summarize
@@ -96,25 +97,6 @@ def make_bench(
             for c in range(calls)
             for k in range(probes_per_call)
         ],
-    )
-
-
-def sample(
-    task: str, variant_id: str, call: int, right: bool, probe_id: str | None = None
-) -> Sample:
-    base = probe_id if probe_id is not None else f"{variant_id}:c{call}"
-    return Sample(
-        task_id=f"direct/{task}/{base}",
-        task=task,  # type: ignore[arg-type]
-        strategy="direct",
-        problem_id=variant_id.split(":")[0],
-        variant_id=variant_id,
-        probe_id=probe_id,
-        call_index=call,
-        sample_index=0,
-        prompt_hash="h",
-        response="",
-        verdict="correct" if right else "wrong",
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from records import sample
 
 from core_bench.build import Benchmark
 from core_bench.metrics import parse_steps, position_bucket, summarize
@@ -90,33 +91,6 @@ def benchmark() -> Benchmark:
         built_at="",
     )
     return Benchmark(Path("."), manifest, problems, variants, probes)
-
-
-def sample(
-    task: str,
-    variant: str,
-    call: int,
-    right: bool,
-    *,
-    probe_id: str | None = None,
-    index: int = 0,
-    answer: str | None = None,
-) -> Sample:
-    base = probe_id if probe_id is not None else f"{variant}:c{call}"
-    return Sample(
-        task_id=f"direct/{task}/{base}",
-        task=task,  # type: ignore[arg-type]
-        strategy="direct",
-        problem_id=variant.split(":")[0],
-        variant_id=variant,
-        probe_id=probe_id,
-        call_index=call,
-        sample_index=index,
-        prompt_hash="h",
-        response="",
-        answer=answer,
-        verdict="correct" if right else "wrong",
-    )
 
 
 def rows_of(samples: list[Sample], **kwargs: object) -> dict[tuple[str, str, str], MetricRow]:

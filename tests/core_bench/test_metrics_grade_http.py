@@ -3,28 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from fake_openai import FakeOpenAI, answers_for, small_benchmark, tasks_of
+from fake_openai import FakeOpenAI, answers_for, tasks_of
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.build import Benchmark
 from core_bench.commands.grade_cmd import regrade
 from core_bench.runs import RunConfig, read_samples, run
 from core_bench.runs._rundir import sample_lines
 from tracer import SandboxPool
-
-
-@pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
-    return load_benchmark(small_benchmark(tmp_path_factory.getbasetemp()))
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[SandboxPool]:
-    with SandboxPool(workers=1) as shared:
-        yield shared
 
 
 def test_grade_uses_the_cache_not_the_server(

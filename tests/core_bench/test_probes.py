@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from programs import FIZZ
 
 from core_bench.probes import (
     KINDS,
@@ -26,14 +27,6 @@ from tracer import trace
 
 ROOT = Path(__file__).resolve().parents[2]
 
-FIZZ = (
-    "def f(n):\n"
-    "    count = 0\n"
-    "    for num in range(n):\n"
-    "        if num % 11 == 0 or num % 13 == 0:\n"
-    "            count += str(num).count('7')\n"
-    "    return count\n"
-)
 NESTED = (
     "def f(m):\n"
     "    total = 0\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from programs import EVEN_ODD, EVEN_ODD_SWAP_LINES, EVEN_ODD_SWAPPED, FIZZ
 
 from core_bench.probes import (
     anchor_group,
@@ -14,14 +15,6 @@ from core_bench.probes import (
 from core_bench.schemas import Probe
 from tracer import trace
 
-FIZZ = (
-    "def f(n):\n"
-    "    count = 0\n"
-    "    for num in range(n):\n"
-    "        if num % 11 == 0 or num % 13 == 0:\n"
-    "            count += str(num).count('7')\n"
-    "    return count\n"
-)
 # Renamed, and a comment line shifts every line of the body down by one.
 FIZZ_RENAMED = (
     "def f(n):\n"
@@ -115,27 +108,7 @@ def test_a_different_value_history_gets_no_counterpart() -> None:
 
 
 def test_swapped_branches_keep_states_but_not_outcomes() -> None:
-    original = (
-        "def f(xs):\n"
-        "    s = 0\n"
-        "    for x in xs:\n"
-        "        if x % 2 == 0:\n"
-        "            s += x\n"
-        "        else:\n"
-        "            s -= 1\n"
-        "    return s\n"
-    )
-    swapped = (
-        "def f(xs):\n"
-        "    s = 0\n"
-        "    for x in xs:\n"
-        "        if x % 2 != 0:\n"
-        "            s -= 1\n"
-        "        else:\n"
-        "            s += x\n"
-        "    return s\n"
-    )
-    line_map = {2: [2], 3: [3], 4: [4], 5: [7], 7: [5], 8: [8]}
+    original, swapped, line_map = EVEN_ODD, EVEN_ODD_SWAPPED, EVEN_ODD_SWAP_LINES
     probes, found = counterparts(original, swapped, "f([1, 2, 3, 4])", {}, line_map)
     assert not [p for p in probes if p.kind == "branch" and p.id in found]
     for probe in probes:

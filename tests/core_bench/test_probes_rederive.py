@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from probe_reader import DIMENSIONS, Reread, check_probe
+from programs import EVEN_ODD, EVEN_ODD_SWAP_LINES, EVEN_ODD_SWAPPED
 
 from core_bench.probes import anchor_probes, candidate_probes, mark_anchored, probes_for_call
 from tracer import trace
@@ -45,6 +46,7 @@ def rederive(problem_id: str, code: str, calls: list[str], counts: Counter[str])
             counts[probe.kind] += 1
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CRUXEVAL, reason="CORE_BENCH_CRUXEVAL is not set")
 def test_every_cruxeval_probe_answer_is_rederived() -> None:
     rows = rows_of(Path(str(CRUXEVAL)))
@@ -71,6 +73,7 @@ def test_every_bundled_probe_answer_is_rederived() -> None:
     assert {"state_after", "branch", "loop_iterations", "loop_exit_state"} <= set(counts)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CRUXEVAL, reason="CORE_BENCH_CRUXEVAL is not set")
 def test_no_two_cruxeval_candidates_share_a_question_with_different_answers() -> None:
     """Over every candidate (not only those selected), a question text means one answer."""
@@ -105,24 +108,10 @@ HAND_VARIANT_CASES = [
         "f([77, 78, 143, 1001, 7007, 12])",
     ),
     (  # branches swapped, with the line map a transform would record
-        "def f(xs):\n"
-        "    s = 0\n"
-        "    for x in xs:\n"
-        "        if x % 2 == 0:\n"
-        "            s += x\n"
-        "        else:\n"
-        "            s -= 1\n"
-        "    return s\n",
-        "def f(xs):\n"
-        "    s = 0\n"
-        "    for x in xs:\n"
-        "        if x % 2 != 0:\n"
-        "            s -= 1\n"
-        "        else:\n"
-        "            s += x\n"
-        "    return s\n",
+        EVEN_ODD,
+        EVEN_ODD_SWAPPED,
         {},
-        {2: [2], 3: [3], 4: [4], 5: [7], 7: [5], 8: [8]},
+        EVEN_ODD_SWAP_LINES,
         "f([1, 2, 3, 4])",
     ),
     (  # a renamed recursive helper

@@ -10,10 +10,10 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 from fake_openai import small_benchmark
+from sandbox_modes import HANG_GUARD
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = HANG_GUARD
 
 CLI = [sys.executable, "-c", "from core_bench.cli import main; raise SystemExit(main())"]
 

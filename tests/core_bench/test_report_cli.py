@@ -5,41 +5,27 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from fake_openai import small_benchmark
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.build import Benchmark
 from core_bench.cli import main
 from core_bench.report import CSV_COLUMNS, write_report
 from core_bench.report._tables import format_value
 from core_bench.runs import RunConfig, RunResult, run
 from core_bench.schemas import MetricRow
-from tracer import SandboxPool
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 AGENTS = ("oracle", "style-biased")
 
 
 @pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
-    return load_benchmark(small_benchmark(tmp_path_factory.getbasetemp()))
-
-
-@pytest.fixture(scope="module")
-def results(bench: Benchmark, tmp_path_factory: pytest.TempPathFactory) -> dict[str, RunResult]:
-    root = tmp_path_factory.mktemp("report-runs")
-    with SandboxPool(workers=2) as pool:
-        return {
-            agent: run(
-                RunConfig(model=f"ref:{agent}", bench=bench.root, out=root / agent),
-                benchmark=bench,
-                pool=pool,
-                progress=False,
-            )
-            for agent in AGENTS
-        }
+def results(
+    bench: Benchmark, run_agents: Callable[..., dict[str, RunResult]]
+) -> dict[str, RunResult]:
+    return run_agents(bench, AGENTS)
 
 
 @pytest.fixture(scope="module")

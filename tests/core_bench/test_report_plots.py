@@ -7,31 +7,20 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from fake_openai import small_benchmark
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
-from core_bench.build import load_benchmark
 from core_bench.report import load_runs
 from core_bench.report._plots import figures
-from core_bench.runs import STRATEGIES, RunConfig, run
-from tracer import SandboxPool
+from core_bench.runs import RunResult
 
 AGENTS = ("oracle", "superficial", "style-biased")
 
 
 @pytest.fixture(scope="module")
-def drawn(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, Figure]]:
-    bench = load_benchmark(small_benchmark(tmp_path_factory.getbasetemp()))
-    root = tmp_path_factory.mktemp("plot-runs")
-    with SandboxPool(workers=2) as pool:
-        for agent in AGENTS:
-            config = RunConfig(
-                model=f"ref:{agent}", bench=bench.root, out=root / agent, strategies=STRATEGIES
-            )
-            run(config, benchmark=bench, pool=pool, progress=False)
-    runs = load_runs([root / agent for agent in AGENTS])
+def drawn(agent_runs: dict[str, RunResult]) -> list[tuple[str, Figure]]:
+    runs = load_runs([agent_runs[agent].out for agent in AGENTS])
     made = [(plot.name, figure) for plot, figure in figures(runs) if figure is not None]
     assert {name for name, _ in made} == {
         "robustness_heatmap",

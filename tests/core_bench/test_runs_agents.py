@@ -8,9 +8,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from fake_openai import small_benchmark
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.build import Benchmark
 from core_bench.runs import (
     STRATEGIES,
     RunConfig,
@@ -23,31 +22,6 @@ from core_bench.runs import (
 )
 from core_bench.schemas import Sample
 from tracer import SandboxPool
-
-
-@pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
-    return load_benchmark(small_benchmark(tmp_path_factory.getbasetemp()))
-
-
-@pytest.fixture(scope="module")
-def pool() -> SandboxPool:
-    with SandboxPool(workers=2) as shared:
-        yield shared
-
-
-@pytest.fixture(scope="module")
-def results(
-    bench: Benchmark, pool: SandboxPool, tmp_path_factory: pytest.TempPathFactory
-) -> dict[str, RunResult]:
-    root = tmp_path_factory.mktemp("agents")
-    done = {}
-    for agent in ("oracle", "superficial", "style-biased", "echo"):
-        config = RunConfig(
-            model=f"ref:{agent}", bench=bench.root, out=root / agent, strategies=STRATEGIES
-        )
-        done[agent] = run(config, benchmark=bench, pool=pool, progress=False)
-    return done
 
 
 def accuracy(samples: list[Sample], **where: object) -> float:
@@ -65,21 +39,21 @@ def by_variant_kind(samples: list[Sample], bench: Benchmark, task: str) -> dict[
     return {k: sum(v) / len(v) for k, v in groups.items()}
 
 
-def test_oracle_is_always_right(results: dict[str, RunResult]) -> None:
-    samples = results["oracle"].samples
+def test_oracle_is_always_right(agent_runs: dict[str, RunResult]) -> None:
+    samples = agent_runs["oracle"].samples
     wrong = [(s.task_id, s.reason) for s in samples if s.verdict != "correct"]
     assert not wrong
     assert {s.task for s in samples} == {"output", "input", "probe", "full_trace"}
     assert {s.strategy for s in samples} == set(STRATEGIES)
 
 
-def test_oracle_trace_strategy_writes_the_real_trace(results: dict[str, RunResult]) -> None:
-    traced = [s for s in results["oracle"].samples if s.strategy == "trace"]
+def test_oracle_trace_strategy_writes_the_real_trace(agent_runs: dict[str, RunResult]) -> None:
+    traced = [s for s in agent_runs["oracle"].samples if s.strategy == "trace"]
     assert all("[TRACE]\n[Step 1] Line " in s.response for s in traced)
 
 
-def test_superficial_has_right_outputs_and_wrong_states(results: dict[str, RunResult]) -> None:
-    samples = results["superficial"].samples
+def test_superficial_has_right_outputs_and_wrong_states(agent_runs: dict[str, RunResult]) -> None:
+    samples = agent_runs["superficial"].samples
     assert accuracy(samples, task="output") == 1.0
     assert accuracy(samples, task="input") == 1.0
     assert accuracy(samples, task="probe") <= 0.1
@@ -87,9 +61,9 @@ def test_superficial_has_right_outputs_and_wrong_states(results: dict[str, RunRe
 
 
 def test_style_biased_is_right_on_originals_and_worse_on_variants(
-    results: dict[str, RunResult], bench: Benchmark
+    agent_runs: dict[str, RunResult], bench: Benchmark
 ) -> None:
-    samples = results["style-biased"].samples
+    samples = agent_runs["style-biased"].samples
     for task in ("output", "probe"):
         kinds = by_variant_kind(samples, bench, task)
         assert kinds["original"] == 1.0, task
@@ -99,9 +73,9 @@ def test_style_biased_is_right_on_originals_and_worse_on_variants(
 
 
 def test_echo_is_right_exactly_where_the_output_is_the_input(
-    results: dict[str, RunResult], bench: Benchmark
+    agent_runs: dict[str, RunResult], bench: Benchmark
 ) -> None:
-    samples = [s for s in results["echo"].samples if s.task == "output"]
+    samples = [s for s in agent_runs["echo"].samples if s.task == "output"]
     problems = {p.id: p for p in bench.problems}
     for sample in samples:
         problem = problems[sample.problem_id]
@@ -112,13 +86,13 @@ def test_echo_is_right_exactly_where_the_output_is_the_input(
         if sample.variant_id.endswith(":original"):
             assert (sample.verdict == "correct") == (first == output), sample.task_id
     assert accuracy(samples) < 0.5  # near zero on real data; these few calls include ''
-    assert accuracy(results["echo"].samples, task="probe") < 0.5
+    assert accuracy(agent_runs["echo"].samples, task="probe") < 0.5
 
 
 def test_agents_are_deterministic_from_the_seed(
-    bench: Benchmark, pool: SandboxPool, results: dict[str, RunResult], tmp_path: Path
+    bench: Benchmark, pool: SandboxPool, agent_runs: dict[str, RunResult], tmp_path: Path
 ) -> None:
-    first = results["style-biased"]
+    first = agent_runs["style-biased"]
     run(
         RunConfig(
             model="ref:style-biased", bench=bench.root, out=tmp_path / "a", strategies=STRATEGIES
@@ -147,8 +121,8 @@ def test_agents_are_deterministic_from_the_seed(
     assert mine.keys() == theirs.keys() and mine != theirs
 
 
-def test_run_directory_of_an_agent_run(results: dict[str, RunResult]) -> None:
-    result = results["oracle"]
+def test_run_directory_of_an_agent_run(agent_runs: dict[str, RunResult]) -> None:
+    result = agent_runs["oracle"]
     files = sorted(p.name for p in result.out.iterdir() if not p.name.startswith("cache.sqlite-"))
     assert files == [
         "cache.sqlite",

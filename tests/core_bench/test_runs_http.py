@@ -12,25 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_openai import RETRYABLE_FAULTS, FakeOpenAI, Fault, answers_for, small_benchmark, tasks_of
+from fake_openai import RETRYABLE_FAULTS, FakeOpenAI, Fault, answers_for, tasks_of
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.build import Benchmark
 from core_bench.cli import main
 from core_bench.runs import ResponseCache, RunConfig, RunResult, Sampling, Task, render, run
 from tracer import SandboxPool
 
 MODEL = "openai:fake-model"
-
-
-@pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
-    return load_benchmark(small_benchmark(tmp_path_factory.getbasetemp()))
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[SandboxPool]:
-    with SandboxPool(workers=1) as shared:
-        yield shared
 
 
 @pytest.fixture(scope="module")

@@ -13,17 +13,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from fake_openai import small_benchmark, tasks_of
+from fake_openai import tasks_of
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.build import Benchmark
 from core_bench.grading import extract_answer, grade_response
 from core_bench.runs import STRATEGIES, ReferenceAgent, Task, make_tasks, prompts, render
 from tracer import trace
-
-
-@pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
-    return load_benchmark(small_benchmark(tmp_path_factory.getbasetemp()))
 
 
 @pytest.fixture(scope="module")

@@ -4,32 +4,20 @@ against the fake server rambling past its answer as a model that is not stopped 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_openai import FEWSHOT_RAMBLE, FakeOpenAI, answers_for, small_benchmark, tasks_of
+from fake_openai import FEWSHOT_RAMBLE, FakeOpenAI, answers_for, tasks_of
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.build import Benchmark
 from core_bench.report import write_report
 from core_bench.runs import RunConfig, RunResult, Sampling, Task, run
 from core_bench.runs._prompts import stop_sequences
 from tracer import SandboxPool
 
 STRATEGIES = ("direct", "cot")
-
-
-@pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
-    return load_benchmark(small_benchmark(tmp_path_factory.getbasetemp()))
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[SandboxPool]:
-    with SandboxPool(workers=1) as shared:
-        yield shared
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,6 @@ from core_bench.runs import (
     retry_after,
 )
 from core_bench.runs._retry import MalformedResponse, with_retries
-from core_bench.schemas import Sample
 
 try:  # the HTTP library the installed openai package uses
     import httpx2 as httpx
@@ -170,18 +169,3 @@ def test_cache_roundtrip_with_grades_and_outputs(tmp_path: Path) -> None:
         assert cache.lookup(["k1"], "g2")["k1"].verdict is None  # another grader grades anew
         assert cache.outputs(["o1", "o2", "o3"]) == {"o1": "[1]", "o2": None}
         assert cache.count() == 1
-
-
-def sample(task_id: str, index: int, verdict: str) -> Sample:
-    return Sample(
-        task_id=task_id,
-        task="output",
-        strategy="direct",
-        problem_id="p",
-        variant_id="p:original",
-        call_index=0,
-        sample_index=index,
-        prompt_hash="h",
-        response="",
-        verdict=verdict,  # type: ignore[arg-type]
-    )

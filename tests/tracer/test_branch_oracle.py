@@ -237,6 +237,7 @@ def test_every_branch_outcome_of_the_bundled_problems_matches_the_live_frame() -
     assert tally.checked > 3000
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CRUXEVAL, reason="CORE_BENCH_CRUXEVAL is not set")
 def test_every_branch_outcome_of_cruxeval_matches_the_live_frame() -> None:
     tally = Tally()

@@ -13,48 +13,31 @@ import pytest
 
 from tracer import trace
 
+IFEXP_BARE_NAME = """
+def f(text, chars):
+    return text.rstrip(chars) if text else text
+"""
+IFEXP_CALL = """
+def f(c, x, y):
+    return x if c.isdecimal() else y
+"""
+SAME_LINE_RETURN = """
+def f(x):
+    if x: return 1
+    return 2
+"""
+SAME_LINE_PASS = """
+def f(x):
+    if x > 0: pass
+    return x
+"""
+
 # name -> (code, call, line, function, outcomes of that line's steps in that function, in order)
 CASES: dict[str, tuple[str, str, int, str, list[bool | None]]] = {
-    "ifexp bare-name test, false (issue 10)": (
-        """
-        def f(text, chars):
-            return text.rstrip(chars) if text else text
-        """,
-        "f('', '')",
-        2,
-        "f",
-        [False],
-    ),
-    "ifexp bare-name test, true": (
-        """
-        def f(text, chars):
-            return text.rstrip(chars) if text else text
-        """,
-        "f('abb', 'b')",
-        2,
-        "f",
-        [True],
-    ),
-    "ifexp call test, false (issue 10)": (
-        """
-        def f(c, x, y):
-            return x if c.isdecimal() else y
-        """,
-        "f('a', 1, 2)",
-        2,
-        "f",
-        [False],
-    ),
-    "ifexp call test, true": (
-        """
-        def f(c, x, y):
-            return x if c.isdecimal() else y
-        """,
-        "f('7', 1, 2)",
-        2,
-        "f",
-        [True],
-    ),
+    "ifexp bare-name test, false (issue 10)": (IFEXP_BARE_NAME, "f('', '')", 2, "f", [False]),
+    "ifexp bare-name test, true": (IFEXP_BARE_NAME, "f('abb', 'b')", 2, "f", [True]),
+    "ifexp call test, false (issue 10)": (IFEXP_CALL, "f('a', 1, 2)", 2, "f", [False]),
+    "ifexp call test, true": (IFEXP_CALL, "f('7', 1, 2)", 2, "f", [True]),
     "ifexp in an assignment with a compound test": (
         """
         def f(xs):
@@ -115,28 +98,8 @@ CASES: dict[str, tuple[str, str, int, str, list[bool | None]]] = {
         "f",
         [True],
     ),
-    "same-line if body taken (issue 10)": (
-        """
-        def f(x):
-            if x: return 1
-            return 2
-        """,
-        "f(1)",
-        2,
-        "f",
-        [True],
-    ),
-    "same-line if body skipped": (
-        """
-        def f(x):
-            if x: return 1
-            return 2
-        """,
-        "f(0)",
-        2,
-        "f",
-        [False],
-    ),
+    "same-line if body taken (issue 10)": (SAME_LINE_RETURN, "f(1)", 2, "f", [True]),
+    "same-line if body skipped": (SAME_LINE_RETURN, "f(0)", 2, "f", [False]),
     "same-line if with continue": (
         """
         def f(xs):
@@ -163,28 +126,8 @@ CASES: dict[str, tuple[str, str, int, str, list[bool | None]]] = {
         "f",
         [False, False, True],
     ),
-    "same-line if with pass": (
-        """
-        def f(x):
-            if x > 0: pass
-            return x
-        """,
-        "f(5)",
-        2,
-        "f",
-        [True],
-    ),
-    "same-line if with pass, false": (
-        """
-        def f(x):
-            if x > 0: pass
-            return x
-        """,
-        "f(-5)",
-        2,
-        "f",
-        [False],
-    ),
+    "same-line if with pass": (SAME_LINE_PASS, "f(5)", 2, "f", [True]),
+    "same-line if with pass, false": (SAME_LINE_PASS, "f(-5)", 2, "f", [False]),
     "same-line if / elif / else": (
         """
         def f(xs):

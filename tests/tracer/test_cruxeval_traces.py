@@ -14,6 +14,7 @@ from tracer import trace
 CRUXEVAL = os.environ.get("CORE_BENCH_CRUXEVAL")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CRUXEVAL, reason="CORE_BENCH_CRUXEVAL is not set")
 def test_all_cruxeval_samples_trace_to_their_outputs() -> None:
     rows = [json.loads(line) for line in Path(str(CRUXEVAL)).read_text().splitlines() if line]

@@ -20,25 +20,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sandbox_modes import HANG_GUARD, MODES
 
 import tracer
 from tracer import Outcome, SandboxPool, literal_value
 from tracer._codec import CUT_MARK
 from tracer._confine import SANDBOX_UID
-from tracer._launch import probe_bwrap
 from tracer._outcome import Outcome as _Outcome
 
-pytestmark = pytest.mark.timeout(60)
-
-BWRAP_WORKS, BWRAP_WHY = probe_bwrap()
-MODES = [
-    pytest.param(False, id="plain"),
-    pytest.param(
-        True,
-        id="bwrap",
-        marks=pytest.mark.skipif(not BWRAP_WORKS, reason=f"bubblewrap unusable: {BWRAP_WHY}"),
-    ),
-]
+pytestmark = HANG_GUARD
 
 REPO = Path(__file__).resolve().parents[2]
 _SKIP_DIRS = {".git", ".venv", ".mypy_cache", ".ruff_cache", ".pytest_cache", "__pycache__"}
@@ -179,33 +169,18 @@ def test_infinite_loop_times_out(pool: SandboxPool) -> None:
     assert_serves(pool)
 
 
-def test_sleeping_forever_times_out(pool: SandboxPool) -> None:
-    out = run(pool, "import time\ndef f():\n    time.sleep(1000)", timeout_s=1.0)
-    assert out.status == "timeout"
-    assert_serves(pool)
-
-
-def test_infinite_loop_at_module_level_times_out(pool: SandboxPool) -> None:
-    out = run(pool, "while True:\n    pass\ndef f():\n    pass", timeout_s=1.0)
-    assert out.status == "timeout"
-    assert_serves(pool)
-
-
-def test_infinite_loop_in_the_results_repr_times_out(pool: SandboxPool) -> None:
-    code = (
+ENDLESS = {
+    "sleeping-forever": "import time\ndef f():\n    time.sleep(1000)",
+    "loop-at-module-level": "while True:\n    pass\ndef f():\n    pass",
+    "loop-in-the-results-repr": (
         "class A:\n"
         "    def __repr__(self):\n"
         "        while True:\n"
         "            pass\n"
         "def f():\n"
         "    return A()"
-    )
-    assert run(pool, code, timeout_s=1.0).status == "timeout"
-    assert_serves(pool)
-
-
-def test_loop_that_ignores_and_blocks_signals_times_out(pool: SandboxPool) -> None:
-    code = (
+    ),
+    "loop-that-ignores-and-blocks-signals": (
         "import signal\n"
         "def f():\n"
         "    for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGXCPU):\n"
@@ -213,8 +188,13 @@ def test_loop_that_ignores_and_blocks_signals_times_out(pool: SandboxPool) -> No
         "    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGXCPU})\n"
         "    while True:\n"
         "        pass"
-    )
-    assert run(pool, code, timeout_s=1.0).status == "timeout"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENDLESS))
+def test_endless_work_times_out(pool: SandboxPool, name: str) -> None:
+    assert run(pool, ENDLESS[name], timeout_s=1.0).status == "timeout"
     assert_serves(pool)
 
 

@@ -245,6 +245,7 @@ def test_incremental_snapshots_equal_full_snapshots(name: str) -> None:
     same_traces(textwrap.dedent(code).lstrip("\n"), call)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CRUXEVAL, reason="CORE_BENCH_CRUXEVAL is not set")
 def test_incremental_snapshots_equal_full_snapshots_on_cruxeval() -> None:
     for line in Path(str(CRUXEVAL)).read_text().splitlines():

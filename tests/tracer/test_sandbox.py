@@ -15,22 +15,12 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from sandbox_modes import HANG_GUARD, MODES, needs_bwrap
 
 from tracer import Outcome, SandboxPool, run_call
 from tracer._codec import CUT_MARK
-from tracer._launch import probe_bwrap
 
-pytestmark = pytest.mark.timeout(60)
-
-BWRAP_WORKS, BWRAP_WHY = probe_bwrap()
-MODES = [
-    pytest.param(False, id="plain"),
-    pytest.param(
-        True,
-        id="bwrap",
-        marks=pytest.mark.skipif(not BWRAP_WORKS, reason=f"bubblewrap unusable: {BWRAP_WHY}"),
-    ),
-]
+pytestmark = HANG_GUARD
 
 DOUBLE = "def f(x):\n    return x * 2\n"
 
@@ -368,7 +358,7 @@ def test_use_bwrap_true_requires_a_working_bwrap(monkeypatch: pytest.MonkeyPatch
         assert auto.use_bwrap is False
 
 
-@pytest.mark.skipif(not BWRAP_WORKS, reason=f"bubblewrap unusable: {BWRAP_WHY}")
+@needs_bwrap
 def test_bwrap_workers_have_no_network() -> None:
     server = socket.create_server(("127.0.0.1", 0))
     port = server.getsockname()[1]
@@ -390,7 +380,7 @@ def test_bwrap_workers_have_no_network() -> None:
     assert reference.result == "'connected'"  # the same code reaches the host without bwrap
 
 
-@pytest.mark.skipif(not BWRAP_WORKS, reason=f"bubblewrap unusable: {BWRAP_WHY}")
+@needs_bwrap
 def test_bwrap_root_is_read_only_even_below_the_guard(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

@@ -7,6 +7,8 @@ from transform_testing import (
     assert_equivalent,
     assert_equivalent_over_seeds,
     assert_transform,
+    code,
+    transform,
 )
 
 from transforms._idioms_loops import (
@@ -457,5 +459,101 @@ def test_join_becomes_loop_with_separator_guard() -> None:
         """
         def f(xs):
             return ', '.join(x for x in xs)
+        """,
+    )
+
+
+def test_direct_iteration_becomes_index_loop() -> None:
+    before = """
+        def f(text):
+            t = text.upper()
+            n = 0
+            for ch in t:
+                if ch == 'A':
+                    n += 1
+            return n
+        """
+    after = """
+        def f(text):
+            t = text.upper()
+            n = 0
+            for i in range(len(t)):
+                ch = t[i]
+                if ch == 'A':
+                    n += 1
+            return n
+        """
+    assert_transform("idiom_iterate_by_index", before, after, seed=2)
+    assert_equivalent(before, after, [("banana",), ("",)])
+    before = """
+        def f(xs):
+            xs.append(1)
+            n = 0
+            for i, x in enumerate(xs):
+                n += x * i
+            return n, i, x
+        """
+    after = """
+        def f(xs):
+            xs.append(1)
+            n = 0
+            for i in range(len(xs)):
+                x = xs[i]
+                n += x * i
+            return n, i, x
+        """
+    assert_transform("idiom_iterate_by_index", before, after)
+    assert_equivalent(before, after, [([3, 4],), ([],)])
+
+
+def test_iterate_by_index_declines_changed_lists_and_unknown_iterables() -> None:
+    # The body grows the list: iteration would see the new items, range(len(...)) would not.
+    assert_declines(
+        "idiom_iterate_by_index",
+        """
+        def f(xs):
+            xs.append(1)
+            for x in xs:
+                if x < 3:
+                    xs.append(x + 5)
+            return xs
+        """,
+    )
+    # `items` may be a dict or a set: they cannot be indexed.
+    assert_declines(
+        "idiom_iterate_by_index",
+        """
+        def f(items):
+            n = 0
+            for x in items:
+                n += 1
+            return n
+        """,
+    )
+
+
+def test_join_of_split_or_sorted_becomes_loop() -> None:
+    before = """
+        def f(name):
+            return '*'.join(name.split(' '))
+        """
+    result = transform("idiom_join_loop", code(before))
+    assert result is not None
+    assert "for " in result.code and "name.split(' ')" in result.code
+    assert_equivalent(before, result.code, [("a b  c",), ("",), ("abc",)])
+    before = """
+        def f(text):
+            letters = ''.join(sorted(text))
+            return letters
+        """
+    result = transform("idiom_join_loop", code(before))
+    assert result is not None
+    assert_equivalent(before, result.code, [("cab",), ("",)])
+    # The items are built by a call that may change things: not a site.
+    assert_declines(
+        "idiom_join_loop",
+        """
+        def f(parts):
+            return ''.join(parts.pop())
         """,
     )

@@ -56,22 +56,26 @@ def assert_declines(spec: TransformSpec, before: str, *, seeds: Iterable[int] = 
         assert result is None, f"seed {seed} rewrote the code:\n{result.code if result else ''}"
 
 
+def applications(
+    spec: TransformSpec, source: str, seeds: Iterable[int]
+) -> list[tuple[int, TransformResult]]:
+    """(seed, result) for every seed where the transform applies to `source`; at least one
+    must."""
+    applied = [(seed, transform(spec, source, seed=seed)) for seed in seeds]
+    found = [(seed, result) for seed, result in applied if result is not None]
+    assert found, "the transform never applied"
+    return found
+
+
 def assert_keeps_lines(
     spec: TransformSpec, before: str, kept: Sequence[str], *, seeds: Iterable[int] = range(5)
 ) -> None:
     """Whatever the seed, the transform applies and each line of `kept` (exact text, with
     its indentation, comments and spacing) is still in the output."""
-    source = code(before)
-    applied = 0
-    for seed in seeds:
-        result = transform(spec, source, seed=seed)
-        if result is None:
-            continue
-        applied += 1
+    for seed, result in applications(spec, code(before), seeds):
         lines = result.code.splitlines()
         for line in kept:
             assert line in lines, f"seed {seed} changed {line!r}:\n{result.code}"
-    assert applied, "the transform never applied"
 
 
 class _Timeout(Exception):
@@ -138,19 +142,14 @@ def assert_equivalent_over_seeds(
     """For every seed where the transform applies, its output behaves like `before` on all
     `calls`; returns how many seeds applied (at least one must)."""
     source = code(before)
-    applied = 0
-    for seed in seeds:
-        result = transform(spec, source, seed=seed)
-        if result is None:
-            continue
-        applied += 1
+    applied = applications(spec, source, seeds)
+    for seed, result in applied:
         ast.parse(result.code)
         for args in calls:
             assert run(source, args) == run(result.code, args), (
                 f"seed {seed} differs on {args!r}:\n{result.code}"
             )
-    assert applied, "the transform never applied"
-    return applied
+    return len(applied)
 
 
 def same_ast_ignoring_comments(before: str, after: str) -> bool:
