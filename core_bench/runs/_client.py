@@ -224,7 +224,10 @@ class OpenAIBackend:
             replica_used.append(replica.url)
             try:
                 client = replica.clients[next(replica.turn)]
-                result = await asyncio.wait_for(self._send(client, prompt, params), self.timeout_s)
+                # asyncio.timeout, not wait_for: on 3.11 wait_for loses a cancellation that
+                # arrives as the response does, and Ctrl-C then no longer stops the run.
+                async with asyncio.timeout(self.timeout_s):
+                    result = await self._send(client, prompt, params)
             finally:
                 replica.inflight -= 1
             replica.served += 1
