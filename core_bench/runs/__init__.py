@@ -35,6 +35,7 @@ from core_bench.runs._runner import (
     resolve_endpoint,
     run,
 )
+from core_bench.runs._samplefile import GradedSample, read_graded
 from core_bench.runs._summary import real_traces, summary_rows
 from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, make_tasks
 
@@ -47,6 +48,7 @@ __all__ = [
     "Backend",
     "Completion",
     "GradeResult",
+    "GradedSample",
     "OpenAIBackend",
     "PlanRow",
     "Prompt",
@@ -75,6 +77,7 @@ __all__ = [
     "perturb",
     "plan",
     "prompts",
+    "read_graded",
     "read_samples",
     "real_traces",
     "regrade",

@@ -16,6 +16,7 @@ import os
 import re
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
@@ -36,17 +37,18 @@ from core_bench.runs._client import (
     Request,
     Sampling,
 )
-from core_bench.runs._prompts import STOP, Prompt, render, stop_sequences
+from core_bench.runs._prompts import STOP, render, stop_sequences
 from core_bench.runs._retry import RequestFailed, RetryPolicy
 from core_bench.runs._rundir import (
     RunManifest,
-    SampleLog,
     benchmark_ref,
     git_commit,
     package_versions,
+    read_samples,
     write_manifest,
     write_summary,
 )
+from core_bench.runs._samplefile import SampleWriter, read_graded
 from core_bench.runs._summary import real_traces, summary_rows
 from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, code_call_key, make_tasks
 from core_bench.runs._usage import usage_summary
@@ -129,7 +131,7 @@ class RunResult:
     Attributes:
         out: the run directory.
         manifest: the manifest written.
-        samples: every sample, sorted by task id and sample index.
+        verdicts: how many samples got each verdict.
         metrics: the summary's rows.
         counts: tasks, samples, cached, requested, failed, retries.
         seconds: wall-clock time of the run.
@@ -137,10 +139,16 @@ class RunResult:
 
     out: Path
     manifest: RunManifest
-    samples: list[Sample]
+    verdicts: dict[str, int]
     metrics: list[MetricRow]
     counts: dict[str, int]
     seconds: float
+
+    @property
+    def samples(self) -> list[Sample]:
+        """Every sample, sorted by task id and sample index, read from samples.jsonl now (a
+        run keeps none in memory; a later run into the same directory rewrites the file)."""
+        return read_samples(self.out / "samples.jsonl")
 
     def __repr__(self) -> str:
         # asyncio formats the result of the run's task; the default repr of every sample
@@ -248,13 +256,13 @@ def grader_fingerprint(config: RunConfig) -> str:
     return digest.hexdigest()[:16]
 
 
-def full_text(prompt: Prompt, text: str, finish_reason: str | None, api: str) -> str:
-    """The text graded for a response: a completion gets its prompt's primer back in front,
-    and the stop sequence that ended it back at the end."""
+def full_text(primer: str, text: str, finish_reason: str | None, api: str) -> str:
+    """The text graded for a response: a completion gets its prompt's primer
+    (`Prompt.primer`) back in front, and the stop sequence that ended it back at the end."""
     if api != "completions":
         return text
     closing = STOP if finish_reason == "stop" and STOP not in text else ""
-    return f"{prompt.primer}{text}{closing}"
+    return f"{primer}{text}{closing}"
 
 
 class _InputGrader:
@@ -321,7 +329,7 @@ def _sample(
         probe_id=task.probe_id,
         call_index=task.call_index,
         sample_index=request.sample_index,
-        prompt_hash=request.prompt.hash,
+        prompt_hash=request.prompt_hash,
         response=response,
         answer=answer,
         verdict=verdict,  # type: ignore[arg-type]
@@ -514,21 +522,24 @@ async def _run(
         )
         write_manifest(out, manifest)
         loop = _Loop(config, backend, cache, grader, get_pool, exec_timeout)
+        total = len(requests)
         try:
-            samples = await loop.run(requests, found, out, progress)
+            verdicts = await loop.run(requests, found, out, progress)
         except BaseException:  # Ctrl-C, a cancelled task, a bug: never leave "running"
             write_manifest(out, _stopped(manifest, loop, len(tasks)))
             raise
+        del requests, found  # answered: the samples are on disk
         traces = await asyncio.to_thread(real_traces, tasks, get_pool, exec_timeout)
     finally:
         await backend.aclose()
         cache.close()
         for made_pool in made:
             made_pool.close()
-    rows = summary_rows(samples, bench, config.model, tasks, traces)
+    graded = list(read_graded(out / "samples.jsonl"))  # the metrics read the samples back
+    rows = summary_rows(graded, bench, config.model, tasks, traces)
     counts = {
         "tasks": len(tasks),
-        "samples": len(samples),
+        "samples": total,
         "cached": loop.cached,
         "requested": loop.requested,
         "failed": loop.failed,
@@ -540,13 +551,13 @@ async def _run(
             "status": "incomplete" if loop.failed else "complete",
             "counts": counts,
             "usage": usage_summary(
-                samples, seconds=time.perf_counter() - started, requested=loop.requested
+                graded, seconds=time.perf_counter() - started, requested=loop.requested
             ),
         }
     )
     write_manifest(out, manifest)
     write_summary(out, manifest, rows)
-    return RunResult(out, manifest, samples, rows, counts, time.perf_counter() - started)
+    return RunResult(out, manifest, dict(verdicts), rows, counts, time.perf_counter() - started)
 
 
 def _stopped(manifest: RunManifest, loop: _Loop, tasks: int) -> RunManifest:
@@ -587,7 +598,9 @@ def _requests(tasks: Sequence[Task], backend: Backend, config: RunConfig) -> lis
                 sample_index=index,
                 task=backend.task_key(task),
             )
-            requests.append(Request(task, prompt, index, params[index], key))
+            requests.append(
+                Request(task, index, params[index], key, prompt.hash, config.system_prompt)
+            )
     return requests
 
 
@@ -649,92 +662,108 @@ class _Loop:
 
     async def run(
         self, requests: Sequence[Request], found: dict[str, Cached], out: Path, progress: bool
-    ) -> list[Sample]:
+    ) -> Counter[str]:
+        """Make a sample of every request (`requests` in sorted order) and write them to
+        out/samples.jsonl as they are graded; return the count of each verdict."""
         api = self.backend.api
-        samples: list[Sample] = []
-        regrade: list[tuple[Request, Cached]] = []
-        pending: list[Request] = []
-        for request in requests:
-            hit = found.get(request.key)
-            if hit is None:
-                pending.append(request)
-            elif hit.verdict is None:
-                regrade.append((request, hit))
-            else:
-                text = full_text(request.prompt, hit.text, hit.finish_reason, api)
-                samples.append(
-                    _sample(
-                        request,
-                        text,
-                        hit.answer,
-                        hit.verdict,
-                        hit.reason,
-                        hit.finish_reason,
-                        hit.usage,
-                    )
-                )
-        self.cached = len(requests) - len(pending)
+        writer = SampleWriter(out / "samples.jsonl", len(requests))
+        regrade: list[tuple[int, Request, Cached]] = []
+        pending: list[tuple[int, Request]] = []
         try:
-            samples.extend(await self._regrade(regrade))
-            log = SampleLog(out / "samples.jsonl", samples, live=bool(pending))
+            for order, request in enumerate(requests):
+                hit = found.get(request.key)
+                if hit is None:
+                    pending.append((order, request))
+                elif hit.verdict is None:
+                    regrade.append((order, request, hit))
+                else:
+                    text = full_text(request.primer, hit.text, hit.finish_reason, api)
+                    writer.append(
+                        order,
+                        _sample(
+                            request,
+                            text,
+                            hit.answer,
+                            hit.verdict,
+                            hit.reason,
+                            hit.finish_reason,
+                            hit.usage,
+                        ),
+                    )
+            found.clear()  # every hit is written; the caller's dict need not hold them
+            self.cached = len(requests) - len(pending)
+            await self._regrade_into(regrade, writer.append)
+            del regrade
+            if pending:  # samples.jsonl shows the cached samples, then each one as it comes
+                writer.publish()
             label = f"run {self.backend.spec}"
             bar: Progress | _Quiet = (
                 Progress(label, total=len(requests), unit="sample") if progress else _Quiet()
             )
             with bar:
-                bar.advance(len(samples))
-                try:
-                    await self._ask(pending, samples, log, bar)
-                finally:
-                    log.close()
-            log.finish()
+                bar.advance(self.cached)
+                await self._ask(pending, writer, bar)
+            writer.finish()
         finally:
+            writer.close()
             if self._inputs is not None:
                 await self._inputs.aclose()
             self.cache.commit()
-        samples.sort(key=lambda s: (s.task_id, s.sample_index))
-        return samples
+        return writer.verdicts
 
     async def _regrade(self, items: Sequence[tuple[Request, Cached]]) -> list[Sample]:
         """Grade cached responses that this grader has not graded yet (in bulk)."""
-        api = self.backend.api
         out: list[Sample] = []
-        inputs: list[tuple[Request, str, str | None, Cached]] = []
-        for request, hit in items:
-            text = full_text(request.prompt, hit.text, hit.finish_reason, api)
+        numbered = [(i, request, hit) for i, (request, hit) in enumerate(items)]
+        await self._regrade_into(numbered, lambda _, sample: out.append(sample))
+        return out
+
+    async def _regrade_into(
+        self,
+        items: Sequence[tuple[int, Request, Cached]],
+        emit: Callable[[int, Sample], None],
+    ) -> None:
+        """Grade cached responses that this grader has not graded yet (in bulk), giving each
+        sample to `emit` with its item's number."""
+        api = self.backend.api
+        inputs: list[tuple[int, Request, str, str | None, Cached]] = []
+        for order, request, hit in items:
+            text = full_text(request.primer, hit.text, hit.finish_reason, api)
             task = request.task
             cut = hit.finish_reason == "length"
             if task.kind == "input":
                 found = grading.extract_answer(
                     text, task="input", call=f"{task.entry}(??)", truncated=cut
                 )
-                inputs.append((request, text, found.answer, hit))
+                inputs.append((order, request, text, found.answer, hit))
                 continue
             answer, verdict, reason = _grade_text(task, text, self.config.float_tolerance, cut)
             self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
-            out.append(
-                _sample(request, text, answer, verdict, reason, hit.finish_reason, hit.usage)
+            emit(
+                order,
+                _sample(request, text, answer, verdict, reason, hit.finish_reason, hit.usage),
             )
         if inputs:
             graded = await asyncio.to_thread(
                 grade_inputs,
-                [(r.task.code, answer, r.task.output) for r, _, answer, _ in inputs],
+                [(r.task.code, answer, r.task.output) for _, r, _, answer, _ in inputs],
                 self.pool(),
                 timeout_s=self.exec_timeout,
             )
-            for (request, text, answer, hit), (verdict, reason) in zip(inputs, graded, strict=True):
+            for (order, request, text, answer, hit), (verdict, reason) in zip(
+                inputs, graded, strict=True
+            ):
                 self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
-                out.append(
-                    _sample(request, text, answer, verdict, reason, hit.finish_reason, hit.usage)
+                emit(
+                    order,
+                    _sample(request, text, answer, verdict, reason, hit.finish_reason, hit.usage),
                 )
         self.cache.commit()
-        return out
 
     async def _ask(
         self,
-        pending: Sequence[Request],
-        samples: list[Sample],
-        log: SampleLog,
+        pending: Sequence[tuple[int, Request]],
+        writer: SampleWriter,
         bar: Progress | _Quiet,
     ) -> None:
         if not pending:
@@ -742,12 +771,12 @@ class _Loop:
         backend = self.backend
         prepare = getattr(backend, "prepare", None)
         if prepare is not None:
-            await prepare(pending, self.pool(), self.exec_timeout)
+            await prepare([r for _, r in pending], self.pool(), self.exec_timeout)
         # Tasks whose prompts are the same (input prediction on calls with equal outputs) make
         # one request and share its answer, so a resumed run gives them what a fresh one did.
-        groups: dict[str, list[Request]] = {}
-        for request in pending:
-            groups.setdefault(request.key, []).append(request)
+        groups: dict[str, list[tuple[int, Request]]] = {}
+        for order, request in pending:
+            groups.setdefault(request.key, []).append((order, request))
         todo = iter(groups.values())
         durable = backend.durable
         api = backend.api
@@ -757,18 +786,18 @@ class _Loop:
         async def worker() -> None:
             nonlocal since_commit
             for group in todo:
-                request = group[0]
+                request = group[0][1]
                 self.requested += 1
                 try:
                     completion = await backend.complete(request)
                 except RequestFailed as exc:
                     self.failed += len(group)
-                    made = [_sample(r, "", None, exc.verdict, str(exc)) for r in group]
+                    made = [(i, _sample(r, "", None, exc.verdict, str(exc))) for i, r in group]
                 else:
                     self.cache.put(
                         request.key,
                         model=backend.spec,
-                        prompt_hash=request.prompt.hash,
+                        prompt_hash=request.prompt_hash,
                         sample_index=request.sample_index,
                         text=completion.text,
                         finish_reason=completion.finish_reason,
@@ -777,18 +806,20 @@ class _Loop:
                         messages=request.prompt.messages if durable else None,
                     )
                     finish = completion.finish_reason
-                    text = full_text(request.prompt, completion.text, finish, api)
+                    text = full_text(request.primer, completion.text, finish, api)
                     answer, verdict, reason = await self._grade(request, text, finish == "length")
                     self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
                     usage = completion.meta.get("usage")
-                    made = [_sample(r, text, answer, verdict, reason, finish, usage) for r in group]
+                    made = [
+                        (i, _sample(r, text, answer, verdict, reason, finish, usage))
+                        for i, r in group
+                    ]
                     since_commit += 1
                     if since_commit >= 2_000:
                         self.cache.commit()
                         since_commit = 0
-                for sample in made:
-                    samples.append(sample)
-                    log.append(sample)
+                for order, sample in made:
+                    writer.append(order, sample)
                 bar.advance(len(made))
                 bar.note(failed=self.failed, retries=backend.retries)
 
