@@ -668,12 +668,12 @@ class _Loop:
         api = self.backend.api
         writer = SampleWriter(out / "samples.jsonl", len(requests))
         regrade: list[tuple[int, Request, Cached]] = []
-        pending: list[tuple[int, Request]] = []
+        pending: list[int] = []  # the orders (places in `requests`) of those to ask
         try:
             for order, request in enumerate(requests):
                 hit = found.get(request.key)
                 if hit is None:
-                    pending.append((order, request))
+                    pending.append(order)
                 elif hit.verdict is None:
                     regrade.append((order, request, hit))
                 else:
@@ -702,7 +702,7 @@ class _Loop:
             )
             with bar:
                 bar.advance(self.cached)
-                await self._ask(pending, writer, bar)
+                await self._ask(requests, pending, writer, bar)
             writer.finish()
         finally:
             writer.close()
@@ -762,7 +762,8 @@ class _Loop:
 
     async def _ask(
         self,
-        pending: Sequence[tuple[int, Request]],
+        requests: Sequence[Request],
+        pending: Sequence[int],
         writer: SampleWriter,
         bar: Progress | _Quiet,
     ) -> None:
@@ -771,13 +772,17 @@ class _Loop:
         backend = self.backend
         prepare = getattr(backend, "prepare", None)
         if prepare is not None:
-            await prepare([r for _, r in pending], self.pool(), self.exec_timeout)
+            await prepare([requests[i] for i in pending], self.pool(), self.exec_timeout)
         # Tasks whose prompts are the same (input prediction on calls with equal outputs) make
         # one request and share its answer, so a resumed run gives them what a fresh one did.
-        groups: dict[str, list[tuple[int, Request]]] = {}
-        for order, request in pending:
-            groups.setdefault(request.key, []).append((order, request))
-        todo = iter(groups.values())
+        # (Orders, not requests, in these tables: a large run has a hundred thousand.)
+        first: dict[str, int] = {}  # key -> the first request with it
+        more: dict[int, list[int]] = {}  # that request -> the later ones with its key
+        for order in pending:
+            lead = first.setdefault(requests[order].key, order)
+            if lead != order:
+                more.setdefault(lead, []).append(order)
+        todo = iter(first.values())
         durable = backend.durable
         api = backend.api
         workers = self.config.concurrency if durable else AGENT_WORKERS
@@ -785,14 +790,17 @@ class _Loop:
 
         async def worker() -> None:
             nonlocal since_commit
-            for group in todo:
-                request = group[0][1]
+            for lead in todo:
+                group = [lead, *more.get(lead, ())]
+                request = requests[lead]
                 self.requested += 1
                 try:
                     completion = await backend.complete(request)
                 except RequestFailed as exc:
                     self.failed += len(group)
-                    made = [(i, _sample(r, "", None, exc.verdict, str(exc))) for i, r in group]
+                    made = [
+                        (i, _sample(requests[i], "", None, exc.verdict, str(exc))) for i in group
+                    ]
                 else:
                     self.cache.put(
                         request.key,
@@ -811,8 +819,8 @@ class _Loop:
                     self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
                     usage = completion.meta.get("usage")
                     made = [
-                        (i, _sample(r, text, answer, verdict, reason, finish, usage))
-                        for i, r in group
+                        (i, _sample(requests[i], text, answer, verdict, reason, finish, usage))
+                        for i in group
                     ]
                     since_commit += 1
                     if since_commit >= 2_000:
@@ -824,7 +832,7 @@ class _Loop:
                 bar.note(failed=self.failed, retries=backend.retries)
 
         async with asyncio.TaskGroup() as running:
-            for _ in range(min(workers, len(groups))):
+            for _ in range(min(workers, len(first))):
                 running.create_task(worker())
 
 
