@@ -80,7 +80,8 @@ def benchmark_ref(benchmark: Benchmark) -> BenchmarkRef:
     files: dict[str, str] = {}
     total = hashlib.sha256()
     for name in (*FILES, "manifest.json"):
-        digest = hashlib.sha256((benchmark.root / name).read_bytes()).hexdigest()
+        with (benchmark.root / name).open("rb") as handle:  # in chunks: probes.jsonl is large
+            digest = hashlib.file_digest(handle, "sha256").hexdigest()
         files[name] = digest
         total.update(f"{name}:{digest}\n".encode())
     return BenchmarkRef(path=str(benchmark.root), sha256=total.hexdigest(), files=files)
