@@ -46,6 +46,7 @@ def load_runs(
     benchmarks: dict[str, Benchmark | str] | None = None,
     *,
     full_samples: bool = False,
+    samples: bool = True,
 ) -> list[RunData]:
     """Read every run directory; benchmarks shared by several runs are read once.
 
@@ -56,6 +57,7 @@ def load_runs(
         full_samples: read the samples as `Sample`s, every field; else as the lighter
             `GradedSample`s the metrics and plots read (a large run's samples would take
             hundreds of MB).
+        samples: read the samples now (else later, with `load_samples`).
 
     Raises:
         ValueError: a path is not a run directory, or its summary.json is not valid.
@@ -67,7 +69,8 @@ def load_runs(
     if benchmarks is None:
         benchmarks = {}
     for data in runs:
-        _load_samples(data, full_samples)
+        if samples:
+            load_samples(data, full=full_samples)
         _load_benchmark(data, benchmarks)
     return runs
 
@@ -100,7 +103,8 @@ def _unique_labels(runs: list[RunData]) -> None:
             data.label = f"{data.label} [{data.path}]"
 
 
-def _load_samples(data: RunData, full: bool) -> None:
+def load_samples(data: RunData, *, full: bool = False) -> None:
+    """Read a run's samples.jsonl into `data.samples` (see `load_runs`), or note why not."""
     path = data.path / "samples.jsonl"
     if not path.is_file():
         data.notes.append(f"{data.label}: no samples.jsonl")

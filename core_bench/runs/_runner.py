@@ -56,6 +56,9 @@ from core_bench.schemas import MetricRow, Sample, Strategy, TaskKind, Verdict
 from core_bench.suites import Suite, select_suite
 from tracer import SandboxPool, default_isolation
 
+LOOKUP_CHUNK = 5_000
+"""Requests whose cached responses are looked up together."""
+
 AGENT_WORKERS = 128
 """Tasks in flight for a reference agent (its only waits are sandboxed input grading)."""
 
@@ -408,9 +411,12 @@ def plan_requests(
     cache: ResponseCache,
     pool: Callable[[], SandboxPool],
     exec_timeout: float,
+    *,
+    lookup: bool = True,
 ) -> tuple[list[Task], list[Request], str, dict[str, Cached]]:
     """What a run (or a regrade) of `config` asks: its tasks, their requests, the grader's
-    fingerprint and the cached responses of those requests."""
+    fingerprint and the cached responses of those requests (none looked up without
+    `lookup`)."""
     tasks = make_tasks(
         benchmark,
         kinds=config.tasks,
@@ -420,7 +426,8 @@ def plan_requests(
     )
     requests = _requests(tasks, backend, config)
     grader = grader_fingerprint(config)
-    return tasks, requests, grader, cache.lookup((r.key for r in requests), grader)
+    found = cache.lookup((r.key for r in requests), grader) if lookup else {}
+    return tasks, requests, grader, found
 
 
 def run(
@@ -504,9 +511,9 @@ async def _run(
     exec_timeout = float(bench.manifest.options.get("timeout_s", 5.0))
     backend = make_backend(config)
     try:
-        tasks, requests, grader, found = plan_requests(
-            config, bench, backend, cache, get_pool, exec_timeout
-        )
+        tasks, requests, grader, _ = plan_requests(
+            config, bench, backend, cache, get_pool, exec_timeout, lookup=False
+        )  # the loop looks the cache up a chunk of requests at a time
         manifest = RunManifest(
             model=config.model,
             api=backend.api,
@@ -524,11 +531,11 @@ async def _run(
         loop = _Loop(config, backend, cache, grader, get_pool, exec_timeout)
         total = len(requests)
         try:
-            verdicts = await loop.run(requests, found, out, progress)
+            verdicts = await loop.run(requests, out, progress)
         except BaseException:  # Ctrl-C, a cancelled task, a bug: never leave "running"
             write_manifest(out, _stopped(manifest, loop, len(tasks)))
             raise
-        del requests, found  # answered: the samples are on disk
+        del requests  # answered: the samples are on disk
         traces = await asyncio.to_thread(real_traces, tasks, get_pool, exec_timeout)
     finally:
         await backend.aclose()
@@ -660,17 +667,19 @@ class _Loop:
         verdict, reason = await self._input_grader().grade(task.code, found.answer, task.output)
         return found.answer, verdict, reason
 
-    async def run(
-        self, requests: Sequence[Request], found: dict[str, Cached], out: Path, progress: bool
-    ) -> Counter[str]:
+    async def run(self, requests: Sequence[Request], out: Path, progress: bool) -> Counter[str]:
         """Make a sample of every request (`requests` in sorted order) and write them to
         out/samples.jsonl as they are graded; return the count of each verdict."""
         api = self.backend.api
         writer = SampleWriter(out / "samples.jsonl", len(requests))
         regrade: list[tuple[int, Request, Cached]] = []
         pending: list[int] = []  # the orders (places in `requests`) of those to ask
+        found: dict[str, Cached] = {}
         try:
             for order, request in enumerate(requests):
+                if order % LOOKUP_CHUNK == 0:  # not all at once: a replay's are most of its memory
+                    chunk = requests[order : order + LOOKUP_CHUNK]
+                    found = self.cache.lookup((r.key for r in chunk), self.grader)
                 hit = found.get(request.key)
                 if hit is None:
                     pending.append(order)
@@ -690,7 +699,7 @@ class _Loop:
                             hit.usage,
                         ),
                     )
-            found.clear()  # every hit is written; the caller's dict need not hold them
+            del found
             self.cached = len(requests) - len(pending)
             await self._regrade_into(regrade, writer.append)
             del regrade
