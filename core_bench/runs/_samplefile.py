@@ -108,9 +108,9 @@ def _sync(handle: IO[bytes]) -> None:
 class GradedSample:
     """What the metrics and the usage counts read of a `Sample` (same field names).
 
-    `response` is kept only where a metric reads it (the claimed trace of an output or input
-    sample of the `trace` strategy); elsewhere it is "". `prompt_hash` and `reason` are not
-    kept.
+    `response` and `answer` are kept only where a metric reads them (the claimed trace of an
+    output or input sample of the `trace` strategy; the answer of an output sample); elsewhere
+    they are "" and None. `prompt_hash` and `reason` are not kept.
     """
 
     task_id: str
@@ -161,7 +161,7 @@ def read_graded(path: Path) -> Iterator[GradedSample]:
                 probe_id=sample.probe_id,
                 call_index=sample.call_index,
                 sample_index=sample.sample_index,
-                answer=sample.answer,
+                answer=sample.answer if sample.task == "output" else None,
                 verdict=same(sample.verdict),
                 response=sample.response if keep else "",
                 finish_reason=sample.finish_reason,

@@ -70,9 +70,9 @@ def test_the_metrics_read_back_what_the_samples_say(bench: Benchmark, tmp_path: 
     result = run(config, benchmark=bench, progress=False, report=False)
     samples = read_samples(tmp_path / "samples.jsonl")
     graded = list(read_graded(tmp_path / "samples.jsonl"))
-    assert [(g.task_id, g.verdict, g.answer) for g in graded] == [
-        (s.task_id, s.verdict, s.answer) for s in samples
-    ]
+    assert [(g.task_id, g.verdict) for g in graded] == [(s.task_id, s.verdict) for s in samples]
+    outputs = [(g.task_id, g.answer) for g in graded if g.task == "output"]
+    assert outputs and outputs == [(s.task_id, s.answer) for s in samples if s.task == "output"]
     # The claimed traces are kept where the faithfulness metrics read them, and only there.
     kept = {g.task_id for g in graded if g.response}
     assert kept == {s.task_id for s in samples if s.task in ("output", "input") and s.response}
