@@ -537,6 +537,9 @@ async def _run(
             raise
         del requests  # answered: the samples are on disk
         traces = await asyncio.to_thread(real_traces, tasks, get_pool, exec_timeout)
+        task_count = len(tasks)
+        # What `summary_rows` reads of the tasks is the mutants' outputs: keep those only.
+        tasks = [t for t in tasks if t.variant_kind == "mutant"]
     finally:
         await backend.aclose()
         cache.close()
@@ -545,7 +548,7 @@ async def _run(
     graded = list(read_graded(out / "samples.jsonl"))  # the metrics read the samples back
     rows = summary_rows(graded, bench, config.model, tasks, traces)
     counts = {
-        "tasks": len(tasks),
+        "tasks": task_count,
         "samples": total,
         "cached": loop.cached,
         "requested": loop.requested,
