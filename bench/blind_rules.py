@@ -18,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core_bench.build import load_benchmark
-from core_bench.grading import same_value
 from core_bench.runs import BEST, CANDIDATES, Seen
+from tracer import same_value
 
 
 def main(root: Path) -> int:

@@ -13,6 +13,12 @@ This script measures, in one run on this machine:
 and prints calls per second and the ratios. The target is at least 1,000 calls/s on 2 cores,
 for the reused workers and for the fork-per-call path.
 
+Calls per second fall with the machine's load (a forked child waits for a core twice per call),
+so the script also measures the CPU time a call costs in all processes together (this one, the
+workers and the forked children: `getrusage` and `/proc`, in a pool without bubblewrap) and
+prints what that cost allows on this machine's cores when they are idle: `cores / CPU seconds
+per call`.
+
 Usage: .venv/bin/python bench/sandbox.py [--calls 2000] [--baseline-calls 200] [--workers N]
        [--no-bwrap]
 """
@@ -24,6 +30,7 @@ import contextlib
 import io
 import multiprocessing
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -70,6 +77,45 @@ def bench_pool_batch(pool: SandboxPool, calls: int, batch: int, untrusted: bool 
             o.result == str(int(c[2:-1]) + 1) for c, o in zip(job[1], outcomes, strict=True)
         )
     return good
+
+
+def tree_cpu_seconds() -> float:
+    """CPU time used so far by this process and all its descendants (every thread).
+
+    Live descendants are read from `/proc` (their own time plus that of the children they
+    reaped: a fork server reaps every child it forks); reaped ones from `getrusage`.
+    """
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    reaped = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        parents[int(entry)] = int(fields[1])
+        times[int(entry)] = sum(int(f) for f in fields[11:15]) / tick
+    me = os.getpid()
+    for pid, spent in times.items():
+        ancestor = parents.get(pid)
+        while ancestor not in (None, 0, 1, me):
+            ancestor = parents.get(ancestor)
+        if ancestor == me:
+            total += spent
+    return total
+
+
+def cpu_per_call(pool: SandboxPool, calls: int, batch: int, untrusted: bool) -> float:
+    """CPU seconds per call in all processes, the pool's workers and their children included."""
+    before = tree_cpu_seconds()
+    bench_pool_batch(pool, calls, batch, untrusted=untrusted)
+    return (tree_cpu_seconds() - before) / calls
 
 
 def bench_subprocess(calls: int, workers: int) -> int:
@@ -156,6 +202,21 @@ def main() -> None:
             args.calls,
             lambda: bench_pool_batch(pool, args.calls, args.batch, untrusted=True),
         )
+    # Measured without bubblewrap: a worker's time reaches this process only through the
+    # processes that reap it, and bubblewrap's own processes lose some of it on their way out.
+    print(f"CPU per call, all processes, no bubblewrap ({args.batch} calls per request):")
+    cores = os.cpu_count() or 1
+    projected: dict[str, float] = {}
+    with SandboxPool(workers=args.workers, use_bwrap=False) as plain:
+        plain.map([(CODE, ["f(0)"]) for _ in range(args.workers)])
+        plain.map([(CODE, ["f(0)"]) for _ in range(args.workers)], untrusted=True)
+        for label, untrusted in (("reused workers", False), ("fork per call", True)):
+            cost = cpu_per_call(plain, args.calls, args.batch, untrusted)
+            projected[label] = cores / cost
+            print(
+                f"  {label:<44} {cost * 1000:8.3f} ms "
+                f"{projected[label]:10.0f} calls/s on {cores} idle cores"
+            )
     print("process per call:")
     fresh_rate = timed(
         "fresh interpreter per call (subprocess)",
@@ -183,6 +244,9 @@ def main() -> None:
     ):
         verdict = "meets" if rate >= target else "misses"
         print(f"  {label} {verdict} the {target} calls/s target ({rate:.0f} calls/s)")
+    for label, rate in projected.items():
+        verdict = "would meet" if rate >= target else "would miss"
+        print(f"  {label}, CPU-bound on idle cores, {verdict} it ({rate:.0f} calls/s)")
 
 
 if __name__ == "__main__":

@@ -180,6 +180,9 @@ class Manifest(Record):
     counts: dict[str, int]
     skipped: list[SkippedRow]
     built_at: str
+    isolation: str | None = None
+    """How the sandbox isolated the dataset's code while it was traced: "bwrap" (bubblewrap
+    namespaces) or "process" (plain processes, rlimits, the guard); None in older builds."""
 
 
 TaskKind = Literal["output", "input", "probe", "full_trace"]

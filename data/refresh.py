@@ -34,6 +34,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from tracer import Call, TraceError
+
 DEFAULT_PATH = Path(__file__).resolve().with_name("bundled.jsonl")
 KEYS = ("id", "code", "calls", "outputs", "tags")
 ALLOWED_TAGS = (
@@ -100,19 +102,18 @@ def parse_call(call: str) -> tuple[str, list[Any], dict[str, Any]]:
         RowError: `call` is not a call of a plain name with literal arguments.
     """
     try:
-        node = ast.parse(call, mode="eval").body
-    except SyntaxError as exc:
-        raise RowError(f"call {call!r} does not parse: {exc.msg}") from exc
-    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+        parsed = Call.read(call)
+    except TraceError as exc:
+        raise RowError(f"call {call!r}: {exc}") from exc
+    if not parsed.func.isidentifier():
         raise RowError(f"call {call!r} is not a call of a function name")
-    try:
-        args = [ast.literal_eval(arg) for arg in node.args]
-        kwargs = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords if kw.arg}
-    except ValueError as exc:
-        raise RowError(f"call {call!r} has an argument that is not a literal") from exc
-    if any(kw.arg is None for kw in node.keywords):
-        raise RowError(f"call {call!r} uses ** unpacking")
-    return node.func.id, args, kwargs
+    if any(a.text.startswith("*") for a in parsed.args):
+        raise RowError(f"call {call!r} uses * or ** unpacking")
+    if not all(a.literal for a in parsed.args):
+        raise RowError(f"call {call!r} has an argument that is not a literal")
+    args = [a.value for a in parsed.args if a.keyword is None]
+    kwargs = {a.keyword: a.value for a in parsed.args if a.keyword is not None}
+    return parsed.func, args, kwargs
 
 
 def execute(code: str, call: str, *, max_line_events: int = MAX_LINE_EVENTS) -> CallResult:

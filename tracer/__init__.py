@@ -7,7 +7,7 @@ traced) in a sandboxed worker process and always returns an `Outcome`; `SandboxP
 pool behind it, for batches and for control over workers.
 """
 
-from tracer._call import parse_call
+from tracer._call import Argument, Call, parse_call
 from tracer._codec import CUT_MARK, literal_text, literal_value, snapshot
 from tracer._confine import die_with_parent
 from tracer._model import Step, Trace, TraceError
@@ -15,14 +15,25 @@ from tracer._outcome import Outcome
 from tracer._sandbox import Isolation, SandboxPool, default_isolation, run_call
 from tracer._static import Loop, build_code_map
 from tracer._trace import trace
+from tracer._values import (
+    MAX_LITERAL_CHARS,
+    Strictness,
+    read_literal,
+    same_value,
+    values_equal,
+)
 
 __all__ = [
     "CUT_MARK",
+    "MAX_LITERAL_CHARS",
+    "Argument",
+    "Call",
     "Isolation",
     "Loop",
     "Outcome",
     "SandboxPool",
     "Step",
+    "Strictness",
     "Trace",
     "TraceError",
     "build_code_map",
@@ -31,7 +42,10 @@ __all__ = [
     "literal_text",
     "literal_value",
     "parse_call",
+    "read_literal",
     "run_call",
+    "same_value",
     "snapshot",
     "trace",
+    "values_equal",
 ]

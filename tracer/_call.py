@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import CodeType
 from typing import Any
@@ -32,6 +33,71 @@ def parse_module(code: str) -> tuple[ast.Module, CodeType]:
         raise TraceError(f"code does not parse ({where}): {exc.msg}", line=line) from None
     except ValueError as exc:  # e.g. NUL bytes in the source
         raise TraceError(f"code cannot be compiled: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Argument:
+    """One argument of a call: its keyword (None for a positional one and for `*`/`**`
+    unpacking), its source text (`*rest` and `**opts` keep their stars) and, when it is a
+    literal (`ast.literal_eval` reads it), its value."""
+
+    keyword: str | None
+    text: str
+    literal: bool
+    value: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call expression such as "f([1, 2], n=3)" split into its callee's text and its
+    arguments: the one parsed form of a call every layer reads calls into."""
+
+    func: str
+    args: tuple[Argument, ...]
+
+    @classmethod
+    def read(cls, call: str) -> Call:
+        """Read a call expression (see `parse_call` for what it raises)."""
+        source = call.strip()
+        node = parse_call(source)
+        args = [_argument(None, expr, source) for expr in node.args]
+        for kw in node.keywords:
+            if kw.arg is None:  # `**mapping`
+                args.append(Argument(None, f"**{_source(source, kw.value)}", False))
+            else:
+                args.append(_argument(kw.arg, kw.value, source))
+        return cls(_source(source, node.func), tuple(args))
+
+    def render(
+        self, values: Sequence[Any] | None = None, write: Callable[[Any], str] = repr
+    ) -> str:
+        """The call expression, with new values for its literal arguments when given.
+
+        Args:
+            values: one value per argument (ignored for arguments that are not literals), or
+                None to write every argument as it was read.
+            write: how a value is written as source (`repr` by default).
+        """
+        parts: list[str] = []
+        for i, arg in enumerate(self.args):
+            text = write(values[i]) if values is not None and arg.literal else arg.text
+            parts.append(text if arg.keyword is None else f"{arg.keyword}={text}")
+        return f"{self.func}({', '.join(parts)})"
+
+
+def _source(source: str, expr: ast.expr) -> str:
+    return ast.get_source_segment(source, expr) or ast.unparse(expr)
+
+
+def _argument(keyword: str | None, expr: ast.expr, source: str) -> Argument:
+    text = _source(source, expr)
+    if isinstance(expr, ast.Starred):
+        return Argument(keyword, text, False)
+    try:
+        value = ast.literal_eval(expr)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return Argument(keyword, text, False)
+    return Argument(keyword, text, True, value)
 
 
 def parse_call(call: str) -> ast.Call:
@@ -64,35 +130,75 @@ class BoundCall:
         return out
 
 
-def bind_call(node: ast.Call, namespace: dict[str, Any]) -> BoundCall:
-    """Evaluate the callee and every argument of `node` in `namespace` (the module's globals).
+@dataclass(frozen=True, slots=True)
+class CompiledCall:
+    """A call expression with its callee and each argument compiled, ready to evaluate.
+
+    Compiling runs nothing, so a fork server compiles a call before it forks and the child
+    only evaluates. A part that does not compile (`f(await x)` parses but does not compile)
+    holds the error, raised when that part is evaluated, in the order the parts are.
+    """
+
+    node: ast.Call
+    func: CodeType | Exception
+    args: tuple[tuple[bool, CodeType | Exception], ...]
+    """(starred, code) per positional argument."""
+    kwargs: tuple[tuple[str | None, CodeType | Exception], ...]
+    """(name, code) per keyword argument; name None for `**mapping`."""
+
+
+def compile_call(node: ast.Call) -> CompiledCall:
+    """Compile the callee and every argument of `node` (see `CompiledCall`)."""
+
+    def part(expr: ast.expr) -> CodeType | Exception:
+        tree = ast.Expression(body=expr)
+        ast.fix_missing_locations(tree)
+        try:
+            return compile(tree, CALL_FILENAME, "eval")
+        except Exception as exc:  # raised where evaluating the part would be
+            return exc.with_traceback(None)
+
+    return CompiledCall(
+        node,
+        part(node.func),
+        tuple(
+            (True, part(a.value)) if isinstance(a, ast.Starred) else (False, part(a))
+            for a in node.args
+        ),
+        tuple((kw.arg, part(kw.value)) for kw in node.keywords),
+    )
+
+
+def bind_call(call: ast.Call | CompiledCall, namespace: dict[str, Any]) -> BoundCall:
+    """Evaluate the callee and every argument of `call` in `namespace` (the module's globals).
 
     Raises:
         TraceError: the callee names nothing callable.
         Exception: whatever evaluating an argument raises (e.g. a NameError).
     """
+    compiled = call if isinstance(call, CompiledCall) else compile_call(call)
 
-    def evaluate(expr: ast.expr) -> Any:
-        tree = ast.Expression(body=expr)
-        ast.fix_missing_locations(tree)
-        return eval(compile(tree, CALL_FILENAME, "eval"), namespace)
+    def evaluate(code: CodeType | Exception) -> Any:
+        if isinstance(code, Exception):
+            raise code
+        return eval(code, namespace)
 
     try:
-        func = evaluate(node.func)
+        func = evaluate(compiled.func)
     except NameError as exc:
         raise TraceError(f"the call names nothing defined in the code: {exc}") from None
     if not callable(func):
-        raise TraceError(f"{ast.unparse(node.func)} is not callable")
+        raise TraceError(f"{ast.unparse(compiled.node.func)} is not callable")
     args: list[Any] = []
-    for arg in node.args:
-        if isinstance(arg, ast.Starred):
-            args.extend(evaluate(arg.value))
+    for starred, code in compiled.args:
+        if starred:
+            args.extend(evaluate(code))
         else:
-            args.append(evaluate(arg))
+            args.append(evaluate(code))
     kwargs: dict[str, Any] = {}
-    for kw in node.keywords:
-        if kw.arg is None:
-            kwargs.update(evaluate(kw.value))
+    for name, code in compiled.kwargs:
+        if name is None:
+            kwargs.update(evaluate(code))
         else:
-            kwargs[kw.arg] = evaluate(kw.value)
+            kwargs[name] = evaluate(code)
     return BoundCall(func, args, kwargs)

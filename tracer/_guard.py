@@ -14,16 +14,17 @@ user, the rlimits and bubblewrap.
 
 from __future__ import annotations
 
+import _posixsubprocess
 import builtins
 import functools
 import io
 import os
 import posix
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 _DISABLED_OS = (
@@ -31,7 +32,6 @@ _DISABLED_OS = (
     "popen",
     "fork",
     "forkpty",
-    "register_at_fork",
     "execl",
     "execle",
     "execlp",
@@ -177,6 +177,9 @@ def install(workdir: str) -> Private:
         for name in _DISABLED_OS:
             if hasattr(module, name):
                 setattr(module, name, _disabled(f"os.{name}"))
+        # No process forks after the guard, so a fork handler would never run: registering one
+        # does nothing (modules such as `threading` register one when they are imported).
+        module.register_at_fork = _ignored  # type: ignore[attr-defined]
         for name, (params, follow) in _FENCED_OS.items():
             real = getattr(module, name, None)
             if real is not None:
@@ -186,17 +189,69 @@ def install(workdir: str) -> Private:
         setattr(
             shutil, name, _fenced(fence, getattr(shutil, name), f"shutil.{name}", params, follow)
         )
-    for name in _DISABLED_SUBPROCESS:
-        setattr(subprocess, name, _disabled(f"subprocess.{name}"))
-    posixsubprocess = sys.modules.get("_posixsubprocess")  # imported by subprocess
-    if posixsubprocess is not None:
-        setattr(posixsubprocess, "fork_exec", _disabled("_posixsubprocess.fork_exec"))  # noqa: B010
+    setattr(_posixsubprocess, "fork_exec", _disabled("_posixsubprocess.fork_exec"))  # noqa: B010
+    # `subprocess` is fenced when it is imported, not imported here: it imports `threading`,
+    # whose at-fork handler alone doubles the cost of every child a fork server starts.
+    if "subprocess" in sys.modules:
+        _disable_subprocess(sys.modules["subprocess"])
+    else:
+        sys.meta_path.insert(0, _AfterImport("subprocess", _disable_subprocess))
     guarded_open = _fenced_open(fence, builtins.open)
     builtins.open = guarded_open
     io.open = guarded_open
     # The soft limits may not be raised back by the code (it would reach the hard limits).
     sys.modules["resource"] = None  # type: ignore[assignment]
     return private
+
+
+def _ignored(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+def _disable_subprocess(module: ModuleType) -> None:
+    for name in _DISABLED_SUBPROCESS:
+        setattr(module, name, _disabled(f"subprocess.{name}"))
+
+
+class _AfterImport:
+    """A `sys.meta_path` finder that runs `patch` on module `name` once it is imported.
+
+    It finds nothing itself: it asks the finders after it for the module's spec and wraps the
+    spec's loader, so the module is imported as usual and patched before anyone can use it.
+    """
+
+    def __init__(self, name: str, patch: Callable[[ModuleType], None]) -> None:
+        self.name = name
+        self.patch = patch
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if name != self.name:
+            return None
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            if finder is self or find is None:
+                continue
+            spec = find(name, path, target)
+            if spec is not None and spec.loader is not None:
+                spec.loader = _PatchingLoader(spec.loader, self.patch)
+                return spec
+        return None
+
+
+class _PatchingLoader:
+    """A loader that executes the module with `loader`, then patches it."""
+
+    def __init__(self, loader: Any, patch: Callable[[ModuleType], None]) -> None:
+        self.loader = loader
+        self.patch = patch
+
+    def create_module(self, spec: Any) -> ModuleType | None:
+        create = getattr(self.loader, "create_module", None)
+        return None if create is None else create(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        self.loader.exec_module(module)
+        self.patch(module)
 
 
 def _disabled(name: str) -> Callable[..., Any]:

@@ -38,7 +38,14 @@ from types import CodeType
 from typing import Any
 
 from tracer import _confine, _guard, _wire
-from tracer._call import CALL_FILENAME, bind_call, compile_module, parse_call
+from tracer._call import (
+    CALL_FILENAME,
+    CompiledCall,
+    bind_call,
+    compile_call,
+    compile_module,
+    parse_call,
+)
 from tracer._codec import (
     CUT_MARK,
     RESULT_REPR_LIMIT,
@@ -242,6 +249,28 @@ class _NotLiteral(Exception):
     """An evaluated value that is not a plain literal."""
 
 
+Parsed = CompiledCall | CodeType | TraceError
+"""A call read and compiled before it runs, or the error reading it raised."""
+
+
+def parse_request_call(call: str, mode: str, under_limits: bool = False) -> Parsed | None:
+    """Read and compile a call's text (this runs nothing): the code, or the `TraceError`
+    saying why it does not read.
+
+    Outside a call's limits (a fork server reading ahead), a failure of any other kind gives
+    None: the call then reads the text again itself, under its limits, and reports that
+    failure as a worker does. Under them (`under_limits`), such a failure is raised.
+    """
+    try:
+        return _parse_expression(call) if mode == "eval" else compile_call(parse_call(call))
+    except TraceError as exc:
+        return exc.with_traceback(None)
+    except Exception:  # a surrogate the parser cannot encode, no memory or stack left, ...
+        if under_limits:
+            raise
+        return None
+
+
 def _parse_expression(text: str) -> CodeType:
     try:
         return compile(text.strip(), CALL_FILENAME, "eval", dont_inherit=True)
@@ -328,9 +357,12 @@ class _Worker:
         timeout_s: float,
         memory_mb: int,
         mode: str = "call",
+        parsed: Parsed | None = None,
     ) -> dict[str, Any]:
         """Run one call (mode "call") or evaluate one expression (mode "eval": the value comes
-        back only as `literal_text`, never as a repr the value's class could write)."""
+        back only as `literal_text`, never as a repr the value's class could write).
+
+        `parsed` is the call already read by `parse_request_call`, when it was."""
         random.seed(0)
         capture = _Capture(self.stdout_limit)
         sink = _Capture(0)
@@ -363,8 +395,12 @@ class _Worker:
                 module = compiled[0]
                 if isinstance(module, TraceError):  # builtins are intact before the module runs
                     raise module
-                expression = _parse_expression(call) if mode == "eval" else None
-                node = parse_call(call) if expression is None else None
+                if parsed is None:
+                    parsed = parse_request_call(call, mode, under_limits=True)
+                if isinstance(parsed, TraceError):
+                    raise parsed
+                expression = parsed if isinstance(parsed, CodeType) else None
+                node = parsed if isinstance(parsed, CompiledCall) else None
                 namespace: dict[str, Any] = {
                     "__name__": MODULE_NAME,
                     "__builtins__": state.builtins_dict,
@@ -501,9 +537,21 @@ class _ForkServer:
                 compiled.append(exc)
             except (RecursionError, MemoryError):
                 compiled.clear()  # let each child fail under its own limits
+        # Read here too, all before the first fork: what a child does not do itself it does
+        # not pay for in copied pages (a fork copies each page either process writes to).
+        parsed = [None if traced else parse_request_call(call, mode) for call in calls]
         for index, call in enumerate(calls):
             header, body, pid = self.one(
-                worker, code, call, mode, traced, max_steps, timeout_s, memory_mb, compiled
+                worker,
+                code,
+                call,
+                mode,
+                traced,
+                max_steps,
+                timeout_s,
+                memory_mb,
+                compiled,
+                parsed[index],
             )
             last = index == len(calls) - 1
             header.update(request=request_id, index=index, relay=True, retire=False)
@@ -529,6 +577,7 @@ class _ForkServer:
         timeout_s: float,
         memory_mb: int,
         compiled: list[CodeType | TraceError],
+        parsed: Parsed | None,
     ) -> tuple[dict[str, Any], bytes, int]:
         """Run one call in a forked child: `(header, the child's bytes, its pid)`.
 
@@ -549,7 +598,7 @@ class _ForkServer:
                 _confine.no_new_processes()
                 worker.limits.margin_s = 0.0  # CPU time is limited to the timeout itself
                 reply = worker.run_one(
-                    code, call, compiled, traced, max_steps, timeout_s, memory_mb, mode
+                    code, call, compiled, traced, max_steps, timeout_s, memory_mb, mode, parsed
                 )
                 _wire.write_all(write_end, worker.reply_bytes(reply))
                 status = 0

@@ -14,9 +14,9 @@ Equivalence on one call (`compare_outcomes`), against the original's outcome:
 - The original did not finish (timeout, memory, crash): the call says nothing and is skipped;
   it is not counted in `verified_calls`.
 
-"Equal value" is decided on reprs: identical reprs are equal; otherwise both reprs must read
-back with `ast.literal_eval` and the values must be equal with the same type at every level
-(so ``1`` and ``1.0`` and ``True`` differ, lists and tuples differ, dicts compare in order
+"Equal value" is decided on reprs by `tracer.same_value` at strictness "strict": identical
+reprs are equal; otherwise both must read back as literals equal with the same type at every
+level (so ``1`` and ``1.0`` and ``True`` differ, lists and tuples differ, dicts compare in order
 since their order is observable) except that sets (and frozensets) ignore order, because a set's
 iteration order is not part of its value. Comparing only `==` of values would accept
 ``True`` for ``1``; comparing only reprs would reject a set built in another order.
@@ -31,7 +31,6 @@ byte for byte.
 
 from __future__ import annotations
 
-import ast
 import itertools
 import multiprocessing
 import os
@@ -45,7 +44,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tracer import Outcome, SandboxPool
+from tracer import Outcome, SandboxPool, same_value
 from transforms._base import (
     Family,
     Provenance,
@@ -189,45 +188,9 @@ def _exception_type(text: str | None) -> str:
     return (text or "").split(":", 1)[0].strip()
 
 
-def _strict_equal(a: Any, b: Any) -> bool:
-    """Equality with the same type at every level; sets ignore order, dicts do not."""
-    return _canonical(a) == _canonical(b)
-
-
-def _canonical(value: Any) -> Any:
-    """A comparable form of a literal value that keeps types and dict order, not set order."""
-    t = type(value)
-    if t in (list, tuple):
-        return (t.__name__, tuple(_canonical(v) for v in value))
-    if t is dict:
-        return ("dict", tuple((_canonical(k), _canonical(v)) for k, v in value.items()))
-    if t in (set, frozenset):
-        return (t.__name__, tuple(sorted((_canonical(v) for v in value), key=repr)))
-    if t is float and value != value:  # NaN: same behaviour when both are NaN
-        return ("float", "nan")
-    return (t.__name__, value)
-
-
 def same_repr(a: str | None, b: str | None) -> bool:
-    """Whether two reprs show equal values (the rule is in the module docstring).
-
-    Args:
-        a: One repr (or None).
-        b: The other.
-
-    Returns:
-        True when the reprs are identical or both read back as strictly equal literals.
-    """
-    if a == b:
-        return True
-    if a is None or b is None:
-        return False
-    try:
-        value_a = ast.literal_eval(a)
-        value_b = ast.literal_eval(b)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False
-    return _strict_equal(value_a, value_b)
+    """Whether two reprs show equal values: `tracer.same_value` at strictness "strict"."""
+    return same_value(a, b, strictness="strict")
 
 
 def _same_argument(a: str, b: str) -> bool:

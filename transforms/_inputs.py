@@ -25,17 +25,15 @@ timing (the timeout remains only as a safety net).
 
 from __future__ import annotations
 
-import ast
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tracer import Outcome, SandboxPool
+from tracer import Call, Outcome, SandboxPool, TraceError
 
 __all__ = [
-    "ParsedCall",
     "candidate_calls",
     "generate_call_outcomes",
     "generate_calls",
@@ -52,85 +50,22 @@ _MAX_CONTAINER_LEN = 20
 _NOTHING = object()
 
 
-@dataclass(frozen=True, slots=True)
-class _Arg:
-    """One argument of a call: its keyword (None for positional), value, and source text.
+def parse_call(call: str) -> Call:
+    """Read a call expression into `tracer.Call`, for deriving new calls from it.
 
-    `literal` is False when the argument is not a literal (a module-level name, a starred
-    expression); such an argument is copied unchanged into every derived call.
-    """
-
-    keyword: str | None
-    text: str
-    literal: bool
-    value: Any = None
-
-
-@dataclass(frozen=True, slots=True)
-class ParsedCall:
-    """A call expression split into its callee text and its arguments."""
-
-    func: str
-    args: tuple[_Arg, ...]
-
-    def render(self, values: Sequence[Any] | None = None) -> str:
-        """The call expression, with new values for the literal arguments when given.
-
-        Args:
-            values: One value per argument (ignored for non-literal arguments), or None to
-                render the arguments as parsed.
-
-        Returns:
-            A call expression such as ``f([1, 2], n=3)``.
-        """
-        parts: list[str] = []
-        for i, arg in enumerate(self.args):
-            text = render_literal(values[i]) if values is not None and arg.literal else arg.text
-            parts.append(text if arg.keyword is None else f"{arg.keyword}={text}")
-        return f"{self.func}({', '.join(parts)})"
-
-
-def parse_call(call: str) -> ParsedCall:
-    """Parse a call expression into callee and arguments.
-
-    Args:
-        call: A call expression such as ``f([1, 2], 3)``.
-
-    Returns:
-        The parsed call; arguments that are not literals are kept as source text.
+    An argument counts as a literal only when `render_literal` can write it back (a finite
+    float, builtin containers of such values): others are copied unchanged into every
+    derived call, as are module-level names and `*`/`**` unpacking.
 
     Raises:
-        ValueError: `call` is not a call expression.
+        TraceError: `call` is not a call expression.
     """
-    source = call.strip()
-    try:
-        node = ast.parse(source, mode="eval").body
-    except SyntaxError as exc:
-        raise ValueError(f"call does not parse: {exc.msg} in {call!r}") from None
-    if not isinstance(node, ast.Call):
-        raise ValueError(f"expected a call expression such as 'f(1, 2)', got {call!r}")
-    args = [_parse_arg(None, expr, source) for expr in node.args]
-    for kw in node.keywords:
-        if kw.arg is None:  # `**mapping`: kept verbatim
-            text = ast.get_source_segment(source, kw.value) or ast.unparse(kw.value)
-            args.append(_Arg(None, f"**{text}", False))
-        else:
-            args.append(_parse_arg(kw.arg, kw.value, source))
-    func = ast.get_source_segment(source, node.func) or ast.unparse(node.func)
-    return ParsedCall(func, tuple(args))
-
-
-def _parse_arg(keyword: str | None, expr: ast.expr, source: str) -> _Arg:
-    text = ast.get_source_segment(source, expr) or ast.unparse(expr)
-    if isinstance(expr, ast.Starred):
-        return _Arg(keyword, text, False)
-    try:
-        value = ast.literal_eval(expr)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return _Arg(keyword, text, False)
-    if not _renderable(value):
-        return _Arg(keyword, text, False)
-    return _Arg(keyword, text, True, value)
+    parsed = Call.read(call)
+    args = tuple(
+        a if not a.literal or _renderable(a.value) else replace(a, literal=False, value=None)
+        for a in parsed.args
+    )
+    return replace(parsed, args=args)
 
 
 def _renderable(value: Any) -> bool:
@@ -203,7 +138,7 @@ def _sorted_values(values: Any) -> list[Any]:
     return sorted(values, key=render_literal)
 
 
-def _make_context(parsed: Sequence[ParsedCall], rng: random.Random) -> _Context:
+def _make_context(parsed: Sequence[Call], rng: random.Random) -> _Context:
     chars: set[str] = set()
     ints: set[int] = set()
     elements: dict[int, list[Any]] = {}
@@ -440,7 +375,7 @@ def _mutate(value: Any, ctx: _Context, depth: int = 0, position: int | None = No
     return value
 
 
-def _mutate_call(call: ParsedCall, ctx: _Context) -> str:
+def _mutate_call(call: Call, ctx: _Context) -> str:
     """One derived call: a random non-empty subset of the literal arguments is mutated.
 
     The result may equal the original; the caller deduplicates.
@@ -454,7 +389,7 @@ def _mutate_call(call: ParsedCall, ctx: _Context) -> str:
         _mutate(a.value, ctx, position=i) if i in chosen else a.value
         for i, a in enumerate(call.args)
     ]
-    return call.render(values)
+    return call.render(values, write=render_literal)
 
 
 def candidate_calls(calls: Sequence[str], *, count: int, seed: int, code: str = "") -> list[str]:
@@ -470,11 +405,11 @@ def candidate_calls(calls: Sequence[str], *, count: int, seed: int, code: str = 
         Up to `count` new call expressions, in generation order. Calls that do not parse
         are left out of the derivation.
     """
-    parsed: list[ParsedCall] = []
+    parsed: list[Call] = []
     for call in calls:
         try:
             parsed.append(parse_call(call))
-        except ValueError:  # not a call expression: nothing to derive from it
+        except TraceError:  # not a call expression: nothing to derive from it
             continue
     if not parsed:
         return []

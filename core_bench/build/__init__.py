@@ -209,6 +209,7 @@ def build_benchmark(
         counts=_counts(done, skipped, authored),
         skipped=skipped,
         built_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        isolation=active.isolation,
     )
     mark = time.perf_counter()
     write_benchmark(out, store, len(done), manifest)

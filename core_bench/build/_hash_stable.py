@@ -12,9 +12,9 @@ other variants). The build counts both in the manifest: `calls.hash_unstable` an
 
 from __future__ import annotations
 
-from core_bench.probes import anchor_group, probe_holds, same_value
+from core_bench.probes import anchor_group, probe_holds
 from core_bench.schemas import Probe, Problem, Variant
-from tracer import SandboxPool, Trace
+from tracer import SandboxPool, Trace, same_value
 
 HASH_UNSTABLE = "no call gives an equal output under two hash seeds"
 """The failure of a problem whose every call depends on set or dict order."""
@@ -43,7 +43,11 @@ def stable_calls(
     kept_outputs: list[str] = []
     for call, output, outcome in zip(calls, outputs, outcomes, strict=True):
         result = outcome.result
-        if outcome.status == "ok" and result is not None and same_value(result, output):
+        if (
+            outcome.status == "ok"
+            and result is not None
+            and same_value(result, output, strictness="typed")
+        ):
             kept_calls.append(call)
             kept_outputs.append(output)
     return kept_calls, kept_outputs, len(calls) - len(kept_calls)

@@ -28,8 +28,8 @@ from typing import Any
 import libcst as cst
 
 from core_bench.datasets._load import DatasetError, LoadedDataset, SourcedProblem, entry_of
-from core_bench.grading import same_value
 from core_bench.schemas import Anchor, Probe, ProbeFeatures, Problem, SkippedRow
+from tracer import same_value
 
 
 @dataclass(frozen=True, slots=True)

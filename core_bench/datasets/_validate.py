@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from core_bench.datasets._load import SourcedProblem
-from core_bench.grading import same_value
 from core_bench.schemas import SkippedRow
-from tracer import Outcome, SandboxPool
+from tracer import Outcome, SandboxPool, same_value
 
 
 def _failure(index: int, expected: str, outcome: Outcome) -> str | None:

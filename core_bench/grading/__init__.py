@@ -28,7 +28,7 @@ from core_bench.grading._extract import TASKS, Extracted, extract_answer
 from core_bench.grading._free_text import is_free_text, matches_free_text
 from core_bench.grading._inputs import grade_inputs
 from core_bench.grading._trace import grade_trace, parse_trace
-from core_bench.grading._values import grade_value, parse_literal, same_value, values_equal
+from core_bench.grading._values import grade_value
 from core_bench.schemas import Verdict
 
 
@@ -89,11 +89,8 @@ __all__ = [
     "grade_response",
     "grade_trace",
     "grade_value",
-    "parse_literal",
     "parse_trace",
     "pass_at_k",
-    "same_value",
     "score_cruxeval",
     "skipped",
-    "values_equal",
 ]

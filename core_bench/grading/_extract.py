@@ -55,7 +55,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from core_bench.grading._trace import parse_trace
-from core_bench.grading._values import parse_literal
+from tracer import TraceError, parse_call, read_literal
 
 TASKS = ("output", "input", "probe", "full_trace")
 """Task kinds `extract_answer` knows."""
@@ -414,10 +414,9 @@ def _parse_call(call: str | None) -> ast.expr | None:
     if not call:
         return None
     try:
-        node = ast.parse(call.strip(), mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return parse_call(call)
+    except (TraceError, ValueError, RecursionError, MemoryError):
         return None
-    return node if isinstance(node, ast.Call) else None
 
 
 def _parse_module(code: str) -> ast.Module | None:
@@ -527,7 +526,7 @@ def _from_expression(node: ast.expr, code: str, ctx: _Context) -> _Reading | Non
                 return None  # a call of another function (a test helper) is no prediction
             text = ast.get_source_segment(code, call)
             return _Reading(text, stated=False) if text is not None else None
-        if not parse_literal(f"({segment},)")[0]:
+        if not read_literal(f"({segment},)")[0]:
             return None  # only literal arguments are taken as bare arguments
         return _Reading(f"{ctx.entry}({segment})", stated=False)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
@@ -753,7 +752,7 @@ def _acceptable(answer: str, ctx: _Context) -> bool:
         return _is_entry_call_text(answer, ctx)
     if ctx.task == "probe" and answer.strip().lower().rstrip(".") in _PROBE_WORDS:
         return True
-    return parse_literal(answer)[0]
+    return read_literal(answer)[0]
 
 
 def _calls_another(text: str, ctx: _Context) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from core_bench.grading._values import parse_literal
+from tracer import read_literal
 
 MAX_TAG_CHARS = 4_000
 """Longer answer tags are not compared (an expected free-text answer is a line or two)."""
@@ -24,7 +24,7 @@ _QUOTES = ("'", '"', "`")
 
 def is_free_text(expected: str) -> bool:
     """Whether an expected answer is free text rather than a Python literal."""
-    return not parse_literal(expected)[0]
+    return not read_literal(expected)[0]
 
 
 def normalised(text: str) -> str:

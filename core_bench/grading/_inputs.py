@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core_bench.grading._values import parse_literal, short, values_equal
+from core_bench.grading._values import short
 from core_bench.schemas import Verdict
-from tracer import Outcome, SandboxPool, literal_text, literal_value
+from tracer import Outcome, SandboxPool, literal_text, literal_value, read_literal, values_equal
 
 AST_LOCK = threading.Lock()
 """CPython 3.11 before 3.11.8 may raise SystemError ("AST constructor recursion depth
@@ -165,8 +165,8 @@ def _judge(outcome: Outcome, expected: str) -> tuple[Verdict, str]:
             "wrong",
             f"the call returns a value that is not a plain literal: {short(outcome.result)}",
         )
-    ok_e, value_e = parse_literal(expected)
-    ok_r, value_r = parse_literal(outcome.result)  # also reads reprs such as {nan, 1}
+    ok_e, value_e = read_literal(expected)
+    ok_r, value_r = read_literal(outcome.result)  # also reads reprs such as {nan, 1}
     if ok_e and ok_r:
         same = values_equal(value_r, value_e)
     else:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from core_bench.grading._values import parse_literal, short, values_equal
+from core_bench.grading._values import short
 from core_bench.schemas import Verdict
+from tracer import read_literal, values_equal
 
 TracePairs = list[tuple[int, dict[str, Any]]]
 
@@ -19,7 +20,7 @@ def parse_trace(text: str) -> TracePairs | None:
     Returns:
         The pairs, or None when the text is not such a list.
     """
-    ok, value = parse_literal(text)
+    ok, value = read_literal(text)
     if not ok:
         try:
             value = json.loads(text)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core_bench.probes._anchoring import anchor_group, anchor_probes, mark_anchored, same_value
+from core_bench.probes._anchoring import anchor_group, anchor_probes, mark_anchored
 from core_bench.probes._build import build_probe, probe_id
 from core_bench.probes._context import CallContext
 from core_bench.probes._kinds import MAX_TRACE_LINES, RETURN_MARK
@@ -166,7 +166,6 @@ __all__ = [
     "probe_id",
     "probes_for_call",
     "rng_for",
-    "same_value",
     "select",
     "static_answer",
 ]

@@ -15,7 +15,7 @@ import tokenize
 from collections.abc import Callable
 
 from core_bench.probes._build import build_probe
-from core_bench.probes._context import CallContext, literal
+from core_bench.probes._context import CallContext, same_value
 from core_bench.probes._kinds import RETURN_MARK, read_next_line
 from core_bench.probes._lines import LineFacts
 from core_bench.probes._reading import Reading
@@ -31,17 +31,6 @@ def anchor_group(probe: Probe) -> str:
     """The id of the original probe a probe is (or is a counterpart of): the part of its id
     before `@`; probes with the same group ask the same semantic question."""
     return probe.anchor_of or probe.id.split(GROUP_MARK, 1)[0]
-
-
-def same_value(a: str | None, b: str | None) -> bool:
-    """Whether two reprs denote equal values of the same type (set and dict order aside)."""
-    if a == b:
-        return True
-    if a is None or b is None:
-        return False
-    ok_a, value_a = literal(a)
-    ok_b, value_b = literal(b)
-    return ok_a and ok_b and type(value_a) is type(value_b) and value_a == value_b
 
 
 def _history(ctx: CallContext, func: str, variable: str) -> tuple[list[str], list[int]]:

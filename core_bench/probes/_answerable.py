@@ -48,18 +48,7 @@ import operator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from core_bench.probes._context import literal
-
 RETURN = "'return'"
-
-
-def same_value(a: str, b: str) -> bool:
-    """Whether two reprs denote equal values of the same type."""
-    if a == b:
-        return True
-    ok_a, value_a = literal(a)
-    ok_b, value_b = literal(b)
-    return ok_a and ok_b and type(value_a) is type(value_b) and value_a == value_b
 
 
 _EXITS = (ast.Return, ast.Raise, ast.Break, ast.Continue)

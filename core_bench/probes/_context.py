@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from core_bench.probes._lines import FRAMELESS, LineFacts, ModuleFacts, module_facts
 from tracer import Step, Trace
+from tracer import same_value as tracer_same_value
 
 SHORT_VALUE = 40
 """Longest repr a question quotes to say which iteration or call it means."""
@@ -36,6 +37,12 @@ class LoopEntry:
     exit_step: int | None
     exit_kind: str | None
     body_runs: int
+
+
+def same_value(a: str | None, b: str | None) -> bool:
+    """Whether two reprs denote equal values of the same type: `tracer.same_value` at
+    strictness "typed" (an answer `1.0` where the program holds `1` is another state)."""
+    return tracer_same_value(a, b, strictness="typed")
 
 
 @lru_cache(maxsize=4096)

@@ -18,8 +18,8 @@ from core_bench.probes import _answerable as rules
 from core_bench.probes import _kinds as trace_kinds
 from core_bench.probes import _kinds_flow as flow
 from core_bench.probes import _questions as ask
-from core_bench.probes._answerable import StaticFacts, for_call, same_value
-from core_bench.probes._context import CallContext, literal
+from core_bench.probes._answerable import StaticFacts, for_call
+from core_bench.probes._context import CallContext, literal, same_value
 from core_bench.probes._reading import Reading
 from core_bench.schemas import Dimension, ProbeKind
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from core_bench.probes._anchoring import same_value
 from core_bench.probes._build import build_probe
-from core_bench.probes._context import CallContext
+from core_bench.probes._context import CallContext, same_value
 from core_bench.probes._registry import KINDS
 from core_bench.schemas import Probe
 from tracer import Trace

@@ -16,7 +16,7 @@ import core_bench.build as build_module
 from core_bench.build import BuildOptions, build_benchmark, load_benchmark
 from core_bench.cli import main
 from core_bench.schemas import Manifest
-from tracer import SandboxPool
+from tracer import SandboxPool, default_isolation
 
 CRUXEVAL = os.environ.get("CORE_BENCH_CRUXEVAL")
 SMALL = BuildOptions(variants=2, mutants=1, calls=5, probes=4, singles=2)
@@ -182,6 +182,7 @@ def test_bad_rows_are_reported_and_the_build_goes_on(
     where = {(s.line, s.id) for s in manifest.skipped}
     assert where == {(2, "wrong"), (3, "hangs"), (4, None)}
     assert all(s.file == str(data) for s in manifest.skipped)
+    assert manifest.isolation == default_isolation()[0]  # what the dataset's code ran under
     assert f"skipped {data}:2 wrong:" in captured.err
     assert "built " in captured.out
 

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from core_bench.grading import Extracted, extract_answer, grade_value, parse_literal
+from core_bench.grading import Extracted, extract_answer, grade_value
+from tracer import read_literal
 
 CALL = "f([1, 2, 3])"
 
@@ -484,7 +485,7 @@ def _key(task: str, answer: str | None) -> object:
         return _call_dump(answer)
     if answer is None:
         return None
-    ok, value = parse_literal(answer)
+    ok, value = read_literal(answer)
     if not ok:
         return None
     return (

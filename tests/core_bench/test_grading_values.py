@@ -2,18 +2,9 @@
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
-from core_bench.grading import (
-    grade_response,
-    grade_trace,
-    grade_value,
-    parse_literal,
-    same_value,
-    values_equal,
-)
+from core_bench.grading import grade_response, grade_trace, grade_value
 
 
 @pytest.mark.parametrize(
@@ -88,28 +79,6 @@ def test_missing_or_non_literal_answers_are_unparseable(answer: str | None) -> N
 def test_expected_that_is_not_a_literal_is_compared_as_text() -> None:
     assert grade_value("<object>", "<object>") == ("correct", "")
     assert grade_value("1", "<object>")[0] == "wrong"
-
-
-def test_parse_literal_reads_reprs_literal_eval_does_not() -> None:
-    ok, value = parse_literal("[inf, -inf, frozenset({1}), tuple(), dict(), float('1.5')]")
-    assert ok and value[0] == math.inf and value[1] == -math.inf
-    assert value[2:] == [frozenset({1}), (), {}, 1.5]
-    assert parse_literal("__import__('os')") == (False, None)
-    assert parse_literal("x" * 300_000) == (False, None)
-    assert parse_literal("[" * 5000 + "]" * 5000) == (False, None)  # too deep: not a crash
-
-
-def test_values_equal_never_raises_on_deep_values() -> None:
-    deep: list[object] = []
-    for _ in range(5000):
-        deep = [deep]
-    assert values_equal(deep, deep) in (True, False)
-
-
-def test_same_value_is_the_dataset_checks_rule() -> None:
-    assert same_value("{1, 2}", "{2, 1}")
-    assert same_value("<f>", "<f>")
-    assert not same_value("[1]", "(1,)")
 
 
 def test_grade_response_extracts_then_grades() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tracer import SandboxPool
+from tracer import SandboxPool, TraceError
 from transforms._inputs import candidate_calls, generate_calls, parse_call, render_literal
 
 
@@ -57,10 +57,16 @@ def test_parse_call_keeps_keywords_and_non_literals() -> None:
 
 
 def test_parse_call_rejects_non_calls() -> None:
-    with pytest.raises(ValueError, match="expected a call"):
+    with pytest.raises(TraceError, match="expected a call"):
         parse_call("1 + 2")
-    with pytest.raises(ValueError, match="does not parse"):
+    with pytest.raises(TraceError, match="does not parse"):
         parse_call("f(")
+
+
+def test_arguments_render_literal_cannot_write_are_copied_unchanged() -> None:
+    parsed = parse_call("f(1e999, ..., [1.5], x)")
+    assert [a.literal for a in parsed.args] == [False, False, True, False]
+    assert parsed.render([0.0, 0, [2.5], 0], write=render_literal) == "f(1e999, ..., [2.5], x)"
 
 
 def test_candidates_preserve_types_and_are_new() -> None:
@@ -143,3 +149,11 @@ def test_generate_calls_handles_module_level_arguments(pool: SandboxPool) -> Non
     out = generate_calls(code, ["f(items[:], 2)"], n=4, seed=0, pool=pool)
     assert all(call.startswith("f(items[:], ") for call in out)
     assert len(out) == 5
+
+
+def test_derived_calls_write_sets_in_sorted_order() -> None:
+    # repr would write a set of strings in the order of this process's hash seed.
+    out = candidate_calls(["f({'pear', 'fig', 'kiwi', 'plum'})"], count=20, seed=1)
+    for call in out:
+        argument = parse_call(call).args[0]
+        assert argument.text == render_literal(argument.value), call
