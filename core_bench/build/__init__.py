@@ -33,6 +33,7 @@ from core_bench.build._problem import (
     variant_id,
 )
 from core_bench.build._reimplement import ProblemExtras, extras_of, with_authored
+from core_bench.build._share import Sharer
 from core_bench.build._store import FILES, WorkStore, read_jsonl, write_benchmark
 from core_bench.datasets import load_dataset, validate_problems
 from core_bench.errors import UsageError
@@ -297,10 +298,11 @@ def load_benchmark(root: Path | str) -> Benchmark:
     if missing:
         raise ValueError(f"{root}: not a benchmark directory (missing {', '.join(missing)})")
     manifest = Manifest.model_validate_json((root / "manifest.json").read_text(encoding="utf-8"))
+    sharer = Sharer()  # a large benchmark's records repeat most of their values
     return Benchmark(
         root=root,
         manifest=manifest,
-        problems=read_jsonl(root / "problems.jsonl", Problem),
-        variants=read_jsonl(root / "variants.jsonl", Variant),
-        probes=read_jsonl(root / "probes.jsonl", Probe),
+        problems=read_jsonl(root / "problems.jsonl", Problem, sharer),
+        variants=read_jsonl(root / "variants.jsonl", Variant, sharer),
+        probes=read_jsonl(root / "probes.jsonl", Probe, sharer),
     )

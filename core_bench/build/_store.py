@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from core_bench.build._problem import ProblemBuild
+from core_bench.build._share import Sharer
 from core_bench.schemas import Manifest, Probe, Problem, SkippedRow, Variant
 
 WORK_DIR = ".work"
@@ -97,14 +98,17 @@ def write_benchmark(out: Path, store: WorkStore, count: int, manifest: Manifest)
     write_atomic(out / "manifest.json", manifest.model_dump_json(indent=2) + "\n")
 
 
-def read_jsonl(path: Path, model: type[Any]) -> list[Any]:
-    """Read one of a build's `.jsonl` files back into records, naming the line of a bad one."""
+def read_jsonl(path: Path, model: type[Any], sharer: Sharer | None = None) -> list[Any]:
+    """Read one of a build's `.jsonl` files back into records, naming the line of a bad one;
+    line by line, equal values shared through `sharer` (`_share`)."""
     records = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            records.append(model.model_validate_json(line))
-        except ValueError as exc:
-            raise ValueError(f"{path}:{number}: not a valid {model.__name__}: {exc}") from None
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = model.model_validate_json(line)
+            except ValueError as exc:
+                raise ValueError(f"{path}:{number}: not a valid {model.__name__}: {exc}") from None
+            records.append(sharer.share(record) if sharer is not None else record)
     return records

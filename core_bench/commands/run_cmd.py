@@ -252,7 +252,7 @@ def _report(result: RunResult) -> None:
         f"({counts['cached']} from the cache, {counts['requested']} requested, "
         f"{counts['failed']} failed) in {result.seconds:.1f}s -> {result.out}"
     )
-    verdicts = Counter(sample.verdict for sample in result.samples)
+    verdicts = Counter(result.verdicts)
     print("  verdicts: " + ", ".join(f"{v} {n:,}" for v, n in verdicts.most_common()))
     rows = {(r.task, r.metric, r.group, r.strategy): r for r in result.metrics}
     strategies = sorted({r.strategy for r in result.metrics})

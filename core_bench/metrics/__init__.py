@@ -38,7 +38,7 @@ from core_bench.build import Benchmark
 from core_bench.metrics._accuracy import accuracy_rows
 from core_bench.metrics._consistency import consistency_rows
 from core_bench.metrics._core import Budget, core_rows, draw_budget, expected_strict
-from core_bench.metrics._data import Context
+from core_bench.metrics._data import Context, Graded
 from core_bench.metrics._faithfulness import (
     Traces,
     claimed_trace,
@@ -51,11 +51,12 @@ from core_bench.metrics._passk import pass_rows
 from core_bench.metrics._probes import position_bucket, probe_rows
 from core_bench.metrics._robustness import robustness_rows
 from core_bench.metrics._stats import Bootstrap, mcnemar, percentile
-from core_bench.schemas import MetricRow, Sample
+from core_bench.schemas import MetricRow
 
 __all__ = [
     "Bootstrap",
     "Budget",
+    "Graded",
     "MutantOutputs",
     "Traces",
     "claimed_trace",
@@ -70,7 +71,7 @@ __all__ = [
 
 
 def summarize(
-    samples: Iterable[Sample],
+    samples: Iterable[Graded],
     benchmark: Benchmark,
     model: str = "",
     *,

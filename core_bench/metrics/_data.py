@@ -4,10 +4,47 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from core_bench.build import Benchmark
 from core_bench.metrics._stats import Bootstrap
-from core_bench.schemas import MetricRow, Probe, Sample, Variant
+from core_bench.schemas import MetricRow, Probe, Variant
+
+
+class Graded(Protocol):
+    """What the metrics read of a graded sample: a `core_bench.schemas.Sample`, or a lighter
+    record with the same fields (a run reads its samples.jsonl back into those)."""
+
+    @property
+    def task_id(self) -> str: ...
+    @property
+    def task(self) -> str: ...
+    @property
+    def strategy(self) -> str: ...
+    @property
+    def problem_id(self) -> str: ...
+    @property
+    def variant_id(self) -> str: ...
+    @property
+    def probe_id(self) -> str | None: ...
+    @property
+    def call_index(self) -> int: ...
+    @property
+    def sample_index(self) -> int: ...
+    @property
+    def answer(self) -> str | None: ...
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def response(self) -> str: ...
+    @property
+    def finish_reason(self) -> str | None: ...
+    @property
+    def truncated(self) -> bool: ...
+    @property
+    def prompt_tokens(self) -> int | None: ...
+    @property
+    def completion_tokens(self) -> int | None: ...
 
 
 @dataclass(slots=True)
@@ -25,17 +62,17 @@ class Context:
 
     model: str
     strategy: str
-    samples: Sequence[Sample]
+    samples: Sequence[Graded]
     variants: dict[str, Variant]
     probes: dict[str, Probe]
     bootstrap: Bootstrap
 
     @classmethod
     def split(
-        cls, samples: Iterable[Sample], benchmark: Benchmark, model: str, bootstrap: Bootstrap
+        cls, samples: Iterable[Graded], benchmark: Benchmark, model: str, bootstrap: Bootstrap
     ) -> list[Context]:
         """One context per strategy present in `samples`, in sorted order."""
-        by_strategy: dict[str, list[Sample]] = {}
+        by_strategy: dict[str, list[Graded]] = {}
         for sample in samples:
             by_strategy.setdefault(sample.strategy, []).append(sample)
         variants = {v.id: v for v in benchmark.variants}
@@ -45,7 +82,7 @@ class Context:
             for strategy, members in sorted(by_strategy.items())
         ]
 
-    def kind(self, sample: Sample) -> str:
+    def kind(self, sample: Graded) -> str:
         """The kind of the sample's variant ("?" when the benchmark does not know it)."""
         variant = self.variants.get(sample.variant_id)
         return variant.kind if variant is not None else "?"
@@ -90,6 +127,6 @@ class Context:
         return self.row(task, metric, group, scale * value, len(units), (scale * low, scale * high))
 
 
-def correct(sample: Sample) -> bool:
+def correct(sample: Graded) -> bool:
     """Whether a sample is judged correct (failed requests and unparseable answers are not)."""
     return sample.verdict == "correct"

@@ -21,7 +21,7 @@ from core_bench.report._baselines import BASELINES, baseline_label, missing_role
 from core_bench.report._doc import Block, Heading, Image, Paragraph, markdown
 from core_bench.report._glossary import FEW_ITEMS, HEADLINE, MEANING
 from core_bench.report._html import render
-from core_bench.report._load import RunData, load_runs
+from core_bench.report._load import RunData, load_runs, load_samples
 from core_bench.report._plots import Plot, draw_all
 from core_bench.report._tables import (
     CSV_COLUMNS,
@@ -76,7 +76,7 @@ def write_report(
     plots = _wanted(plots, "CORE_BENCH_NO_PLOTS")
     baselines = _wanted(baselines, "CORE_BENCH_NO_BASELINES")
     benchmarks: dict[str, Benchmark | str] = {}
-    runs = load_runs(run_dirs, benchmarks)
+    runs = load_runs(run_dirs, benchmarks, samples=False)  # after the baselines have run
     out.mkdir(parents=True, exist_ok=True)
     references: list[tuple[str, RunData]] = []
     notes: list[str] = []
@@ -85,11 +85,13 @@ def write_report(
         references = (
             [
                 (baseline_label(d.run.get("model", "")) or d.label, d)
-                for d in load_runs(dirs, benchmarks)
+                for d in load_runs(dirs, benchmarks, samples=False)  # their rows are shown
             ]
             if dirs
             else []
         )
+    for data in runs:
+        load_samples(data)
     if any(baseline_label(d.label) is None for d in runs):  # else the baselines are the models
         references += [(label, d) for d in runs if (label := baseline_label(d.label)) is not None]
     drawn = draw_all(runs, out / "plots") if plots else None

@@ -12,6 +12,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from core_bench.build import Benchmark, load_benchmark
+from core_bench.metrics import Graded
+from core_bench.runs import read_graded
 from core_bench.schemas import MetricRow, Sample, Summary
 
 
@@ -24,7 +26,8 @@ class RunData:
         label: the run's name in tables and plots (its model, made unique).
         run: the "run" object of summary.json.
         rows: the metric rows of summary.json.
-        samples: the graded samples (empty when samples.jsonl is absent).
+        samples: the graded samples (empty when samples.jsonl is absent): `Sample`s when
+            read with `full_samples`, else `GradedSample`s.
         benchmark: the benchmark the run used, or None when it cannot be read as it was.
         notes: why some data is absent, for people.
     """
@@ -33,13 +36,17 @@ class RunData:
     label: str
     run: dict[str, Any]
     rows: list[MetricRow]
-    samples: list[Sample] = field(default_factory=list)
+    samples: Sequence[Graded] = field(default_factory=list)
     benchmark: Benchmark | None = None
     notes: list[str] = field(default_factory=list)
 
 
 def load_runs(
-    run_dirs: Sequence[Path | str], benchmarks: dict[str, Benchmark | str] | None = None
+    run_dirs: Sequence[Path | str],
+    benchmarks: dict[str, Benchmark | str] | None = None,
+    *,
+    full_samples: bool = False,
+    samples: bool = True,
 ) -> list[RunData]:
     """Read every run directory; benchmarks shared by several runs are read once.
 
@@ -47,6 +54,10 @@ def load_runs(
         run_dirs: the run directories.
         benchmarks: benchmarks already read (filled as they are read; pass the same dict to
             later calls to read each benchmark once).
+        full_samples: read the samples as `Sample`s, every field; else as the lighter
+            `GradedSample`s the metrics and plots read (a large run's samples would take
+            hundreds of MB).
+        samples: read the samples now (else later, with `load_samples`).
 
     Raises:
         ValueError: a path is not a run directory, or its summary.json is not valid.
@@ -58,7 +69,8 @@ def load_runs(
     if benchmarks is None:
         benchmarks = {}
     for data in runs:
-        _load_samples(data)
+        if samples:
+            load_samples(data, full=full_samples)
         _load_benchmark(data, benchmarks)
     return runs
 
@@ -94,18 +106,19 @@ def _unique_labels(runs: list[RunData]) -> None:
             data.label = f"{data.label} [{data.path}]"
 
 
-def _load_samples(data: RunData) -> None:
+def load_samples(data: RunData, *, full: bool = False) -> None:
+    """Read a run's samples.jsonl into `data.samples` (see `load_runs`), or note why not."""
     path = data.path / "samples.jsonl"
     if not path.is_file():
         data.notes.append(f"{data.label}: no samples.jsonl")
         return
     try:
-        data.samples = [
-            Sample.model_validate_json(line)
-            for line in path.read_text(encoding="utf-8").splitlines()
-            if line.strip()
-        ]
-    except ValidationError as exc:
+        if full:
+            with path.open(encoding="utf-8") as handle:
+                data.samples = [Sample.model_validate_json(line) for line in handle if line.strip()]
+        else:
+            data.samples = list(read_graded(path))
+    except ValueError as exc:
         data.notes.append(f"{data.label}: samples.jsonl unreadable ({str(exc).splitlines()[0]})")
 
 

@@ -38,6 +38,7 @@ from core_bench.runs._regrade import GradeResult, regrade
 from core_bench.runs._retry import RequestFailed, RetryPolicy, classify, retry_after
 from core_bench.runs._rundir import RunManifest, benchmark_ref, read_samples, write_atomic
 from core_bench.runs._runner import RunResult, run
+from core_bench.runs._samplefile import GradedSample, read_graded
 from core_bench.runs._summary import real_traces, summary_rows
 from core_bench.runs._tasks import STRATEGIES, TASK_KINDS, Task, make_tasks
 
@@ -53,6 +54,7 @@ __all__ = [
     "BackendKind",
     "Completion",
     "GradeResult",
+    "GradedSample",
     "OpenAIBackend",
     "PlanRow",
     "Prompt",
@@ -81,6 +83,7 @@ __all__ = [
     "perturb",
     "plan",
     "prompts",
+    "read_graded",
     "read_samples",
     "real_traces",
     "register_agent",

@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import openai
 
-from core_bench.runs._prompts import STOP, Prompt
+from core_bench.runs._prompts import PRIMERS, STOP, Prompt, render
 from core_bench.runs._retry import Failure, MalformedResponse, RetryPolicy, with_retries
 from core_bench.runs._tasks import Task
 from tracer import SandboxPool
@@ -64,13 +64,36 @@ class Sampling:
 
 @dataclass(frozen=True, slots=True)
 class Request:
-    """One request: a task's prompt, the sample index, and the parameters sent."""
+    """One request: a task, the sample index, and the parameters sent.
+
+    The prompt is rendered when it is sent (`prompt`), not kept: a run plans all its requests
+    up front, and their rendered prompts would be most of its memory.
+
+    Attributes:
+        task: the task asked.
+        sample_index: 0.. for repeated samples of the task.
+        params: the parameters sent (shared between requests).
+        key: the cache key.
+        prompt_hash: the rendered prompt's `Prompt.hash` (the samples' `prompt_hash`).
+        system_prompt: the system message the prompt is rendered with, or None.
+    """
 
     task: Task
-    prompt: Prompt
     sample_index: int
     params: dict[str, Any]
     key: str
+    prompt_hash: str
+    system_prompt: str | None = None
+
+    @property
+    def prompt(self) -> Prompt:
+        """The prompt, rendered now."""
+        return render(self.task, system_prompt=self.system_prompt)
+
+    @property
+    def primer(self) -> str:
+        """What the prompt ends with (`Prompt.primer`), without rendering it."""
+        return PRIMERS[self.task.strategy]
 
 
 @dataclass(frozen=True, slots=True)

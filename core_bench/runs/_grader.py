@@ -9,19 +9,19 @@ from typing import Any
 
 from core_bench.grading import grade_inputs, grade_response
 from core_bench.runs._client import Request
-from core_bench.runs._prompts import STOP, Prompt
+from core_bench.runs._prompts import STOP
 from core_bench.runs._tasks import Task
 from core_bench.schemas import Sample, Verdict
 from tracer import SandboxPool
 
 
-def full_text(prompt: Prompt, text: str, finish_reason: str | None, api: str) -> str:
-    """The text graded for a response: a completion gets its prompt's primer back in front,
-    and the stop sequence that ended it back at the end."""
+def full_text(primer: str, text: str, finish_reason: str | None, api: str) -> str:
+    """The text graded for a response: a completion gets its prompt's primer
+    (`Prompt.primer`) back in front, and the stop sequence that ended it back at the end."""
     if api != "completions":
         return text
     closing = STOP if finish_reason == "stop" and STOP not in text else ""
-    return f"{prompt.primer}{text}{closing}"
+    return f"{primer}{text}{closing}"
 
 
 class InputGrader:
@@ -88,7 +88,7 @@ def make_sample(
         probe_id=task.probe_id,
         call_index=task.call_index,
         sample_index=request.sample_index,
-        prompt_hash=request.prompt.hash,
+        prompt_hash=request.prompt_hash,
         response=response,
         answer=answer,
         verdict=verdict,  # type: ignore[arg-type]

@@ -7,6 +7,7 @@ A request that fails after its retries becomes a failed sample; the run goes on.
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -19,9 +20,12 @@ from core_bench.runs._client import Request
 from core_bench.runs._config import RunConfig
 from core_bench.runs._grader import InputGrader, full_text, grade_text, make_sample
 from core_bench.runs._retry import RequestFailed
-from core_bench.runs._rundir import SampleLog
+from core_bench.runs._samplefile import SampleWriter
 from core_bench.schemas import Sample, Verdict
 from tracer import SandboxPool
+
+LOOKUP_CHUNK = 5_000
+"""Requests whose cached responses are looked up together."""
 
 AGENT_WORKERS = 128
 """Tasks in flight for a reference agent (its only waits are sandboxed input grading)."""
@@ -83,108 +87,135 @@ class Loop:
         verdict, reason = await self._input_grader().grade(task.code, found.answer, task.output)
         return found.answer, verdict, reason
 
-    async def run(
-        self, requests: Sequence[Request], found: dict[str, Cached], out: Path, progress: bool
-    ) -> list[Sample]:
+    async def run(self, requests: Sequence[Request], out: Path, progress: bool) -> Counter[str]:
+        """Make a sample of every request (`requests` in sorted order) and write them to
+        out/samples.jsonl as they are graded; return the count of each verdict.
+
+        No sample stays in memory: the writer keeps each line's place, and the file is put in
+        order at the end. Cached responses are looked up `LOOKUP_CHUNK` requests at a time.
+        """
         api = self.backend.api
-        samples: list[Sample] = []
-        regrade: list[tuple[Request, Cached]] = []
-        pending: list[Request] = []
-        for request in requests:
-            hit = found.get(request.key)
-            if hit is None:
-                pending.append(request)
-            elif hit.verdict is None:
-                regrade.append((request, hit))
-            else:
-                text = full_text(request.prompt, hit.text, hit.finish_reason, api)
-                samples.append(
-                    make_sample(
-                        request,
-                        text,
-                        hit.answer,
-                        hit.verdict,
-                        hit.reason,
-                        hit.finish_reason,
-                        hit.usage,
-                    )
-                )
-        self.cached = len(requests) - len(pending)
+        writer = SampleWriter(out / "samples.jsonl", len(requests))
+        regrade: list[tuple[int, Request, Cached]] = []
+        pending: list[int] = []  # the orders (places in `requests`) of those to ask
+        found: dict[str, Cached] = {}
         try:
-            samples.extend(await self.grade_cached(regrade))
-            log = SampleLog(out / "samples.jsonl", samples, live=bool(pending))
+            for order, request in enumerate(requests):
+                if order % LOOKUP_CHUNK == 0:  # not all at once: a replay's are most of its memory
+                    chunk = requests[order : order + LOOKUP_CHUNK]
+                    found = self.cache.lookup((r.key for r in chunk), self.grader)
+                hit = found.get(request.key)
+                if hit is None:
+                    pending.append(order)
+                elif hit.verdict is None:
+                    regrade.append((order, request, hit))
+                else:
+                    text = full_text(request.primer, hit.text, hit.finish_reason, api)
+                    writer.append(
+                        order,
+                        make_sample(
+                            request,
+                            text,
+                            hit.answer,
+                            hit.verdict,
+                            hit.reason,
+                            hit.finish_reason,
+                            hit.usage,
+                        ),
+                    )
+            del found
+            self.cached = len(requests) - len(pending)
+            await self._grade_cached_into(regrade, writer.append)
+            del regrade
+            if pending:  # samples.jsonl shows the cached samples, then each one as it comes
+                writer.publish()
             label = f"run {self.backend.spec}"
             bar: Progress | _Quiet = (
                 Progress(label, total=len(requests), unit="sample") if progress else _Quiet()
             )
             with bar:
-                bar.advance(len(samples))
-                try:
-                    await self._ask(pending, samples, log, bar)
-                finally:
-                    log.close()
-            log.finish()
+                bar.advance(self.cached)
+                await self._ask(requests, pending, writer, bar)
+            writer.finish()
         finally:
+            writer.close()
             if self._inputs is not None:
                 await self._inputs.aclose()
             self.cache.commit()
-        samples.sort(key=lambda s: (s.task_id, s.sample_index))
-        return samples
+        return writer.verdicts
 
     async def grade_cached(self, items: Sequence[tuple[Request, Cached]]) -> list[Sample]:
         """Grade cached responses that this grader has not graded yet (in bulk)."""
-        api = self.backend.api
         out: list[Sample] = []
-        inputs: list[tuple[Request, str, str | None, Cached]] = []
-        for request, hit in items:
-            text = full_text(request.prompt, hit.text, hit.finish_reason, api)
+        numbered = [(i, request, hit) for i, (request, hit) in enumerate(items)]
+        await self._grade_cached_into(numbered, lambda _, sample: out.append(sample))
+        return out
+
+    async def _grade_cached_into(
+        self,
+        items: Sequence[tuple[int, Request, Cached]],
+        emit: Callable[[int, Sample], None],
+    ) -> None:
+        """Grade cached responses that this grader has not graded yet (in bulk), giving each
+        sample to `emit` with its item's number."""
+        api = self.backend.api
+        inputs: list[tuple[int, Request, str, str | None, Cached]] = []
+        for order, request, hit in items:
+            text = full_text(request.primer, hit.text, hit.finish_reason, api)
             task = request.task
             cut = hit.finish_reason == "length"
             if task.kind == "input":
                 found = grading.extract_answer(
                     text, task="input", call=f"{task.entry}(??)", truncated=cut
                 )
-                inputs.append((request, text, found.answer, hit))
+                inputs.append((order, request, text, found.answer, hit))
                 continue
             answer, verdict, reason = grade_text(task, text, self.config.float_tolerance, cut)
             self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
-            out.append(
-                make_sample(request, text, answer, verdict, reason, hit.finish_reason, hit.usage)
+            emit(
+                order,
+                make_sample(request, text, answer, verdict, reason, hit.finish_reason, hit.usage),
             )
         if inputs:
             graded = await asyncio.to_thread(
                 grade_inputs,
-                [(r.task.code, answer, r.task.output) for r, _, answer, _ in inputs],
+                [(r.task.code, answer, r.task.output) for _, r, _, answer, _ in inputs],
                 self.pool(),
                 timeout_s=self.exec_timeout,
             )
-            for (request, text, answer, hit), (verdict, reason) in zip(inputs, graded, strict=True):
+            for (order, request, text, answer, hit), (verdict, reason) in zip(
+                inputs, graded, strict=True
+            ):
                 self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
-                out.append(
+                emit(
+                    order,
                     make_sample(
                         request, text, answer, verdict, reason, hit.finish_reason, hit.usage
-                    )
+                    ),
                 )
         self.cache.commit()
-        return out
 
     async def _ask(
         self,
-        pending: Sequence[Request],
-        samples: list[Sample],
-        log: SampleLog,
+        requests: Sequence[Request],
+        pending: Sequence[int],
+        writer: SampleWriter,
         bar: Progress | _Quiet,
     ) -> None:
         if not pending:
             return
         backend = self.backend
-        await backend.prepare(pending, self.pool, self.exec_timeout)
+        await backend.prepare([requests[i] for i in pending], self.pool, self.exec_timeout)
         # Tasks whose prompts are the same (input prediction on calls with equal outputs) make
         # one request and share its answer, so a resumed run gives them what a fresh one did.
-        groups: dict[str, list[Request]] = {}
-        for request in pending:
-            groups.setdefault(request.key, []).append(request)
-        todo = iter(groups.values())
+        # (Orders, not requests, in these tables: a large run has a hundred thousand.)
+        first: dict[str, int] = {}  # key -> the first request with it
+        more: dict[int, list[int]] = {}  # that request -> the later ones with its key
+        for order in pending:
+            lead = first.setdefault(requests[order].key, order)
+            if lead != order:
+                more.setdefault(lead, []).append(order)
+        todo = iter(first.values())
         durable = backend.durable
         api = backend.api
         workers = self.config.concurrency if durable else AGENT_WORKERS
@@ -192,19 +223,23 @@ class Loop:
 
         async def worker() -> None:
             nonlocal since_commit
-            for group in todo:
-                request = group[0]
+            for lead in todo:
+                group = [lead, *more.get(lead, ())]
+                request = requests[lead]
                 self.requested += 1
                 try:
                     completion = await backend.complete(request)
                 except RequestFailed as exc:
                     self.failed += len(group)
-                    made = [make_sample(r, "", None, exc.verdict, str(exc)) for r in group]
+                    made = [
+                        (i, make_sample(requests[i], "", None, exc.verdict, str(exc)))
+                        for i in group
+                    ]
                 else:
                     self.cache.put(
                         request.key,
                         model=backend.spec,
-                        prompt_hash=request.prompt.hash,
+                        prompt_hash=request.prompt_hash,
                         sample_index=request.sample_index,
                         text=completion.text,
                         finish_reason=completion.finish_reason,
@@ -213,23 +248,23 @@ class Loop:
                         messages=request.prompt.messages if durable else None,
                     )
                     finish = completion.finish_reason
-                    text = full_text(request.prompt, completion.text, finish, api)
+                    text = full_text(request.primer, completion.text, finish, api)
                     answer, verdict, reason = await self._grade(request, text, finish == "length")
                     self.cache.put_grade(request.key, self.grader, answer, verdict, reason)
                     usage = completion.meta.get("usage")
                     made = [
-                        make_sample(r, text, answer, verdict, reason, finish, usage) for r in group
+                        (i, make_sample(requests[i], text, answer, verdict, reason, finish, usage))
+                        for i in group
                     ]
                     since_commit += 1
                     if since_commit >= 2_000:
                         self.cache.commit()
                         since_commit = 0
-                for sample in made:
-                    samples.append(sample)
-                    log.append(sample)
+                for order, sample in made:
+                    writer.append(order, sample)
                 bar.advance(len(made))
                 bar.note(failed=self.failed, retries=backend.retries)
 
         async with asyncio.TaskGroup() as running:
-            for _ in range(min(workers, len(groups))):
+            for _ in range(min(workers, len(first))):
                 running.create_task(worker())

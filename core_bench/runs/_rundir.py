@@ -18,7 +18,6 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from importlib import metadata
 from pathlib import Path
-from typing import IO
 
 from core_bench.build import FILES, Benchmark
 from core_bench.metrics import summarize
@@ -38,7 +37,8 @@ def benchmark_ref(benchmark: Benchmark) -> BenchmarkRef:
     files: dict[str, str] = {}
     total = hashlib.sha256()
     for name in (*FILES, "manifest.json"):
-        digest = hashlib.sha256((benchmark.root / name).read_bytes()).hexdigest()
+        with (benchmark.root / name).open("rb") as handle:  # in chunks: probes.jsonl is large
+            digest = hashlib.file_digest(handle, "sha256").hexdigest()
         files[name] = digest
         total.update(f"{name}:{digest}\n".encode())
     return BenchmarkRef(path=str(benchmark.root), sha256=total.hexdigest(), files=files)
@@ -105,46 +105,6 @@ def sample_lines(samples: Iterable[Sample]) -> str:
     return "".join(s.model_dump_json() + "\n" for s in samples)
 
 
-class SampleLog:
-    """samples.jsonl while a run goes on: rewritten at the start, appended to, sorted at the end.
-
-    Args:
-        path: the file.
-        initial: the samples known at the start (replayed from the cache).
-        live: append samples to the file as they come (when requests are to be made); without
-            it the file is written once, by `finish`.
-    """
-
-    def __init__(self, path: Path, initial: Sequence[Sample], *, live: bool = True) -> None:
-        self.path = path
-        self._lines: list[tuple[str, int, str]] = [
-            (s.task_id, s.sample_index, s.model_dump_json() + "\n") for s in initial
-        ]
-        self._handle: IO[str] | None = None
-        if live:
-            write_atomic(path, "".join(line for _, _, line in self._lines))
-            self._handle = path.open("a", encoding="utf-8")
-
-    def append(self, sample: Sample) -> None:
-        """Add one graded sample (flushed, so a killed run leaves whole lines)."""
-        line = sample.model_dump_json() + "\n"
-        self._lines.append((sample.task_id, sample.sample_index, line))
-        if self._handle is not None:
-            self._handle.write(line)
-            self._handle.flush()
-
-    def finish(self) -> None:
-        """Replace the file with every sample, sorted by task id and sample index."""
-        self.close()
-        self._lines.sort(key=lambda item: (item[0], item[1]))
-        write_atomic(self.path, "".join(line for _, _, line in self._lines))
-
-    def close(self) -> None:
-        """Close the file without rewriting it."""
-        if self._handle is not None and not self._handle.closed:
-            self._handle.close()
-
-
 def read_samples(path: Path | str) -> list[Sample]:
     """Read a samples.jsonl back."""
     path = Path(path)
@@ -178,7 +138,6 @@ __all__ = [
     "RUN_SCHEMA_VERSION",
     "BenchmarkRef",
     "RunManifest",
-    "SampleLog",
     "benchmark_ref",
     "metrics",
     "read_samples",

@@ -24,9 +24,11 @@ from core_bench.runs._rundir import (
     benchmark_ref,
     git_commit,
     package_versions,
+    read_samples,
     write_manifest,
     write_summary,
 )
+from core_bench.runs._samplefile import read_graded
 from core_bench.runs._session import Session
 from core_bench.runs._summary import summary_rows
 from core_bench.runs._usage import usage_summary
@@ -42,7 +44,7 @@ class RunResult:
     Attributes:
         out: the run directory.
         manifest: the manifest written.
-        samples: every sample, sorted by task id and sample index.
+        verdicts: how many samples got each verdict.
         metrics: the summary's rows.
         counts: tasks, samples, cached, requested, failed, retries.
         seconds: wall-clock time of the run.
@@ -50,10 +52,16 @@ class RunResult:
 
     out: Path
     manifest: RunManifest
-    samples: list[Sample]
+    verdicts: dict[str, int]
     metrics: list[MetricRow]
     counts: dict[str, int]
     seconds: float
+
+    @property
+    def samples(self) -> list[Sample]:
+        """Every sample, sorted by task id and sample index, read from samples.jsonl now (a
+        run keeps none in memory; a later run into the same directory rewrites the file)."""
+        return read_samples(self.out / "samples.jsonl")
 
     def __repr__(self) -> str:
         # asyncio formats the result of the run's task; the default repr of every sample
@@ -113,7 +121,7 @@ async def _run(
     bench = select_suite(bench, config.suite, seed=config.suite_seed).benchmark
     out = config.out
     out.mkdir(parents=True, exist_ok=True)
-    async with Session(config, bench, given_pool) as session:
+    async with Session(config, bench, given_pool, lookup=False) as session:
         backend = session.backend
         manifest = RunManifest(
             model=config.model,
@@ -130,17 +138,23 @@ async def _run(
         )
         write_manifest(out, manifest)
         loop = session.loop()
+        total = len(session.requests)
         try:
-            samples = await loop.run(session.requests, session.found, out, progress)
+            verdicts = await loop.run(session.requests, out, progress)
         except BaseException:  # Ctrl-C, a cancelled task, a bug: never leave "running"
             write_manifest(out, _stopped(manifest, loop, len(session.tasks)))
             raise
+        session.requests = []  # answered: the samples are on disk
         traces = await session.traces()
-    tasks = session.tasks
-    rows = summary_rows(samples, bench, config.model, tasks, traces)
+    task_count = len(session.tasks)
+    # What `summary_rows` reads of the tasks is the mutants' outputs: keep those only.
+    tasks = [t for t in session.tasks if t.variant_kind == "mutant"]
+    session.tasks = []
+    graded = list(read_graded(out / "samples.jsonl"))  # the metrics read the samples back
+    rows = summary_rows(graded, bench, config.model, tasks, traces)
     counts = {
-        "tasks": len(tasks),
-        "samples": len(samples),
+        "tasks": task_count,
+        "samples": total,
         "cached": loop.cached,
         "requested": loop.requested,
         "failed": loop.failed,
@@ -152,13 +166,13 @@ async def _run(
             "status": "incomplete" if loop.failed else "complete",
             "counts": counts,
             "usage": usage_summary(
-                samples, seconds=time.perf_counter() - started, requested=loop.requested
+                graded, seconds=time.perf_counter() - started, requested=loop.requested
             ),
         }
     )
     write_manifest(out, manifest)
     write_summary(out, manifest, rows)
-    return RunResult(out, manifest, samples, rows, counts, time.perf_counter() - started)
+    return RunResult(out, manifest, dict(verdicts), rows, counts, time.perf_counter() - started)
 
 
 def _stopped(manifest: RunManifest, loop: Loop, tasks: int) -> RunManifest:

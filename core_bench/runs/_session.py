@@ -55,9 +55,12 @@ def plan_requests(
     cache: ResponseCache,
     pool: Callable[[], SandboxPool],
     exec_timeout: float,
+    *,
+    lookup: bool = True,
 ) -> tuple[list[Task], list[Request], str, dict[str, Cached]]:
     """What a run (or a regrade) of `config` asks: its tasks, their requests, the grader's
-    fingerprint and the cached responses of those requests."""
+    fingerprint and the cached responses of those requests (none looked up without `lookup`:
+    a run's loop looks them up a chunk of requests at a time)."""
     tasks = make_tasks(
         benchmark,
         kinds=config.tasks,
@@ -67,7 +70,8 @@ def plan_requests(
     )
     requests = _requests(tasks, backend, config)
     grader = grader_fingerprint(config)
-    return tasks, requests, grader, cache.lookup((r.key for r in requests), grader)
+    found = cache.lookup((r.key for r in requests), grader) if lookup else {}
+    return tasks, requests, grader, found
 
 
 def _requests(tasks: Sequence[Task], backend: Backend, config: RunConfig) -> list[Request]:
@@ -91,7 +95,9 @@ def _requests(tasks: Sequence[Task], backend: Backend, config: RunConfig) -> lis
                 sample_index=index,
                 task=backend.task_key(task),
             )
-            requests.append(Request(task, prompt, index, params[index], key))
+            requests.append(
+                Request(task, index, params[index], key, prompt.hash, config.system_prompt)
+            )
     return requests
 
 
@@ -105,12 +111,20 @@ class Session:
         config: the run's config (endpoint resolved).
         benchmark: the benchmark (its suite already selected).
         pool: the sandbox pool to use (else one is made when first needed, and closed).
+        lookup: look the requests' cached responses up when entering (`found`); a run's
+            loop looks them up itself, a chunk at a time.
     """
 
     def __init__(
-        self, config: RunConfig, benchmark: Benchmark, pool: SandboxPool | None = None
+        self,
+        config: RunConfig,
+        benchmark: Benchmark,
+        pool: SandboxPool | None = None,
+        *,
+        lookup: bool = True,
     ) -> None:
         self.config = config
+        self._lookup = lookup
         self.benchmark = benchmark
         self.exec_timeout = float(benchmark.manifest.options.get("timeout_s", 5.0))
         self.backend = make_backend(config)
@@ -143,7 +157,13 @@ class Session:
     async def __aenter__(self) -> Session:
         try:
             self.tasks, self.requests, self.grader, self.found = plan_requests(
-                self.config, self.benchmark, self.backend, self.cache, self.pool, self.exec_timeout
+                self.config,
+                self.benchmark,
+                self.backend,
+                self.cache,
+                self.pool,
+                self.exec_timeout,
+                lookup=self._lookup,
             )
         except BaseException:
             await self.aclose()

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from core_bench.build import Benchmark
-from core_bench.metrics import MutantOutputs, Traces, summarize
+from core_bench.metrics import Graded, MutantOutputs, Traces, summarize
 from core_bench.runs._tasks import Task
 from core_bench.runs._usage import truncation_rows
-from core_bench.schemas import MetricRow, Sample
+from core_bench.schemas import MetricRow
 from tracer import SandboxPool
 
 
@@ -51,7 +51,7 @@ def real_traces(tasks: Sequence[Task], pool: Callable[[], SandboxPool], timeout_
 
 
 def summary_rows(
-    samples: Sequence[Sample],
+    samples: Sequence[Graded],
     benchmark: Benchmark,
     model: str,
     tasks: Sequence[Task],

@@ -13,12 +13,13 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from core_bench.schemas import MetricRow, Sample
+from core_bench.metrics import Graded
+from core_bench.schemas import MetricRow
 
 _FIELDS = ("samples", "answered", "with_usage", "prompt_tokens", "completion_tokens", "truncated")
 
 
-def usage_summary(samples: Iterable[Sample], *, seconds: float, requested: int) -> dict[str, Any]:
+def usage_summary(samples: Iterable[Graded], *, seconds: float, requested: int) -> dict[str, Any]:
     """Token counts and truncation per strategy and in total, with wall time and rate.
 
     Args:
@@ -51,7 +52,7 @@ def usage_summary(samples: Iterable[Sample], *, seconds: float, requested: int) 
     }
 
 
-def truncation_rows(samples: Sequence[Sample], model: str) -> list[MetricRow]:
+def truncation_rows(samples: Sequence[Graded], model: str) -> list[MetricRow]:
     """A "truncated" row per (task, strategy): the share of server responses cut at the token
     limit, x100 (no rows when no sample came from a server that gave a finish reason)."""
     cut: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])

@@ -39,7 +39,7 @@ def write_viewer(run_dirs: list[Path | str], out: Path | str, *, real_traces: bo
     Raises:
         ValueError: a path is not a run directory, or no run's benchmark can be read.
     """
-    runs = load_runs([Path(p) for p in run_dirs])
+    runs = load_runs([Path(p) for p in run_dirs], full_samples=True)
     target = Path(out)
     if real_traces:
         from tracer import SandboxPool

@@ -11,7 +11,7 @@ import difflib
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from core_bench.build import Benchmark
 from core_bench.metrics import claimed_trace, parse_steps
@@ -66,7 +66,7 @@ def collect(runs: list[RunData], traces: TraceSource | None = None) -> ViewData:
     for run in runs:
         if run.benchmark is None:
             continue
-        for sample in run.samples:
+        for sample in cast("list[Sample]", run.samples):  # load_runs(full_samples=True)
             samples[sample.problem_id].append((run.label, sample))
     real = _real_traces(benchmark, samples, traces)
     index: list[dict[str, Any]] = []

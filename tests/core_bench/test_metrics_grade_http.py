@@ -28,14 +28,15 @@ def test_grade_uses_the_cache_not_the_server(
             api_key="test-key",
         )
         result = run(config, benchmark=bench, pool=pool, progress=False)
-    assert result.samples and all(s.verdict == "correct" for s in result.samples)
+    samples = result.samples  # read now: the file is spoiled below
+    assert samples and all(s.verdict == "correct" for s in samples)
     # Spoil the verdicts on disk: grading again restores them from the stored responses.
-    spoiled = [s.model_copy(update={"verdict": "wrong"}) for s in result.samples]
+    spoiled = [s.model_copy(update={"verdict": "wrong"}) for s in samples]
     (out / "samples.jsonl").write_text(sample_lines(spoiled))
     graded = regrade(out, pool=pool)
-    assert graded.regraded == len(result.samples) and graded.kept == 0
-    assert graded.changed == len(result.samples)
-    assert read_samples(out / "samples.jsonl") == result.samples
+    assert graded.regraded == len(samples) and graded.kept == 0
+    assert graded.changed == len(samples)
+    assert read_samples(out / "samples.jsonl") == samples
     summary = json.loads((out / "summary.json").read_text())
     rows = {(r["task"], r["metric"], r["group"]): r for r in summary["metrics"]}
     assert all(r["model"] == "openai:fake-model" for r in summary["metrics"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
@@ -130,7 +130,10 @@ def test_run_directory_of_an_agent_run(agent_runs: dict[str, RunResult]) -> None
         "samples.jsonl",
         "summary.json",  # no report: `core-bench run` writes it, `run` does not
     ]
-    assert read_samples(result.out / "samples.jsonl") == result.samples
+    samples = read_samples(result.out / "samples.jsonl")
+    keys = [(s.task_id, s.sample_index) for s in samples]
+    assert keys == sorted(set(keys)) and len(keys) == result.counts["samples"]
+    assert result.verdicts == dict(Counter(s.verdict for s in samples))
     assert result.manifest.status == "complete"
     assert result.manifest.base_urls == []
     rows = {(r.task, r.strategy, r.metric, r.group): r for r in result.metrics}

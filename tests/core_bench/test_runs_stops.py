@@ -94,9 +94,10 @@ def test_usage_is_recorded_per_sample_and_summed_per_strategy(
 ) -> None:
     with FakeOpenAI(answers_for(tasks)) as fake:
         result = go(config(bench, tmp_path, fake.url), bench, pool)
+        first = result.samples  # read now: the replay rewrites samples.jsonl
         again = go(config(bench, tmp_path, fake.url), bench, pool)  # replayed from the cache
-    assert all(s.prompt_tokens and s.completion_tokens for s in result.samples)
-    assert again.samples == result.samples
+    assert all(s.prompt_tokens and s.completion_tokens for s in first)
+    assert again.samples == first
     usage = json.loads((tmp_path / "manifest.json").read_text())["usage"]
     for strategy in STRATEGIES:
         mine = [s for s in result.samples if s.strategy == strategy]
