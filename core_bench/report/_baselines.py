@@ -9,6 +9,7 @@ is adding its name to `BASELINES`; `ROLES` says what it stands for.
 from __future__ import annotations
 
 import json
+import multiprocessing
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -68,10 +69,30 @@ def run_baselines(runs: list[RunData], root: Path) -> tuple[list[Path], list[str
             if out in done:
                 continue
             if not _complete(out):
-                config = replace(config, out=out)
-                run(config, benchmark=data.benchmark, progress=False)
+                _run_apart(replace(config, out=out))
             done.append(out)
     return done, notes
+
+
+def _run_apart(config: RunConfig) -> None:
+    """Run a baseline in a process of its own (started fresh, it reads the benchmark again):
+    its tasks, requests and metrics would otherwise add to the peak memory of the process
+    that runs the model and writes the report.
+
+    Raises:
+        RuntimeError: the baseline's run failed (its process says why on stderr).
+    """
+    child = multiprocessing.get_context("spawn").Process(
+        target=_run_baseline, args=(config,), name=f"baseline {config.model}"
+    )
+    child.start()
+    child.join()
+    if child.exitcode != 0:
+        raise RuntimeError(f"the baseline run of {config.model} failed (exit {child.exitcode})")
+
+
+def _run_baseline(config: RunConfig) -> None:
+    run(config, progress=False)
 
 
 def _complete(out: Path) -> bool:

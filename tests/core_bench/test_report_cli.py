@@ -303,3 +303,16 @@ def test_the_report_reads_summary_json_through_its_schema(
     (run_dir / "summary.json").write_text("{not json")
     with pytest.raises(ValueError, match=r"not a valid summary \(the file: Invalid JSON"):
         write_report([run_dir], tmp_path / "out", plots=False, baselines=False)
+
+
+def test_a_baseline_runs_in_a_process_of_its_own_and_its_failure_is_named(
+    tmp_path: Path,
+) -> None:
+    from core_bench.report._baselines import _run_apart
+
+    # The baseline's process reads the benchmark itself: one that is not there fails it, and
+    # the report's process learns which baseline failed (its own memory never held the run).
+    config = RunConfig(model="ref:blind", bench=tmp_path / "missing", out=tmp_path / "b")
+    with pytest.raises(RuntimeError, match="baseline run of ref:blind failed"):
+        _run_apart(config)
+    assert not (tmp_path / "b" / "summary.json").exists()
