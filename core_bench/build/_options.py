@@ -2,11 +2,39 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
+import tracer
+import transforms
 from core_bench.build._authors import AuthorOptions
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+_BUILD_SOURCES = (
+    Path(tracer.__file__).resolve().parent,
+    Path(transforms.__file__).resolve().parent,
+    _PACKAGE / "build",
+    _PACKAGE / "datasets",
+    _PACKAGE / "probes",
+    _PACKAGE / "schemas.py",
+)
+
+
+@functools.cache
+def code_digest() -> str:
+    """A digest of the source a build's files depend on (the tracer, the transforms, and the
+    build, dataset, probe and schema code), so that work started by other code is not resumed
+    and a cached bundled benchmark is rebuilt after an upgrade."""
+    digest = hashlib.sha256()
+    for source in _BUILD_SOURCES:
+        files = sorted(source.rglob("*.py")) if source.is_dir() else [source]
+        for path in files:
+            digest.update(f"{path.relative_to(source.parent)}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +82,12 @@ class BuildOptions:
         return asdict(self)
 
     def fingerprint(self, dataset_sha256: str) -> str:
-        """A key for work in progress: a resumed build must have been started identically."""
-        text = json.dumps({"options": self.as_dict(), "dataset": dataset_sha256}, sort_keys=True)
+        """A key for work in progress: a resumed build must have been started identically,
+        by the same code (`code_digest`)."""
+        text = json.dumps(
+            {"options": self.as_dict(), "dataset": dataset_sha256, "code": code_digest()},
+            sort_keys=True,
+        )
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def problem_seed(self, problem_id: str) -> int:

@@ -217,3 +217,19 @@ def test_cruxeval_build_completes_and_reports_counts(tmp_path: Path) -> None:
     assert counts["variants.original"] == 800
     assert counts["variants.equivalent"] >= 0.95 * 2 * 800
     assert counts["probes"] > 0 and counts["probes.anchored"] > 0
+
+
+def test_work_of_other_code_is_not_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The fingerprint keys work in progress and the cached bundled benchmark: a build by
+    # older code (other probes, other variants) must be neither resumed nor reused.
+    from core_bench.build import _options
+
+    source = tmp_path / "probes.py"
+    source.write_text("KINDS = 12\n")
+    monkeypatch.setattr(_options, "_BUILD_SOURCES", (source,))
+    _options.code_digest.cache_clear()
+    before = BuildOptions().fingerprint("dataset")
+    source.write_text("KINDS = 14\n")
+    _options.code_digest.cache_clear()
+    assert BuildOptions().fingerprint("dataset") != before
+    _options.code_digest.cache_clear()  # the real sources again, for the tests after this one
