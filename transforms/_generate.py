@@ -44,7 +44,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tracer import Outcome, SandboxPool, same_value
+from tracer import Outcome, SandboxPool, die_with_parent, same_value
 from transforms._base import (
     Family,
     Provenance,
@@ -976,7 +976,12 @@ def generate_variants_many(
                 progress(len(reports))
         return reports
     context = multiprocessing.get_context("spawn")  # the caller may hold threads and pools
-    with ProcessPoolExecutor(max_workers=count, mp_context=context) as executor:
+    with ProcessPoolExecutor(
+        max_workers=count,
+        mp_context=context,
+        initializer=die_with_parent,  # a caller killed however it ends takes them with it
+        initargs=(os.getpid(),),
+    ) as executor:
         futures = [
             executor.submit(_generate_chunk, chunk, workers_per_process, options)
             for chunk in chunks

@@ -68,11 +68,13 @@ def _alive(processes: dict[int, str]) -> list[int]:
     return alive
 
 
-def _kill_when_busy(argv: list[str], cwd: Path, wanted: int) -> dict[int, str]:
+def _kill_when_busy(
+    argv: list[str], cwd: Path, wanted: int, command: list[str] = CLI
+) -> dict[int, str]:
     """Start the command, wait until it has `wanted` descendants, SIGKILL it; returns every
     descendant seen."""
     process = subprocess.Popen(
-        [*CLI, *argv], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [*command, *argv], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     seen: dict[int, str] = {}
     deadline = time.monotonic() + 120
@@ -112,4 +114,18 @@ def test_a_killed_run_leaves_no_process(tmp_path: Path) -> None:
         "--strategies", "direct,trace", "--quiet",
     ]  # fmt: skip
     seen = _kill_when_busy(argv, tmp_path, wanted=2)
+    _assert_all_gone(seen)
+
+
+def test_killed_variant_generation_leaves_no_process(tmp_path: Path) -> None:
+    # generate_variants_many spreads problems over spawned processes (the CRUXEval-wide tests
+    # use it): two of them outlived a pytest stopped in the middle of one.
+    program = (
+        "from transforms._generate import Problem, generate_variants_many\n"
+        "code = 'def f(xs):\\n    out = []\\n    for x in xs:\\n        out.append(x * 2)\\n'"
+        " '    return out\\n'\n"
+        "problems = [Problem(code, (f'f({list(range(i))})',)) for i in range(40)]\n"
+        "generate_variants_many(problems, processes=2, chunk_size=1)\n"
+    )
+    seen = _kill_when_busy([], tmp_path, wanted=4, command=[sys.executable, "-c", program])
     _assert_all_gone(seen)
