@@ -64,12 +64,6 @@ def test_at_least_95_percent_of_problems_get_4_composed_variants(run: Run) -> No
     assert full / len(run.reports) >= 0.95
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 9 open: with singles, idioms and renaming on at most half the chains, the "
-    "renamed composed variants' mean token Jaccard is 0.608 on CRUXEval (1,905 variants), "
-    "above the 0.6 target; strict, so a generator that meets it again fails this mark",
-)
 def test_mean_jaccard_of_renamed_composed_variants_is_at_most_0_6(run: Run) -> None:
     # Renaming is a factor of its own now: the raw-token figure holds for renamed chains.
     families = {t.name: t.family for t in all_transforms()}
