@@ -695,12 +695,13 @@ def negate(expr: cst.BaseExpression, *, boolean_context: bool) -> cst.BaseExpres
     return cst.UnaryOperation(operator=cst.Not(), expression=wrap(inner, 4))
 
 
-def _bool_operands(expr: cst.BooleanOperation) -> list[cst.BaseExpression]:
+def bool_operands(expr: cst.BooleanOperation) -> list[cst.BaseExpression]:
+    """The operands of a chain `a and b and c` (same operator, no parentheses between)."""
     kind = type(expr.operator)
     out: list[cst.BaseExpression] = []
     for side in (expr.left, expr.right):
         if isinstance(side, cst.BooleanOperation) and not side.lpar and type(side.operator) is kind:
-            out.extend(_bool_operands(side))
+            out.extend(bool_operands(side))
         else:
             out.append(side)
     return out
@@ -709,7 +710,7 @@ def _bool_operands(expr: cst.BooleanOperation) -> list[cst.BaseExpression]:
 def _push_negation(expr: cst.BooleanOperation) -> cst.BaseExpression | None:
     """`not (a or not b)` as `not a and b` (boolean context), or None when that writes more
     `not`s than it removes."""
-    operands = _bool_operands(expr)
+    operands = bool_operands(expr)
     negated = [negate(o, boolean_context=True) for o in operands]
     fresh = sum(
         isinstance(n, cst.UnaryOperation) and isinstance(n.operator, cst.Not) for n in negated

@@ -8,6 +8,7 @@ import libcst as cst
 
 from transforms._analysis import (
     ModuleInfo,
+    bool_operands,
     in_boolean_context,
     in_function,
     is_pure,
@@ -19,18 +20,6 @@ from transforms._analysis import (
     wrap,
 )
 from transforms._base import Transform
-
-
-def _operands(expr: cst.BooleanOperation) -> list[cst.BaseExpression]:
-    """The operands of a chain `a and b and c` (same operator, no parentheses between)."""
-    kind = type(expr.operator)
-    out: list[cst.BaseExpression] = []
-    for side in (expr.left, expr.right):
-        if isinstance(side, cst.BooleanOperation) and not side.lpar and type(side.operator) is kind:
-            out.extend(_operands(side))
-        else:
-            out.append(side)
-    return out
 
 
 def _chain(
@@ -78,7 +67,7 @@ class DeMorgan(Transform):
                 return None
             boolean = in_boolean_context(node, info)
             dual = cst.Or if isinstance(inner.operator, cst.And) else cst.And
-            return _chain([negate(o, boolean_context=boolean) for o in _operands(inner)], dual)
+            return _chain([negate(o, boolean_context=boolean) for o in bool_operands(inner)], dual)
         if not isinstance(node, cst.BooleanOperation):
             return None
         parent = info.parent(node)
@@ -90,7 +79,7 @@ class DeMorgan(Transform):
             return None  # only whole chains
         if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
             return None  # the `not (...)` above is the site
-        operands = _operands(node)
+        operands = bool_operands(node)
         dual = cst.Or if isinstance(node.operator, cst.And) else cst.And
         if all(_is_not(o) for o in operands):
             inner_operands = []
