@@ -20,7 +20,6 @@ from importlib import metadata
 from pathlib import Path
 
 from core_bench.build import FILES, Benchmark
-from core_bench.metrics import summarize
 from core_bench.schemas import (
     RUN_SCHEMA_VERSION,
     BenchmarkRef,
@@ -115,11 +114,6 @@ def read_samples(path: Path | str) -> list[Sample]:
 # -- summary -------------------------------------------------------------------------------
 
 
-def metrics(samples: Sequence[Sample], benchmark: Benchmark, model: str) -> list[MetricRow]:
-    """The metrics of summary.json (see `core_bench.metrics.summarize` for their definitions)."""
-    return summarize(samples, benchmark, model=model)
-
-
 def write_summary(out: Path, manifest: RunManifest, rows: Sequence[MetricRow]) -> Summary:
     """Write summary.json (`schemas.Summary`): the manifest's summary and the metric rows."""
     shown = {"model", "api", "base_urls", "sampling", "seed", "status", "counts", "usage"}
@@ -139,7 +133,6 @@ __all__ = [
     "BenchmarkRef",
     "RunManifest",
     "benchmark_ref",
-    "metrics",
     "read_samples",
     "sample_lines",
     "write_atomic",
