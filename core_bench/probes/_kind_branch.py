@@ -21,9 +21,7 @@ from core_bench.probes._reading import Reading, at_runs, operator_weight
 from core_bench.probes._spec import KindSpec
 
 
-def read(
-    ctx: CallContext, line: int, occurrence: int, variable: str | None = None
-) -> Reading | None:
+def read(ctx: CallContext, line: int, occurrence: int, variable: str | None) -> Reading | None:
     """Whether the condition of `line` held at its `occurrence`-th run."""
     facts = ctx.line(line)
     index = ctx.run_step(line, occurrence)

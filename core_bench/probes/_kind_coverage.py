@@ -22,16 +22,14 @@ from core_bench.probes import _guesses as guess
 from core_bench.probes import _questions as ask
 from core_bench.probes._answerable import StaticFacts
 from core_bench.probes._context import CallContext
-from core_bench.probes._reading import Reading, at_lines
+from core_bench.probes._reading import Reading, at_lines, whole_line
 from core_bench.probes._spec import KindSpec
 
 
-def read(
-    ctx: CallContext, line: int, occurrence: int = 1, variable: str | None = None
-) -> Reading | None:
+def read(ctx: CallContext, line: int, occurrence: int, variable: str | None) -> Reading | None:
     """Whether `line` runs at all during the call."""
-    facts = ctx.line(line)
-    if facts is None or not facts.coverable or occurrence != 1 or variable is not None:
+    facts = whole_line(ctx, line, occurrence, variable)
+    if facts is None:
         return None
     function = ctx.facts.functions.get(facts.function_line)
     if function is None or function.decorated:

@@ -20,7 +20,6 @@ Everything about the kind is here (its registry row `ROW` is listed in `_registr
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 
 from core_bench.probes import _guesses as guess
 from core_bench.probes import _questions as ask
@@ -34,9 +33,7 @@ _NOT_ASKED = frozenset({"GeneratorExit", "StopIteration", "StopAsyncIteration"})
 gets to it) and the end of an iterator are not errors of the code."""
 
 
-def read(
-    ctx: CallContext, line: int, occurrence: int = 1, variable: str | None = None
-) -> Reading | None:
+def read(ctx: CallContext, line: int, occurrence: int, variable: str | None) -> Reading | None:
     """The first exception raised during the call whose entry function is defined on `line`."""
     steps = ctx.steps
     if occurrence != 1 or variable is not None or not steps:
@@ -53,9 +50,8 @@ def read(
     return Reading("exception_line", line, 1, None, repr((name, first.line)), first.index, weight)
 
 
-def each(ctx: CallContext) -> Iterator[Reading]:
-    """The call's exception_line reading, if it raised."""
-    return at_entry(ctx, read)
+each = at_entry(read)
+"""The call's exception_line reading, if it raised."""
 
 
 question = ask.about_entry(

@@ -33,9 +33,7 @@ def _loop_of_condition(ctx: CallContext, line: int) -> int | None:
     return enclosing[-1] if enclosing else None
 
 
-def read(
-    ctx: CallContext, line: int, occurrence: int = 1, variable: str | None = None
-) -> Reading | None:
+def read(ctx: CallContext, line: int, occurrence: int, variable: str | None) -> Reading | None:
     """The iteration of the enclosing loop at which the condition of `line` first holds."""
     header = _loop_of_condition(ctx, line)
     if header is None or occurrence != 1 or variable is not None or ctx.in_generator(line):

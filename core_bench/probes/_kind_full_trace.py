@@ -15,8 +15,6 @@ Everything about the kind is here (its registry row `ROW` is listed in `_registr
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from core_bench.probes import _guesses as guess
 from core_bench.probes import _questions as ask
 from core_bench.probes._context import CallContext, literal
@@ -30,9 +28,7 @@ MAX_TRACE_CHARS = 4000
 """Longest full_trace answer text."""
 
 
-def read(
-    ctx: CallContext, line: int, occurrence: int = 1, variable: str | None = None
-) -> Reading | None:
+def read(ctx: CallContext, line: int, occurrence: int, variable: str | None) -> Reading | None:
     """The entry frame's executed lines with the values each run changed."""
     steps = ctx.steps
     if not steps or occurrence != 1 or variable is not None:
@@ -73,9 +69,8 @@ def read(
     return Reading("full_trace", line, 1, None, answer, 0, 1.0)
 
 
-def each(ctx: CallContext) -> Iterator[Reading]:
-    """The call's full_trace reading, if it has one."""
-    return at_entry(ctx, read)
+each = at_entry(read)
+"""The call's full_trace reading, if it has one."""
 
 
 question = ask.about_entry(

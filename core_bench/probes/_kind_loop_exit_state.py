@@ -70,12 +70,7 @@ def each(ctx: CallContext) -> Iterator[Reading]:
                     yield reading
 
 
-def question(ctx: CallContext, r: Reading) -> str:
-    """The question of a reading."""
-    return (
-        f"{ask.entry_phrase(ctx, r)} What is `{r.variable}` right after the loop ends?"
-        f"{ask.entry_note(ctx, r)}"
-    )
+question = ask.about_loop("What is `{variable}` right after the loop ends?")
 
 
 def static_rule(

@@ -26,9 +26,7 @@ from core_bench.probes._reading import Reading
 from core_bench.probes._spec import KindSpec
 
 
-def read(
-    ctx: CallContext, line: int, occurrence: int, variable: str | None = None
-) -> Reading | None:
+def read(ctx: CallContext, line: int, occurrence: int, variable: str | None) -> Reading | None:
     """How many times the body of the loop headed by `line` ran in the entry made by the
     header's `occurrence`-th run."""
     facts = ctx.line(line)
@@ -48,17 +46,15 @@ def each(ctx: CallContext) -> Iterator[Reading]:
     """Every loop_iterations reading of the call."""
     for header in ctx.facts.loops:
         for entry in ctx.loop_entries(header):
-            reading = read(ctx, header, entry.run)
+            reading = read(ctx, header, entry.run, None)
             if reading is not None:
                 yield reading
 
 
-def question(ctx: CallContext, r: Reading) -> str:
-    """The question of a reading."""
-    return (
-        f"{ask.entry_phrase(ctx, r)} How many times does its body run before the loop is "
-        f"left? Count a pass left by `break` or `return` too.{ask.entry_note(ctx, r)}"
-    )
+question = ask.about_loop(
+    "How many times does its body run before the loop is left? Count a pass left by `break` "
+    "or `return` too."
+)
 
 
 def static_rule(

@@ -31,9 +31,7 @@ from core_bench.probes._reading import RETURN_MARK, Reading, at_runs, leaves_loo
 from core_bench.probes._spec import KindSpec
 
 
-def read(
-    ctx: CallContext, line: int, occurrence: int, variable: str | None = None
-) -> Reading | None:
+def read(ctx: CallContext, line: int, occurrence: int, variable: str | None) -> Reading | None:
     """The line its frame runs next after the `occurrence`-th run of `line`."""
     facts = ctx.line(line)
     index = ctx.run_step(line, occurrence)

@@ -13,7 +13,7 @@ Everything about the kind is here (its registry row `ROW` is listed in `_registr
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from core_bench.probes import _guesses as guess
 from core_bench.probes._context import CallContext
@@ -30,9 +30,7 @@ def _return_lines(ctx: CallContext, def_line: int) -> list[int]:
     )
 
 
-def read(
-    ctx: CallContext, line: int, occurrence: int = 1, variable: str | None = None
-) -> Reading | None:
+def read(ctx: CallContext, line: int, occurrence: int, variable: str | None) -> Reading | None:
     """The line of the `return` that ends the entry call."""
     frame = ctx.entry_frame(line)
     if frame is None or occurrence != 1 or variable is not None:
@@ -47,9 +45,8 @@ def read(
     return Reading("return_line", line, 1, None, repr(last.line), last.index, weight)
 
 
-def each(ctx: CallContext) -> Iterator[Reading]:
-    """The call's return_line reading, if it has one."""
-    return at_entry(ctx, read)
+each = at_entry(read)
+"""The call's return_line reading, if it has one."""
 
 
 def question(ctx: CallContext, r: Reading) -> str:

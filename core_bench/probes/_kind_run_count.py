@@ -22,19 +22,17 @@ from core_bench.probes import _guesses as guess
 from core_bench.probes import _questions as ask
 from core_bench.probes._answerable import StaticFacts
 from core_bench.probes._context import CallContext
-from core_bench.probes._reading import Reading, at_lines
+from core_bench.probes._reading import Reading, at_lines, whole_line
 from core_bench.probes._spec import KindSpec
 
 _AT_MOST_ONCE = frozenset({"Return", "Raise", "Break"})
 """Statements that run at most once per call (or loop start): their count is their coverage."""
 
 
-def read(
-    ctx: CallContext, line: int, occurrence: int = 1, variable: str | None = None
-) -> Reading | None:
+def read(ctx: CallContext, line: int, occurrence: int, variable: str | None) -> Reading | None:
     """How many times `line` runs in the call."""
-    facts = ctx.line(line)
-    if facts is None or not facts.coverable or occurrence != 1 or variable is not None:
+    facts = whole_line(ctx, line, occurrence, variable)
+    if facts is None:
         return None
     if ctx.in_generator(line) or facts.statement in _AT_MOST_ONCE:
         return None

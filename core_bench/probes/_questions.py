@@ -109,3 +109,15 @@ def about_entry(template: str) -> Callable[[CallContext, Reading], str]:
         return template.format(function=name, line=r.line, variable=r.variable)
 
     return question
+
+
+def about_loop(template: str) -> Callable[[CallContext, Reading], str]:
+    """The question of a kind anchored on a loop's entry: which entry (`entry_phrase`), then
+    `template` with `{variable}` filled in, then the header's note where the loop starts more
+    than once."""
+
+    def question(ctx: CallContext, r: Reading) -> str:
+        asked = template.format(variable=r.variable)
+        return f"{entry_phrase(ctx, r)} {asked}{entry_note(ctx, r)}"
+
+    return question

@@ -83,7 +83,23 @@ def at_lines(ctx: CallContext, read: Reader, lines: Iterable[int]) -> Iterator[R
             yield reading
 
 
-def at_entry(ctx: CallContext, read: Reader) -> Iterator[Reading]:
-    """The reading of `read` at the entry function's `def` line, if the call has one."""
-    if ctx.steps:
-        yield from at_lines(ctx, read, [ctx.steps[0].line])
+def at_entry(read: Reader) -> Callable[[CallContext], Iterator[Reading]]:
+    """The enumerator of a kind asked once per call: `read` at the entry function's `def`
+    line."""
+
+    def each(ctx: CallContext) -> Iterator[Reading]:
+        if ctx.steps:
+            yield from at_lines(ctx, read, [ctx.steps[0].line])
+
+    return each
+
+
+def whole_line(
+    ctx: CallContext, line: int, occurrence: int, variable: str | None
+) -> LineFacts | None:
+    """The facts of `line` for a kind that asks about a coverable line as a whole (occurrence
+    1, no variable); None when the anchor is not one."""
+    facts = ctx.line(line)
+    if facts is None or not facts.coverable or occurrence != 1 or variable is not None:
+        return None
+    return facts
