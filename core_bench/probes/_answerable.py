@@ -23,21 +23,11 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from core_bench.probes._reading import RETURN_MARK
+from tracer import COMPARISONS
 
 _EXITS = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-_COMPARE = {
-    ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
-    ast.Lt: operator.lt,
-    ast.LtE: operator.le,
-    ast.Gt: operator.gt,
-    ast.GtE: operator.ge,
-    ast.In: lambda a, b: a in b,
-    ast.NotIn: lambda a, b: a not in b,
-    ast.Is: operator.is_,
-    ast.IsNot: operator.is_not,
-}
+_COMPARE = {**COMPARISONS, ast.Is: operator.is_, ast.IsNot: operator.is_not}
 _EMPTY_CALLS = {"str": "''", "list": "[]", "dict": "{}", "tuple": "()", "set": "set()"}
 
 
