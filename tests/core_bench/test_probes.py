@@ -107,8 +107,7 @@ def test_state_after_on_a_line_with_two_operators_is_arithmetic_too() -> None:
 
 
 def test_state_after_leaves_out_iteration_values_that_repeat() -> None:
-    probes = probes_of(NESTED, "f(4)")
-    header = find(probes, "state_after", 4, 5, "j")
+    header = find(probes_of(NESTED, "f(4)"), "state_after", 4, 5, "j")
     assert header.question == (
         "What is `j` right after line 4 (`for j in range(i):`) runs for the 5th time? "
         "The final check of line 4, which ends the loop, counts as a run."
