@@ -46,6 +46,7 @@ from transforms._analysis import (
     mutation_free,
     name_values,
     strip_parens,
+    subscript_index,
     target_names,
     walk,
     wrap,
@@ -217,14 +218,8 @@ def _only_small(block: cst.BaseSuite) -> cst.BaseSmallStatement | None:
 
 def _is_item(expr: cst.BaseExpression, mapping: str, key: str) -> bool:
     """Whether `expr` is `mapping[key]` (key compared as code)."""
-    return (
-        isinstance(expr, cst.Subscript)
-        and isinstance(expr.value, cst.Name)
-        and expr.value.value == mapping
-        and len(expr.slice) == 1
-        and isinstance(expr.slice[0].slice, cst.Index)
-        and _code(expr.slice[0].slice.value) == key
-    )
+    index = subscript_index(expr, mapping)
+    return index is not None and _code(index.value) == key
 
 
 def _assigned(small: cst.BaseSmallStatement | None) -> tuple[cst.BaseExpression, Any] | None:

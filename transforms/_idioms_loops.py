@@ -40,6 +40,7 @@ from transforms._analysis import (
     negate,
     pure_call,
     strip_parens,
+    subscript_index,
     target_names,
     walk,
     wrap,
@@ -911,15 +912,8 @@ class IndexLoopToEnumerate(IdiomRewrite):
             return None
         reads: set[int] = set()
         for node in walk(loop.body):
-            if (
-                isinstance(node, cst.Subscript)
-                and isinstance(node.value, cst.Name)
-                and node.value.value == seq
-                and len(node.slice) == 1
-                and isinstance(node.slice[0].slice, cst.Index)
-                and isinstance(node.slice[0].slice.value, cst.Name)
-                and node.slice[0].slice.value.value == index
-            ):
+            at = subscript_index(node, seq)
+            if at is not None and isinstance(at.value, cst.Name) and at.value.value == index:
                 reads.add(id(node))
         if not reads:
             return None
