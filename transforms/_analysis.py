@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import UnionType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import libcst as cst
 from libcst.metadata import (
@@ -611,8 +611,9 @@ _INVERSE_CMP: dict[type[cst.BaseCompOp], type[cst.BaseCompOp]] = {
 }
 
 
-def make_comp_op(kind: type[cst.BaseCompOp], like: cst.BaseCompOp) -> cst.BaseCompOp:
-    """A comparison operator of type `kind` with the outer whitespace of `like`."""
+def operator_like(kind: type[Any], like: cst.CSTNode) -> Any:
+    """An operator of type `kind` (binary, augmented, boolean or comparison) with the outer
+    whitespace of `like` (`not in` and `is not` get one blank inside)."""
     before = getattr(like, "whitespace_before", cst.SimpleWhitespace(" "))
     after = getattr(like, "whitespace_after", cst.SimpleWhitespace(" "))
     if kind in (cst.NotIn, cst.IsNot):
@@ -621,7 +622,7 @@ def make_comp_op(kind: type[cst.BaseCompOp], like: cst.BaseCompOp) -> cst.BaseCo
             whitespace_between=cst.SimpleWhitespace(" "),
             whitespace_after=after,
         )
-    return kind(whitespace_before=before, whitespace_after=after)  # type: ignore[call-arg]
+    return kind(whitespace_before=before, whitespace_after=after)
 
 
 _INVERSE_ORDER: dict[type[cst.BaseCompOp], type[cst.BaseCompOp]] = {
@@ -669,7 +670,7 @@ def invert_comparison(expr: cst.BaseExpression) -> cst.BaseExpression | None:
         inverse = _INVERSE_ORDER.get(type(target.operator))
     if inverse is None:
         return None
-    op = make_comp_op(inverse, target.operator)
+    op = operator_like(inverse, target.operator)
     return expr.with_changes(comparisons=[target.with_changes(operator=op)])
 
 
