@@ -427,17 +427,19 @@ def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(reversed(node.children))
 
 
-def variable_names(node: cst.CSTNode) -> Iterator[cst.Name]:
+def variable_names(node: cst.CSTNode) -> list[cst.Name]:
     """The `Name` nodes used as variables in `node`, in source order (attribute and keyword
     names excluded)."""
     skip: set[int] = set()
+    found: list[cst.Name] = []
     for sub in walk(node):
         if isinstance(sub, cst.Attribute):
             skip.add(id(sub.attr))
         elif isinstance(sub, cst.Arg) and sub.keyword is not None:
             skip.add(id(sub.keyword))
         elif isinstance(sub, cst.Name) and id(sub) not in skip:
-            yield sub
+            found.append(sub)
+    return found
 
 
 def subscript_index(expr: cst.CSTNode, name: str) -> cst.Index | None:
@@ -460,7 +462,7 @@ def name_values(node: cst.CSTNode) -> set[str]:
 
 def count_refs(node: cst.CSTNode, name: str) -> int:
     """How many times `name` appears as a variable in `node`."""
-    return sum(1 for sub in variable_names(node) if sub.value == name)
+    return [sub.value for sub in variable_names(node)].count(name)
 
 
 def assigned_names(node: cst.CSTNode) -> set[str]:
