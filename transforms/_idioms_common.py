@@ -171,6 +171,19 @@ def single_small(stmt: cst.CSTNode | None) -> cst.BaseSmallStatement | None:
     return None
 
 
+def added_to(stmt: cst.CSTNode, acc: str) -> cst.BaseExpression | None:
+    """`e` when `stmt` is a statement line that is exactly `acc += e`."""
+    small = single_small(stmt)
+    if (
+        isinstance(small, cst.AugAssign)
+        and isinstance(small.operator, cst.AddAssign)
+        and isinstance(small.target, cst.Name)
+        and small.target.value == acc
+    ):
+        return small.value
+    return None
+
+
 def only_small(block: cst.BaseSuite) -> cst.BaseSmallStatement | None:
     """The one small statement of an indented block of one statement line, else None."""
     if not isinstance(block, cst.IndentedBlock) or len(block.body) != 1:
