@@ -18,10 +18,10 @@ import os
 from array import array
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from core_bench.metrics import GradedSample
 from core_bench.schemas import Sample, read_records
 
 _MISSING = -1
@@ -102,32 +102,6 @@ class SampleWriter:
 def _sync(handle: IO[bytes]) -> None:
     handle.flush()
     os.fsync(handle.fileno())
-
-
-@dataclass(slots=True)
-class GradedSample:
-    """What the metrics and the usage counts read of a `Sample` (same field names).
-
-    `response` and `answer` are kept only where a metric reads them (the claimed trace of an
-    output or input sample of the `trace` strategy; the answer of an output sample); elsewhere
-    they are "" and None. `prompt_hash` and `reason` are not kept.
-    """
-
-    task_id: str
-    task: str
-    strategy: str
-    problem_id: str
-    variant_id: str
-    probe_id: str | None
-    call_index: int
-    sample_index: int
-    answer: str | None
-    verdict: str
-    response: str
-    finish_reason: str | None
-    truncated: bool
-    prompt_tokens: int | None
-    completion_tokens: int | None
 
 
 def read_graded(path: Path) -> Iterator[GradedSample]:
