@@ -2,14 +2,188 @@
 
 from __future__ import annotations
 
+import pytest
 from transform_testing import (
-    assert_declines,
-    assert_equivalent_over_seeds,
-    assert_keeps_lines,
+    Case,
+    Declines,
+    Equivalent,
+    KeepsLines,
+    Rewrite,
     assert_transform,
+    cases,
+    declines,
 )
 
 from transforms._booleans import DeMorgan, FlipComparison
+
+CASES = cases(
+    # Reviewer's find: `a <= x and y` became `not (not a <= x or not y)`.
+    de_morgan_never_writes_a_double_negation=[
+        Declines(
+            DeMorgan,
+            """
+            def f(a, x, y):
+                if a <= x and y:
+                    return 1
+                return 0
+            """,
+        ),
+        Declines(DeMorgan, "def f(c):\n    if c.isnumeric() or c in 'ab':\n        return 1\n"),
+        Rewrite(
+            DeMorgan,
+            """
+            def f(a, x, y):
+                if a <= 3 and not y:
+                    return 1
+                return 0
+            """,
+            """
+            def f(a, x, y):
+                if not (a > 3 or y):
+                    return 1
+                return 0
+            """,
+        ),
+    ],
+    de_morgan_simplifies_negated_comparisons_where_exact=[
+        # An int or str on one side: the order is total (a float NaN is left to verification).
+        Rewrite(
+            DeMorgan,
+            "def f(s, k):\n    return not (len(s) < k and s.find('a') >= 0)\n",
+            "def f(s, k):\n    return len(s) >= k or s.find('a') < 0\n",
+        ),
+        # Sets are ordered by inclusion: `not a < b` is not `a >= b`, so it stays negated.
+        Rewrite(
+            DeMorgan,
+            "def f(a, b, c):\n    return not (a < b and c)\n",
+            "def f(a, b, c):\n    return not a < b or not c\n",
+        ),
+    ],
+    de_morgan_negations_equivalent_on_sets_and_nan=Equivalent(
+        DeMorgan,
+        """
+        def f(a, b, n):
+            r = []
+            if not (a < b and n > 0):
+                r.append(1)
+            if len(a) >= n and a <= b:
+                r.append(2)
+            r.append(not (a == b or len(b) < 2))
+            return r
+        """,
+        [({1}, {1, 2}, 1), ({1, 2}, {1}, 0), ("ab", "abc", 2), ([1], [1, 2], 3), ({3}, {4}, -1)],
+        seeds=range(15),
+    ),
+    de_morgan_both_directions_on_values=[
+        Rewrite(
+            DeMorgan,
+            "def f(a, b):\n    return not (a and b)\n",
+            "def f(a, b):\n    return not a or not b\n",
+        ),
+        Rewrite(
+            DeMorgan,
+            "def f(a, b):\n    return not a or not b\n",
+            "def f(a, b):\n    return not (a and b)\n",
+        ),
+        Rewrite(
+            DeMorgan,
+            "def f(x, y):\n    ok = x and not (y or x > 2)\n    return ok\n",
+            "def f(x, y):\n    ok = x and (not y and x <= 2)\n    return ok\n",
+        ),
+    ],
+    # `a and b` as a value is an operand, not a bool: no rewrite keeps it.
+    de_morgan_declines=declines(
+        DeMorgan,
+        "def f(a, b):\n    return a and b\n",
+        "def f(a):\n    return not a\n",
+        "ok = not (a and b)\n",
+    ),
+    de_morgan_keeps_formatting=KeepsLines(
+        DeMorgan,
+        """
+        def f(a, b):
+            c  =  a + b   # sum
+            while a > 0 and not b:
+                a -= 1
+            return c   # done
+        """,
+        ["    c  =  a + b   # sum", "        a -= 1", "    return c   # done"],
+    ),
+    de_morgan_equivalent=Equivalent(
+        DeMorgan,
+        """
+        def f(a, b, c):
+            r = []
+            if a and (b or not c):
+                r.append(1)
+            r.append(not (a or b))
+            r.append(not a and not c)
+            while b and c > 0:
+                c -= 1
+            r.append([x for x in (a, b, c) if x or a == b])
+            return r, not (a == 1 and b != 2), c
+        """,
+        [(0, 1, 3), (1, 0, 0), (1, 2, 2), ("", [], None), (1, 1, 5)],
+        seeds=range(15),
+    ),
+    flip_comparison=[
+        Rewrite(
+            FlipComparison,
+            """
+            def f(xs):
+                while len(xs) > 1:
+                    xs.pop()
+                return xs
+            """,
+            """
+            def f(xs):
+                while 1 < len(xs):
+                    xs.pop()
+                return xs
+            """,
+        ),
+        Rewrite(
+            FlipComparison,
+            "def f(a, b):\n    return a <= b, a == b, a is None\n",
+            "def f(a, b):\n    return a <= b, b == a, a is None\n",
+        ),
+    ],
+    flip_comparison_declines=declines(
+        FlipComparison,
+        # Both operands may have effects or raise: their order matters.
+        "def f(a, b):\n    return a.pop() < b.pop()\n",
+        "def f(a, b):\n    return a[0] < b[1]\n",
+        # Chains and membership tests are not flipped.
+        "def f(a, b):\n    return 0 < a < b, a in b\n",
+    ),
+    flip_comparison_keeps_formatting=KeepsLines(
+        FlipComparison,
+        """
+        def f(n):
+            # threshold
+            limit  =  10
+            return n >= limit   # compare
+        """,
+        ["    # threshold", "    limit  =  10"],
+    ),
+    flip_comparison_equivalent=Equivalent(
+        FlipComparison,
+        """
+        def f(a, b):
+            out = [a < b, a <= b, a > b, a >= b, a == b, a != b, a is b, a is not None]
+            if len(str(a)) > 1:
+                out.append("long")
+            return out
+        """,
+        [(1, 2), (2, 2), (3.5, 1), (float("nan"), 1.0), ("ab", "b")],
+        seeds=range(20),
+    ),
+)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()
 
 
 def test_de_morgan_in_boolean_context() -> None:
@@ -29,183 +203,3 @@ def test_de_morgan_in_boolean_context() -> None:
         """,
     )
     assert result.provenance.line_map == {1: [1], 2: [2], 3: [3], 4: [4]}
-
-
-def test_de_morgan_never_writes_a_double_negation() -> None:
-    # Reviewer's find: `a <= x and y` became `not (not a <= x or not y)`.
-    assert_declines(
-        DeMorgan,
-        """
-        def f(a, x, y):
-            if a <= x and y:
-                return 1
-            return 0
-        """,
-    )
-    assert_declines(DeMorgan, "def f(c):\n    if c.isnumeric() or c in 'ab':\n        return 1\n")
-    assert_transform(
-        DeMorgan,
-        """
-        def f(a, x, y):
-            if a <= 3 and not y:
-                return 1
-            return 0
-        """,
-        """
-        def f(a, x, y):
-            if not (a > 3 or y):
-                return 1
-            return 0
-        """,
-    )
-
-
-def test_de_morgan_simplifies_negated_comparisons_where_exact() -> None:
-    # An int or str on one side: the order is total (a float NaN is left to verification).
-    assert_transform(
-        DeMorgan,
-        "def f(s, k):\n    return not (len(s) < k and s.find('a') >= 0)\n",
-        "def f(s, k):\n    return len(s) >= k or s.find('a') < 0\n",
-    )
-    # Sets are ordered by inclusion: `not a < b` is not `a >= b`, so it stays negated.
-    assert_transform(
-        DeMorgan,
-        "def f(a, b, c):\n    return not (a < b and c)\n",
-        "def f(a, b, c):\n    return not a < b or not c\n",
-    )
-
-
-def test_de_morgan_negations_equivalent_on_sets_and_nan() -> None:
-    assert_equivalent_over_seeds(
-        DeMorgan,
-        """
-        def f(a, b, n):
-            r = []
-            if not (a < b and n > 0):
-                r.append(1)
-            if len(a) >= n and a <= b:
-                r.append(2)
-            r.append(not (a == b or len(b) < 2))
-            return r
-        """,
-        [({1}, {1, 2}, 1), ({1, 2}, {1}, 0), ("ab", "abc", 2), ([1], [1, 2], 3), ({3}, {4}, -1)],
-        seeds=range(15),
-    )
-
-
-def test_de_morgan_both_directions_on_values() -> None:
-    assert_transform(
-        DeMorgan,
-        "def f(a, b):\n    return not (a and b)\n",
-        "def f(a, b):\n    return not a or not b\n",
-    )
-    assert_transform(
-        DeMorgan,
-        "def f(a, b):\n    return not a or not b\n",
-        "def f(a, b):\n    return not (a and b)\n",
-    )
-    assert_transform(
-        DeMorgan,
-        "def f(x, y):\n    ok = x and not (y or x > 2)\n    return ok\n",
-        "def f(x, y):\n    ok = x and (not y and x <= 2)\n    return ok\n",
-    )
-
-
-def test_de_morgan_declines() -> None:
-    # `a and b` as a value is an operand, not a bool: no rewrite keeps it.
-    assert_declines(DeMorgan, "def f(a, b):\n    return a and b\n")
-    assert_declines(DeMorgan, "def f(a):\n    return not a\n")
-    assert_declines(DeMorgan, "ok = not (a and b)\n")
-
-
-def test_de_morgan_keeps_formatting() -> None:
-    assert_keeps_lines(
-        DeMorgan,
-        """
-        def f(a, b):
-            c  =  a + b   # sum
-            while a > 0 and not b:
-                a -= 1
-            return c   # done
-        """,
-        ["    c  =  a + b   # sum", "        a -= 1", "    return c   # done"],
-    )
-
-
-def test_de_morgan_equivalent() -> None:
-    assert_equivalent_over_seeds(
-        DeMorgan,
-        """
-        def f(a, b, c):
-            r = []
-            if a and (b or not c):
-                r.append(1)
-            r.append(not (a or b))
-            r.append(not a and not c)
-            while b and c > 0:
-                c -= 1
-            r.append([x for x in (a, b, c) if x or a == b])
-            return r, not (a == 1 and b != 2), c
-        """,
-        [(0, 1, 3), (1, 0, 0), (1, 2, 2), ("", [], None), (1, 1, 5)],
-        seeds=range(15),
-    )
-
-
-def test_flip_comparison() -> None:
-    assert_transform(
-        FlipComparison,
-        """
-        def f(xs):
-            while len(xs) > 1:
-                xs.pop()
-            return xs
-        """,
-        """
-        def f(xs):
-            while 1 < len(xs):
-                xs.pop()
-            return xs
-        """,
-    )
-    assert_transform(
-        FlipComparison,
-        "def f(a, b):\n    return a <= b, a == b, a is None\n",
-        "def f(a, b):\n    return a <= b, b == a, a is None\n",
-    )
-
-
-def test_flip_comparison_declines() -> None:
-    # Both operands may have effects or raise: their order matters.
-    assert_declines(FlipComparison, "def f(a, b):\n    return a.pop() < b.pop()\n")
-    assert_declines(FlipComparison, "def f(a, b):\n    return a[0] < b[1]\n")
-    # Chains and membership tests are not flipped.
-    assert_declines(FlipComparison, "def f(a, b):\n    return 0 < a < b, a in b\n")
-
-
-def test_flip_comparison_keeps_formatting() -> None:
-    assert_keeps_lines(
-        FlipComparison,
-        """
-        def f(n):
-            # threshold
-            limit  =  10
-            return n >= limit   # compare
-        """,
-        ["    # threshold", "    limit  =  10"],
-    )
-
-
-def test_flip_comparison_equivalent() -> None:
-    assert_equivalent_over_seeds(
-        FlipComparison,
-        """
-        def f(a, b):
-            out = [a < b, a <= b, a > b, a >= b, a == b, a != b, a is b, a is not None]
-            if len(str(a)) > 1:
-                out.append("long")
-            return out
-        """,
-        [(1, 2), (2, 2), (3.5, 1), (float("nan"), 1.0), ("ab", "b")],
-        seeds=range(20),
-    )
