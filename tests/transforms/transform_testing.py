@@ -183,10 +183,14 @@ class Rewrite:
     seed: int = 0
     options: Mapping[str, Any] = field(default_factory=dict)
 
-    def check(self) -> None:
-        assert_transform(self.spec, self.before, self.after, seed=self.seed, **self.options)
+    def check(self) -> TransformResult:
+        """Check the case; the transform's result, for a test to check more of it."""
+        result = assert_transform(
+            self.spec, self.before, self.after, seed=self.seed, **self.options
+        )
         if self.calls:
             assert_equivalent(self.before, self.after, self.calls)
+        return result
 
 
 @dataclass(frozen=True)
