@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from transform_testing import (
-    assert_declines,
-    assert_keeps_lines,
-    assert_transform,
+    Case,
+    KeepsLines,
+    Rewrite,
+    cases,
     code,
+    declines,
     same_ast_ignoring_comments,
     transform,
 )
@@ -26,8 +29,29 @@ def f(nums, k):
 """
 
 
+CASES = cases(
+    declines_without_statements_to_lie_about=declines(
+        MisleadingComment,
+        "def f(x):\n    return x\n",
+        "x = []\nx.append(1)\n",
+    ),
+    keeps_existing_comments_and_formatting=KeepsLines(
+        MisleadingComment,
+        """
+        def f(xs):
+            # header
+            acc  =  []   # existing
+            for x in reversed(xs):
+                acc.append(x)
+            return acc
+        """,
+        ["    # header", "    acc  =  []   # existing", "    return acc"],
+    ),
+)
+
+
 def test_trailing_comment() -> None:
-    result = assert_transform(
+    result = Rewrite(
         MisleadingComment,
         PROGRAM,
         """
@@ -41,12 +65,12 @@ def test_trailing_comment() -> None:
                 nums.append(total)  # insert total at the front of nums
             return nums
         """,
-    )
+    ).check()
     assert result.provenance.line_map == {i: [i] for i in range(1, 10)}
 
 
 def test_own_line_comment_shifts_the_line_map() -> None:
-    result = assert_transform(
+    result = Rewrite(
         MisleadingComment,
         PROGRAM,
         """
@@ -62,7 +86,7 @@ def test_own_line_comment_shifts_the_line_map() -> None:
             return nums
         """,
         seed=4,
-    )
+    ).check()
     assert result.provenance.line_map[3] == [4]
     assert result.provenance.line_map[9] == [10]
 
@@ -92,21 +116,6 @@ def test_only_comments_change_and_every_claim_is_a_known_lie() -> None:
     assert len(texts) >= 6
 
 
-def test_declines_without_statements_to_lie_about() -> None:
-    assert_declines(MisleadingComment, "def f(x):\n    return x\n")
-    assert_declines(MisleadingComment, "x = []\nx.append(1)\n")
-
-
-def test_keeps_existing_comments_and_formatting() -> None:
-    assert_keeps_lines(
-        MisleadingComment,
-        """
-        def f(xs):
-            # header
-            acc  =  []   # existing
-            for x in reversed(xs):
-                acc.append(x)
-            return acc
-        """,
-        ["    # header", "    acc  =  []   # existing", "    return acc"],
-    )
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()

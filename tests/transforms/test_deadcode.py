@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import pytest
 from transform_testing import (
+    Case,
+    Rewrite,
     assert_declines,
     assert_equivalent_over_seeds,
     assert_keeps_lines,
     assert_transform,
+    cases,
     code,
     transform,
 )
@@ -23,8 +26,26 @@ def f(nums):
 """
 
 
+CASES = cases(
+    dead_branch_other_tests=Rewrite(
+        DeadBranch,
+        LOOP,
+        """
+        def f(nums):
+            output = []
+            if 0:
+                output.append(n)
+            for n in nums:
+                output.append(n)
+            return output
+        """,
+        seed=1,
+    ),
+)
+
+
 def test_dead_branch_after_docstring_copies_a_statement() -> None:
-    result = assert_transform(
+    result = Rewrite(
         DeadBranch,
         '''
         def f(nums):
@@ -44,25 +65,8 @@ def test_dead_branch_after_docstring_copies_a_statement() -> None:
                 output.append(n)
             return output
         ''',
-    )
+    ).check()
     assert result.provenance.line_map == {1: [1], 2: [2], 3: [3], 4: [4], 5: [7], 6: [8]}
-
-
-def test_dead_branch_other_tests() -> None:
-    assert_transform(
-        DeadBranch,
-        LOOP,
-        """
-        def f(nums):
-            output = []
-            if 0:
-                output.append(n)
-            for n in nums:
-                output.append(n)
-            return output
-        """,
-        seed=1,
-    )
 
 
 def test_dead_assignment_fresh_name_or_overwritten_local() -> None:
@@ -78,7 +82,7 @@ def test_dead_assignment_fresh_name_or_overwritten_local() -> None:
             return output
         """,
     )
-    result = assert_transform(
+    result = Rewrite(
         DeadAssignment,
         LOOP,
         """
@@ -90,7 +94,7 @@ def test_dead_assignment_fresh_name_or_overwritten_local() -> None:
             return output
         """,
         seed=1,
-    )
+    ).check()
     assert result.provenance.line_map == {1: [1], 2: [3], 3: [4], 4: [5], 5: [6]}
 
 
@@ -151,3 +155,8 @@ def test_dead_assignment_leaves_overwritten_locals_in_try_alone() -> None:
         result = transform(DeadAssignment, code(source), seed=seed)
         assert result is not None
         assert "    y = " not in result.code.replace("        y = int(x)", "")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import pytest
 from transform_testing import (
+    Case,
+    Rewrite,
     assert_declines,
     assert_equivalent_over_seeds,
     assert_keeps_lines,
     assert_transform,
+    cases,
     code,
     transform,
 )
@@ -42,27 +45,8 @@ def f(text, n):
 """
 
 
-def test_rename_short() -> None:
-    result = assert_transform(
-        RenameShort,
-        VOWELS,
-        """
-        def f(w, x):
-            # count the vowels
-            c = 0
-            for y in w:
-                if y in 'aeiou':
-                    c += x
-            return c
-        """,
-    )
-    assert result.provenance.renames == {"text": "w", "n": "x", "count": "c", "ch": "y"}
-    assert result.provenance.line_map == {1: [1], 3: [3], 4: [4], 5: [5], 6: [6], 7: [7]}
-    assert result.kind == "equivalent" and result.name == "rename_short"
-
-
-def test_rename_descriptive() -> None:
-    assert_transform(
+CASES = cases(
+    rename_descriptive=Rewrite(
         RenameDescriptive,
         VOWELS,
         """
@@ -74,12 +58,86 @@ def test_rename_descriptive() -> None:
                     cnt += x
             return cnt
         """,
-    )
+    ),
+    rename_abbreviated_and_verbose=[
+        Rewrite(
+            RenameAbbreviated,
+            VOWELS,
+            """
+            def f(txt, v):
+                # count the vowels
+                cnt = 0
+                for c in txt:
+                    if c in 'aeiou':
+                        cnt += v
+                return cnt
+            """,
+        ),
+        Rewrite(
+            RenameVerbose,
+            VOWELS,
+            """
+            def f(input_string, input_value):
+                # count the vowels
+                total_count = 0
+                for character in input_string:
+                    if character in 'aeiou':
+                        total_count += input_value
+                return total_count
+            """,
+        ),
+    ],
+    rename_misleading=Rewrite(
+        RenameMisleading,
+        VOWELS,
+        """
+        def f(table, d):
+            # count the vowels
+            lst = 0
+            for lookup in table:
+                if lookup in 'aeiou':
+                    lst += d
+            return lst
+        """,
+    ),
+    rename_obfuscated=Rewrite(
+        RenameObfuscated,
+        VOWELS,
+        """
+        def f(lI1IIIII, lIll1I):
+            # count the vowels
+            Il1l1I = 0
+            for lIII11l1 in lI1IIIII:
+                if lIII11l1 in 'aeiou':
+                    Il1l1I += lIll1I
+            return Il1l1I
+        """,
+    ),
+)
+
+
+def test_rename_short() -> None:
+    result = Rewrite(
+        RenameShort,
+        VOWELS,
+        """
+        def f(w, x):
+            # count the vowels
+            c = 0
+            for y in w:
+                if y in 'aeiou':
+                    c += x
+            return c
+        """,
+    ).check()
+    assert result.provenance.renames == {"text": "w", "n": "x", "count": "c", "ch": "y"}
+    assert result.provenance.line_map == {1: [1], 3: [3], 4: [4], 5: [5], 6: [6], 7: [7]}
+    assert result.kind == "equivalent" and result.name == "rename_short"
 
 
 def test_rename_descriptive_names_roles_from_use() -> None:
     # Reviewer's find: names like `I11l1l` or `input_operand` are not what a person writes.
-    result = assert_transform(
+    result = Rewrite(
         RenameDescriptive,
         """
         def f(a, b):
@@ -101,75 +159,14 @@ def test_rename_descriptive_names_roles_from_use() -> None:
                 res.append(values[index].upper())
             return res
         """,
-    )
+    ).check()
     assert result.provenance.renames == {
         "a": "values", "b": "d", "r": "res", "k": "key", "v": "value", "z": "index"
     }  # fmt: skip
 
 
-def test_rename_abbreviated_and_verbose() -> None:
-    assert_transform(
-        RenameAbbreviated,
-        VOWELS,
-        """
-        def f(txt, v):
-            # count the vowels
-            cnt = 0
-            for c in txt:
-                if c in 'aeiou':
-                    cnt += v
-            return cnt
-        """,
-    )
-    assert_transform(
-        RenameVerbose,
-        VOWELS,
-        """
-        def f(input_string, input_value):
-            # count the vowels
-            total_count = 0
-            for character in input_string:
-                if character in 'aeiou':
-                    total_count += input_value
-            return total_count
-        """,
-    )
-
-
-def test_rename_misleading() -> None:
-    assert_transform(
-        RenameMisleading,
-        VOWELS,
-        """
-        def f(table, d):
-            # count the vowels
-            lst = 0
-            for lookup in table:
-                if lookup in 'aeiou':
-                    lst += d
-            return lst
-        """,
-    )
-
-
-def test_rename_obfuscated() -> None:
-    assert_transform(
-        RenameObfuscated,
-        VOWELS,
-        """
-        def f(lI1IIIII, lIll1I):
-            # count the vowels
-            Il1l1I = 0
-            for lIII11l1 in lI1IIIII:
-                if lIII11l1 in 'aeiou':
-                    Il1l1I += lIll1I
-            return Il1l1I
-        """,
-    )
-
-
 def test_scopes_globals_builtins_attributes_and_keywords() -> None:
-    result = assert_transform(
+    result = Rewrite(
         "rename_short",
         """
         LIMIT = 3
@@ -192,7 +189,7 @@ def test_scopes_globals_builtins_attributes_and_keywords() -> None:
             return sorted(b, key=lambda d: g(d)), n, h.get(t), t.upper()
         """,
         seed=3,
-    )
+    ).check()
     # `item` is passed by keyword to the nested function, so it keeps its name; `key=` at
     # the call of the builtin `sorted` does not stop renaming the parameter `key`.
     assert "item" not in result.provenance.renames
@@ -308,3 +305,8 @@ def test_styles_are_registered() -> None:
         RenameObfuscated,
     ):
         assert cls.name in STYLES and cls.kind == "equivalent" and cls.description
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()

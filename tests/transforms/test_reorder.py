@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from transform_testing import (
-    assert_declines,
-    assert_equivalent_over_seeds,
-    assert_keeps_lines,
-    assert_transform,
-)
+from transform_testing import Case, Equivalent, KeepsLines, Rewrite, assert_declines, cases
 
 from transforms._reorder import ReorderStatements
 
@@ -24,28 +19,8 @@ def f(text, lower, upper):
 """
 
 
-def test_swaps_independent_initialisations() -> None:
-    result = assert_transform(
-        ReorderStatements,
-        INITS,
-        """
-        def f(text, lower, upper):
-            # counters
-            count = 0
-            flag = len(text) > 3
-            new_text = list()
-            for ch in text:
-                count += 1
-            return count, new_text, flag
-        """,
-    )
-    assert result.provenance.line_map == {
-        1: [1], 3: [3], 4: [5], 5: [4], 6: [6], 7: [7], 8: [8],
-    }  # fmt: skip
-
-
-def test_comment_above_a_statement_moves_with_it() -> None:
-    assert_transform(
+CASES = cases(
+    comment_above_a_statement_moves_with_it=Rewrite(
         ReorderStatements,
         INITS,
         """
@@ -59,7 +34,57 @@ def test_comment_above_a_statement_moves_with_it() -> None:
             return count, new_text, flag
         """,
         seed=1,
-    )
+    ),
+    keeps_formatting=KeepsLines(
+        ReorderStatements,
+        """
+        def f(x):
+            a  =  1   # one
+            b = 2
+            return a + b + x   # sum
+        """,
+        ["    a  =  1   # one", "    b = 2", "    return a + b + x   # sum"],
+    ),
+    equivalent=Equivalent(
+        ReorderStatements,
+        """
+        def f(s, n):
+            i = 0
+            out = ''
+            k = n * 2
+            size = len(s)
+            while i < size:
+                a = s[i]
+                b = i % 3
+                c, d = b + 1, k
+                out += a * b
+                i += 1
+            return out, c if size else None, d if size else None
+        """,
+        [("abcde", 2), ("", 0), ("x", -1)],
+        seeds=range(20),
+    ),
+)
+
+
+def test_swaps_independent_initialisations() -> None:
+    result = Rewrite(
+        ReorderStatements,
+        INITS,
+        """
+        def f(text, lower, upper):
+            # counters
+            count = 0
+            flag = len(text) > 3
+            new_text = list()
+            for ch in text:
+                count += 1
+            return count, new_text, flag
+        """,
+    ).check()
+    assert result.provenance.line_map == {
+        1: [1], 3: [3], 4: [5], 5: [4], 6: [6], 7: [7], 8: [8],
+    }  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -87,36 +112,6 @@ def test_declines(source: str) -> None:
     assert_declines(ReorderStatements, source)
 
 
-def test_keeps_formatting() -> None:
-    assert_keeps_lines(
-        ReorderStatements,
-        """
-        def f(x):
-            a  =  1   # one
-            b = 2
-            return a + b + x   # sum
-        """,
-        ["    a  =  1   # one", "    b = 2", "    return a + b + x   # sum"],
-    )
-
-
-def test_equivalent() -> None:
-    assert_equivalent_over_seeds(
-        ReorderStatements,
-        """
-        def f(s, n):
-            i = 0
-            out = ''
-            k = n * 2
-            size = len(s)
-            while i < size:
-                a = s[i]
-                b = i % 3
-                c, d = b + 1, k
-                out += a * b
-                i += 1
-            return out, c if size else None, d if size else None
-        """,
-        [("abcde", 2), ("", 0), ("x", -1)],
-        seeds=range(20),
-    )
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()
