@@ -3,16 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from transform_testing import (
-    Case,
-    KeepsLines,
-    Rewrite,
-    cases,
-    code,
-    declines,
-    same_ast_ignoring_comments,
-    transform,
-)
+from transform_cases import Case, KeepsLines, Rewrite, cases, declines
+from transform_testing import code, same_ast_ignoring_comments, transform
 
 from transforms._comments import MisleadingComment
 

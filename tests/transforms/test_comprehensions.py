@@ -3,18 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from transform_testing import (
-    Case,
-    Equivalent,
-    KeepsLines,
-    Rewrite,
-    assert_declines,
-    assert_equivalent,
-    cases,
-    code,
-    declines,
-    transform,
-)
+from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases, declines
+from transform_testing import assert_equivalent, code, transform
 
 from transforms._comprehensions import ComprehensionToLoop, LoopToComprehension
 
@@ -242,7 +232,7 @@ def test_partial_collections_stay_invisible_to_closures() -> None:
     result = transform(ComprehensionToLoop, code(source), seed=0)
     assert result is not None and "out = []" not in result.code
     assert_equivalent(source, result.code, [([1, 2],), ([],)])
-    assert_declines(
+    Declines(
         LoopToComprehension,
         """
         def f(xs):
@@ -252,7 +242,7 @@ def test_partial_collections_stay_invisible_to_closures() -> None:
                 out.append(g())
             return out
         """,
-    )
+    ).check()
 
 
 @pytest.mark.parametrize("case", CASES)

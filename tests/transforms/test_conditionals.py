@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from transform_testing import Case, Equivalent, KeepsLines, Rewrite, cases, declines
+from transform_cases import Case, Equivalent, KeepsLines, Rewrite, cases, declines
 
 from transforms._conditionals import IfElseSwap, IfToTernary, TernaryToIf
 

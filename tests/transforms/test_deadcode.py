@@ -3,17 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from transform_testing import (
-    Case,
-    Rewrite,
-    assert_declines,
-    assert_equivalent_over_seeds,
-    assert_keeps_lines,
-    assert_transform,
-    cases,
-    code,
-    transform,
-)
+from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases
+from transform_testing import code, transform
 
 from transforms._deadcode import DeadAssignment, DeadBranch
 
@@ -70,7 +61,7 @@ def test_dead_branch_after_docstring_copies_a_statement() -> None:
 
 
 def test_dead_assignment_fresh_name_or_overwritten_local() -> None:
-    assert_transform(
+    Rewrite(
         DeadAssignment,
         LOOP,
         """
@@ -81,7 +72,7 @@ def test_dead_assignment_fresh_name_or_overwritten_local() -> None:
             nums_copy = nums
             return output
         """,
-    )
+    ).check()
     result = Rewrite(
         DeadAssignment,
         LOOP,
@@ -100,15 +91,15 @@ def test_dead_assignment_fresh_name_or_overwritten_local() -> None:
 
 @pytest.mark.parametrize("cls", [DeadBranch, DeadAssignment])
 def test_declines(cls: type) -> None:
-    assert_declines(cls, "x = 1\nprint(x)\n")  # no function
+    Declines(cls, "x = 1\nprint(x)\n").check()  # no function
     # A global statement: an inserted assignment could clash with the declaration.
-    assert_declines(cls, "def f(t):\n    global g\n    g = t\n    return g\n")
-    assert_declines(cls, "class C:\n    def m(self):\n        return 1\n")
+    Declines(cls, "def f(t):\n    global g\n    g = t\n    return g\n").check()
+    Declines(cls, "class C:\n    def m(self):\n        return 1\n").check()
 
 
 @pytest.mark.parametrize("cls", [DeadBranch, DeadAssignment])
 def test_keeps_formatting(cls: type) -> None:
-    assert_keeps_lines(
+    KeepsLines(
         cls,
         """
         def f(a,b):   # odd spacing
@@ -117,12 +108,12 @@ def test_keeps_formatting(cls: type) -> None:
             return s   # done
         """,
         ["def f(a,b):   # odd spacing", "    # add them", "    s  =  a+b", "    return s   # done"],
-    )
+    ).check()
 
 
 @pytest.mark.parametrize("cls", [DeadBranch, DeadAssignment])
 def test_equivalent(cls: type) -> None:
-    assert_equivalent_over_seeds(
+    Equivalent(
         cls,
         """
         def f(text, k):
@@ -138,7 +129,7 @@ def test_equivalent(cls: type) -> None:
         """,
         [("a1b22", 2), ("", 0), ("99", 1)],
         seeds=range(25),
-    )
+    ).check()
 
 
 def test_dead_assignment_leaves_overwritten_locals_in_try_alone() -> None:

@@ -4,16 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 import pytest
-from transform_testing import (
-    Case,
-    Declines,
-    Equivalent,
-    KeepsLines,
-    Rewrite,
-    assert_declines,
-    cases,
-    declines,
-)
+from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases, declines
 
 from transforms._helper_names import expression_helper_names
 from transforms._helpers import ExtractHelperExpr, ExtractLoopBody
@@ -313,7 +304,7 @@ def test_extract_loop_body_returns_what_it_assigns() -> None:
     ],
 )
 def test_extract_loop_body_declines(source: str) -> None:
-    assert_declines(ExtractLoopBody, source)
+    Declines(ExtractLoopBody, source).check()
 
 
 @pytest.mark.parametrize(

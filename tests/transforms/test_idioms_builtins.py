@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 import pytest
-from transform_testing import (
-    Case,
-    Declines,
-    Rewrite,
-    assert_equivalent,
-    assert_transform,
-    cases,
-    declines,
-)
+from transform_cases import Case, Declines, Rewrite, cases, declines
+from transform_testing import assert_equivalent
 
 from transforms._analysis import ModuleInfo
 from transforms._base import analysed
@@ -1034,8 +1027,8 @@ def test_lookup_branch_and_conditional_become_get() -> None:
                 value = default
             return value, d.get(key)
         """
-    assert_transform(MembershipToGet, before, after_branch, seed=1)
-    assert_transform(MembershipToGet, before, after_ifexp, seed=0)
+    Rewrite(MembershipToGet, before, after_branch, seed=1).check()
+    Rewrite(MembershipToGet, before, after_ifexp, seed=0).check()
     calls = [({"a": 1}, "a", 0), ({"a": 1}, "b", 0), ({}, "b", [])]
     assert_equivalent(before, after_branch, calls)
     assert_equivalent(before, after_ifexp, calls)
@@ -1091,8 +1084,8 @@ def test_str_methods_swap_for_equivalent_str_methods() -> None:
         def f(text):
             return text.lstrip('x').rstrip('x')
         """
-    assert_transform(StrMethodSwap, before, after)
-    assert_transform(StrMethodSwap, after, before)
+    Rewrite(StrMethodSwap, before, after).check()
+    Rewrite(StrMethodSwap, after, before).check()
     assert_equivalent(before, after, [("xxaxbxx",), ("",), ("xxx",)])
     before = """
         def f(text):
@@ -1106,8 +1099,8 @@ def test_str_methods_swap_for_equivalent_str_methods() -> None:
         def f(text):
             return text.split(':')[0], text.rpartition('.')[2]
         """
-    assert_transform(StrMethodSwap, before, after_first, seed=1)
-    assert_transform(StrMethodSwap, before, after_last, seed=0)
+    Rewrite(StrMethodSwap, before, after_first, seed=1).check()
+    Rewrite(StrMethodSwap, before, after_last, seed=0).check()
     calls = [("a:b:c.d.e",), ("",), ("abc",), (":.",)]
     assert_equivalent(before, after_first, calls)
     assert_equivalent(before, after_last, calls)
@@ -1125,8 +1118,7 @@ def test_str_methods_swap_for_equivalent_str_methods() -> None:
                 return 1
             return 0
         """
-    assert_transform(StrMethodSwap, before, after)
-    assert_equivalent(before, after, [("abc", "b"), ("abc", "z"), ("", "")])
+    Rewrite(StrMethodSwap, before, after, calls=[("abc", "b"), ("abc", "z"), ("", "")]).check()
 
 
 @pytest.mark.parametrize("case", CASES)

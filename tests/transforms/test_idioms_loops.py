@@ -3,19 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from transform_testing import (
-    Case,
-    Declines,
-    Equivalent,
-    Rewrite,
-    assert_declines,
-    assert_equivalent,
-    assert_transform,
-    cases,
-    code,
-    declines,
-    transform,
-)
+from transform_cases import Case, Declines, Equivalent, Rewrite, cases, declines
+from transform_testing import assert_equivalent, code, transform
 
 from transforms._idioms_loops import (
     AccumulatorToLoop,
@@ -498,11 +487,11 @@ def test_join_becomes_loop_with_separator_guard() -> None:
                 joined += ordered[index]
             return joined
         """
-    assert_transform(JoinToLoop, before, trimmed, seed=0)
-    assert_transform(JoinToLoop, before, indexed, seed=1)
+    Rewrite(JoinToLoop, before, trimmed, seed=0).check()
+    Rewrite(JoinToLoop, before, indexed, seed=1).check()
     for after in (trimmed, indexed):
         assert_equivalent(before, after, [(["b", "a"],), ([],), (["x"],), (["", ""],)])
-    assert_transform(
+    Rewrite(
         JoinToLoop,
         """
         def f(xs, words):
@@ -517,15 +506,15 @@ def test_join_becomes_loop_with_separator_guard() -> None:
             s = s[:-1]
             return s + ' '.join(words)
         """,
-    )
+    ).check()
     # Items of a generator that may fail later: join() evaluates them all before raising.
-    assert_declines(
+    Declines(
         JoinToLoop,
         """
         def f(xs):
             return ', '.join(x for x in xs)
         """,
-    )
+    ).check()
 
 
 def test_join_of_split_or_sorted_becomes_loop() -> None:
@@ -546,13 +535,13 @@ def test_join_of_split_or_sorted_becomes_loop() -> None:
     assert result is not None
     assert_equivalent(before, result.code, [("cab",), ("",)])
     # The items are built by a call that may change things: not a site.
-    assert_declines(
+    Declines(
         "idiom_join_loop",
         """
         def f(parts):
             return ''.join(parts.pop())
         """,
-    )
+    ).check()
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -3,17 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from transform_testing import (
-    Case,
-    Declines,
-    Rewrite,
-    assert_declines,
-    assert_equivalent,
-    assert_transform,
-    cases,
-    declines,
-    transform,
-)
+from transform_cases import Case, Declines, Rewrite, cases, declines
+from transform_testing import assert_equivalent, transform
 
 from transforms._idioms_methods import (
     AppendToAugAssign,
@@ -428,7 +419,7 @@ def test_count_of_a_character_becomes_sum() -> None:
         def f(text):
             return sum(1 for x in text.lower() if x == 'a') * 2
         """
-    assert_transform(CountToSum, before, after, seed=0)
+    Rewrite(CountToSum, before, after, seed=0).check()
     assert_equivalent(before, after, [("bAnana",), ("",)])
     # The same generator counts a list's items and a string's characters.
     before = """
@@ -441,12 +432,12 @@ def test_count_of_a_character_becomes_sum() -> None:
             items = list(values)
             return sum(1 for x in items if x == 'a')
         """
-    assert_transform(CountToSum, before, after, seed=0)
+    Rewrite(CountToSum, before, after, seed=0).check()
     assert_equivalent(before, after, [("banana",), (["a", "b", "a"],), (("a",),)])
     # A dict has no count(): nothing shows that `d` is not one.
-    assert_declines(CountToSum, "def f(d):\n    return d.count('a')\n")
+    Declines(CountToSum, "def f(d):\n    return d.count('a')\n").check()
     # A longer needle counts non-overlapping substrings of a str but items of a list.
-    assert_declines(CountToSum, "def f(s):\n    return s.count('aa') + s.count('')\n")
+    Declines(CountToSum, "def f(s):\n    return s.count('aa') + s.count('')\n").check()
 
 
 def test_list_methods_become_slice_and_item_operations() -> None:
@@ -464,7 +455,7 @@ def test_list_methods_become_slice_and_item_operations() -> None:
         assert result is not None and result.code == after, (call, result)
         assert_equivalent(before, after, [([3, 2, 1], 1), ([2], 5), ([2, 2], -9)])
     # A set also has remove() and clear(): nothing shows `s` is a list.
-    assert_declines(ListMethodToSlice, "def f(s):\n    s.remove(1)\n    return s\n")
+    Declines(ListMethodToSlice, "def f(s):\n    s.remove(1)\n    return s\n").check()
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from transform_testing import Case, Declines, Rewrite, cases, declines
+from transform_cases import Case, Declines, Rewrite, cases, declines
 
 from transforms._idioms_counters import CounterToEnumerate, SwapToTemp
 from transforms._idioms_returns import BranchToReturnCondition, ReturnConditionToBranch

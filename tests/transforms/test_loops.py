@@ -3,21 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from transform_testing import (
-    Case,
-    Declines,
-    Equivalent,
-    KeepsLines,
-    Rewrite,
-    assert_declines,
-    assert_equivalent,
-    assert_equivalent_over_seeds,
-    assert_transform,
-    cases,
-    code,
-    declines,
-    transform,
-)
+from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases, declines
+from transform_testing import code, transform
 
 from transforms._loops import ForToWhile
 
@@ -245,8 +232,7 @@ def test_hidden_index_keeps_loop_variable_semantics() -> None:
                 i = 0
             return nums, i
         """
-    assert_transform(ForToWhile, before, after)
-    assert_equivalent(before, after, [([1, 2, 3, 4],), ([5, 6],)])
+    Rewrite(ForToWhile, before, after, calls=[([1, 2, 3, 4],), ([5, 6],)]).check()
 
 
 def test_unindexable_iterables_go_through_list_and_never_next() -> None:
@@ -264,7 +250,7 @@ def test_unindexable_iterables_go_through_list_and_never_next() -> None:
         assert result is not None
         assert "list(d.items())" in result.code
         assert "next(" not in result.code and "StopIteration" not in result.code
-    assert_equivalent_over_seeds(ForToWhile, before, [({1: 2, 3: -1, 4: 5},), ({},)])
+    Equivalent(ForToWhile, before, [({1: 2, 3: -1, 4: 5},), ({},)]).check()
 
 
 def test_mutation_during_iteration_is_preserved_on_a_known_list() -> None:
@@ -279,7 +265,7 @@ def test_mutation_during_iteration_is_preserved_on_a_known_list() -> None:
     for seed in range(4):
         result = transform(ForToWhile, code(before), seed=seed)
         assert result is not None and "list(items)" not in result.code
-    assert_equivalent_over_seeds(ForToWhile, before, [(3,), (0,), (2,)])
+    Equivalent(ForToWhile, before, [(3,), (0,), (2,)]).check()
 
 
 def test_enumerate_loop_counts_its_own_index() -> None:
@@ -308,10 +294,9 @@ def test_enumerate_loop_counts_its_own_index() -> None:
                 i += 1
             return out
         """
-    assert_transform(ForToWhile, before, after)
-    assert_equivalent(before, after, [("a bb a c",), ("",), ("x",)])
+    Rewrite(ForToWhile, before, after, calls=[("a bb a c",), ("",), ("x",)]).check()
     # The index is read after the loop (its last value, not the length): no rewrite.
-    assert_declines(
+    Declines(
         ForToWhile,
         """
         def f(xs):
@@ -320,7 +305,7 @@ def test_enumerate_loop_counts_its_own_index() -> None:
                 print(x)
             return i
         """,
-    )
+    ).check()
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -3,17 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from transform_testing import (
-    Case,
-    Rewrite,
-    assert_declines,
-    assert_equivalent_over_seeds,
-    assert_keeps_lines,
-    assert_transform,
-    cases,
-    code,
-    transform,
-)
+from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases
+from transform_testing import assert_transform, code, transform
 
 from transforms._analysis import RESERVED_NAMES, identifiers
 from transforms._rename import (
@@ -242,7 +233,7 @@ def test_new_names_collide_with_nothing() -> None:
 
 @pytest.mark.parametrize("style", STYLES)
 def test_keeps_comments_and_formatting(style: str) -> None:
-    assert_keeps_lines(
+    KeepsLines(
         style,
         """
         # header comment
@@ -254,7 +245,7 @@ def test_keeps_comments_and_formatting(style: str) -> None:
             return result + len(word)
         """,
         ["# header comment", "TABLE  =  {'a':1}   # odd spacing", "    # explain"],
-    )
+    ).check()
 
 
 @pytest.mark.parametrize("style", STYLES)
@@ -271,12 +262,12 @@ def test_keeps_comments_and_formatting(style: str) -> None:
     ],
 )
 def test_declines(style: str, source: str) -> None:
-    assert_declines(style, source)
+    Declines(style, source).check()
 
 
 @pytest.mark.parametrize("style", STYLES)
 def test_equivalent(style: str) -> None:
-    assert_equivalent_over_seeds(
+    Equivalent(
         style,
         """
         def f(nums, k):
@@ -292,7 +283,7 @@ def test_equivalent(style: str) -> None:
             return out, sorted(seen.items(), key=lambda kv: -kv[1]), acc
         """,
         [([1, 2, 3, 4, 4], 2), ([], 1), ([6, 6, 6], -1)],
-    )
+    ).check()
 
 
 def test_styles_are_registered() -> None:

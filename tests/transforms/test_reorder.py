@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from transform_testing import Case, Equivalent, KeepsLines, Rewrite, assert_declines, cases
+from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases
 
 from transforms._reorder import ReorderStatements
 
@@ -109,7 +109,7 @@ def test_swaps_independent_initialisations() -> None:
     ],
 )
 def test_declines(source: str) -> None:
-    assert_declines(ReorderStatements, source)
+    Declines(ReorderStatements, source).check()
 
 
 @pytest.mark.parametrize("case", CASES)

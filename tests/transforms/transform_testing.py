@@ -1,13 +1,6 @@
 """Shared helpers for the transform tests, in the spirit of LibCST's `assertCodemod`:
 a test states the source before and after, and the helper checks the transform's output.
-
-A test module lists its cases in one table, `CASES = cases(name=Rewrite(...), ...)`, each case
-one of `Rewrite`, `Declines`, `KeepsLines` and `Equivalent`, and checks them all with
-
-    @pytest.mark.parametrize("case", CASES)
-    def test_case(case: Case) -> None:
-        case.check()
-"""
+The tables of cases built on these are in `transform_cases`."""
 
 from __future__ import annotations
 
@@ -18,12 +11,9 @@ import io
 import signal
 import textwrap
 import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
 from types import FrameType
 from typing import Any
-
-import pytest
 
 from transforms._base import (
     Transform,
@@ -166,86 +156,3 @@ def assert_equivalent_over_seeds(
 def same_ast_ignoring_comments(before: str, after: str) -> bool:
     """Whether two sources differ at most in comments and layout."""
     return ast.dump(ast.parse(before)) == ast.dump(ast.parse(after))
-
-
-Calls = Sequence[Sequence[Any] | str]
-
-
-@dataclass(frozen=True)
-class Rewrite:
-    """`spec` turns `before` into exactly `after` (with `seed` and `options`); with `calls`,
-    `before` and `after` also behave the same on each of them."""
-
-    spec: TransformSpec
-    before: str
-    after: str
-    calls: Calls = ()
-    seed: int = 0
-    options: Mapping[str, Any] = field(default_factory=dict)
-
-    def check(self) -> TransformResult:
-        """Check the case; the transform's result, for a test to check more of it."""
-        result = assert_transform(
-            self.spec, self.before, self.after, seed=self.seed, **self.options
-        )
-        if self.calls:
-            assert_equivalent(self.before, self.after, self.calls)
-        return result
-
-
-@dataclass(frozen=True)
-class Declines:
-    """`spec` returns None on `source`, whatever the seed."""
-
-    spec: TransformSpec
-    source: str
-    seeds: Iterable[int] = range(5)
-
-    def check(self) -> None:
-        assert_declines(self.spec, self.source, seeds=self.seeds)
-
-
-@dataclass(frozen=True)
-class KeepsLines:
-    """`spec` applies to `source` and keeps each line of `kept` as it was, whatever the seed."""
-
-    spec: TransformSpec
-    source: str
-    kept: Sequence[str]
-    seeds: Iterable[int] = range(5)
-
-    def check(self) -> None:
-        assert_keeps_lines(self.spec, self.source, self.kept, seeds=self.seeds)
-
-
-@dataclass(frozen=True)
-class Equivalent:
-    """Every output of `spec` on `source` over `seeds` behaves like `source` on `calls`."""
-
-    spec: TransformSpec
-    source: str
-    calls: Calls
-    seeds: Iterable[int] = range(8)
-
-    def check(self) -> None:
-        assert_equivalent_over_seeds(self.spec, self.source, self.calls, seeds=self.seeds)
-
-
-def declines(spec: TransformSpec, *sources: str, seeds: Iterable[int] = range(5)) -> list[Declines]:
-    """One `Declines` case per source."""
-    return [Declines(spec, source, seeds) for source in sources]
-
-
-Case = Rewrite | Declines | KeepsLines | Equivalent
-
-
-def cases(**named: Case | Sequence[Case]) -> list[Any]:
-    """The parameters of a table of cases, each with its name as the test id; a name given a
-    sequence of cases numbers them (`name-0`, `name-1`, ...)."""
-    params = []
-    for name, found in named.items():
-        if isinstance(found, Sequence):
-            params += [pytest.param(c, id=f"{name}-{i}") for i, c in enumerate(found)]
-        else:
-            params.append(pytest.param(found, id=name))
-    return params
