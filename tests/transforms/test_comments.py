@@ -42,43 +42,28 @@ CASES = cases(
 )
 
 
+def commented(line: str, comment: str, *, own_line: bool = False) -> str:
+    """PROGRAM with `# comment` at the end of its line `line`, or on a line of its own above."""
+    lines = code(PROGRAM).splitlines(keepends=True)
+    (at,) = [i for i, text in enumerate(lines) if text.strip() == line]
+    if own_line:
+        indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
+        lines.insert(at, f"{indent}# {comment}\n")
+    else:
+        lines[at] = f"{lines[at].rstrip()}  # {comment}\n"
+    return "".join(lines)
+
+
 def test_trailing_comment() -> None:
-    result = Rewrite(
-        MisleadingComment,
-        PROGRAM,
-        """
-        def f(nums, k):
-            total = 0
-            for n in nums:
-                total += n
-            while total > k:
-                total -= k
-            if total:
-                nums.append(total)  # insert total at the front of nums
-            return nums
-        """,
-    ).check()
+    after = commented("nums.append(total)", "insert total at the front of nums")
+    result = Rewrite(MisleadingComment, PROGRAM, after).check()
     assert result.provenance.line_map == {i: [i] for i in range(1, 10)}
 
 
 def test_own_line_comment_shifts_the_line_map() -> None:
-    result = Rewrite(
-        MisleadingComment,
-        PROGRAM,
-        """
-        def f(nums, k):
-            total = 0
-            # visit nums from its last element to its first
-            for n in nums:
-                total += n
-            while total > k:
-                total -= k
-            if total:
-                nums.append(total)
-            return nums
-        """,
-        seed=4,
-    ).check()
+    comment = "visit nums from its last element to its first"
+    after = commented("for n in nums:", comment, own_line=True)
+    result = Rewrite(MisleadingComment, PROGRAM, after, seed=4).check()
     assert result.provenance.line_map[3] == [4]
     assert result.provenance.line_map[9] == [10]
 
