@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 import pytest
-from transform_cases import Case, Declines, Rewrite, cases, declines
+from transform_cases import Case, Declines, Rewrite, Rewrites, cases, declines
 from transform_testing import assert_equivalent
 
 from transforms._analysis import ModuleInfo
@@ -27,7 +27,7 @@ from transforms._idioms_common import INT, STR, Kinds
 
 CASES = cases(
     len_comparison_becomes_truth_test=[
-        Rewrite(
+        Rewrites(
             LenToTruth,
             """
             def f(items):
@@ -36,33 +36,22 @@ CASES = cases(
                     return 'empty'
                 return 'full' if len(items) > 0 else 'none'
             """,
-            """
+            {
+                1: """
             def f(items):
                 items.append(0)
                 if not items:
                     return 'empty'
                 return 'full' if len(items) > 0 else 'none'
             """,
-            seed=1,
-            calls=[([],), ([1],)],
-        ),
-        Rewrite(
-            LenToTruth,
-            """
-            def f(items):
-                items.append(0)
-                if len(items) == 0:
-                    return 'empty'
-                return 'full' if len(items) > 0 else 'none'
-            """,
-            """
+                0: """
             def f(items):
                 items.append(0)
                 if len(items) == 0:
                     return 'empty'
                 return 'full' if items else 'none'
             """,
-            seed=0,
+            },
             calls=[([],), ([1],)],
         ),
     ],
@@ -341,17 +330,7 @@ CASES = cases(
                 return ''.join(letter if c == 'a' else c for c in text)
             """,
             calls=[("banana", "x"), ("", "y")],
-        ),
-        Rewrite(
-            JoinComprehension,
-            """
-            def f(text, letter):
-                return ''.join(letter if c == 'a' else c for c in text)
-            """,
-            """
-            def f(text, letter):
-                return ''.join([letter if c == 'a' else c for c in text])
-            """,
+            back_seed=0,
         ),
         Rewrite(
             JoinComprehension,
@@ -456,23 +435,7 @@ CASES = cases(
                 return out
             """,
             calls=[([1, 2, 3],), ([],)],
-        ),
-        Rewrite(
-            ReversedRange,
-            """
-            def f(nums):
-                out = []
-                for i in reversed(range(len(nums))):
-                    out.append(nums[i])
-                return out
-            """,
-            """
-            def f(nums):
-                out = []
-                for i in range(len(nums) - 1, -1, -1):
-                    out.append(nums[i])
-                return out
-            """,
+            back_seed=0,
         ),
         Rewrite(
             ReversedRange,
@@ -680,30 +643,22 @@ CASES = cases(
         """,
     ),
     map_and_filter_become_comprehensions=[
-        Rewrite(
+        Rewrites(
             MapToComprehension,
             """
             def f(nums):
                 return list(map(lambda n: n * 2, nums)), list(filter(lambda n: n > 1, nums))
             """,
-            """
+            {
+                1: """
             def f(nums):
                 return [n * 2 for n in nums], list(filter(lambda n: n > 1, nums))
             """,
-            seed=1,
-            calls=[([1, 2, 3],), ([],)],
-        ),
-        Rewrite(
-            MapToComprehension,
-            """
-            def f(nums):
-                return list(map(lambda n: n * 2, nums)), list(filter(lambda n: n > 1, nums))
-            """,
-            """
+                0: """
             def f(nums):
                 return list(map(lambda n: n * 2, nums)), [n for n in nums if n > 1]
             """,
-            seed=0,
+            },
             calls=[([1, 2, 3],), ([],)],
         ),
         Rewrite(
@@ -823,21 +778,7 @@ CASES = cases(
             """,
             seed=2,
             calls=[("abc",), ("",), ({"a": 1},)],
-        ),
-        Rewrite(
-            CopyComprehension,
-            """
-            def f(text):
-                t = [item for item in text]
-                t.append('!')
-                return t
-            """,
-            """
-            def f(text):
-                t = list(text)
-                t.append('!')
-                return t
-            """,
+            back_seed=0,
         ),
         Rewrite(
             CopyComprehension,
@@ -910,25 +851,7 @@ CASES = cases(
                 return total
             """,
             calls=[({"a": 1, "b": 2},), ({},)],
-        ),
-        Rewrite(
-            DictKeys,
-            """
-            def f(d):
-                d.get(0)
-                total = 0
-                for key in d:
-                    total += d[key]
-                return total
-            """,
-            """
-            def f(d):
-                d.get(0)
-                total = 0
-                for key in d.keys():
-                    total += d[key]
-                return total
-            """,
+            back_seed=0,
         ),
     ],
     per_character_str_tests_become_all_over_the_characters=[
@@ -975,19 +898,7 @@ CASES = cases(
                 return text[len(text) - 1]
             """,
             calls=[("abC",), ("",)],
-        ),
-        Rewrite(
-            NegativeIndex,
-            """
-            def f(text):
-                text = text.lower()
-                return text[len(text) - 1]
-            """,
-            """
-            def f(text):
-                text = text.lower()
-                return text[-1]
-            """,
+            back_seed=0,
         ),
         # `text[-2]` of a one-character str raises; `text[len(text) - 2]` is `text[-1]`.
         Declines(

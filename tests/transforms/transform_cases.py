@@ -32,7 +32,8 @@ Calls = Sequence[Sequence[Any] | str]
 @dataclass(frozen=True)
 class Rewrite:
     """`spec` turns `before` into exactly `after` (with `seed` and `options`); with `calls`,
-    `before` and `after` also behave the same on each of them."""
+    `before` and `after` also behave the same on each of them; with `back_seed`, `spec` also
+    turns `after` back into exactly `before` (with that seed)."""
 
     spec: TransformSpec
     before: str
@@ -40,15 +41,36 @@ class Rewrite:
     calls: Calls = ()
     seed: int = 0
     options: Mapping[str, Any] = field(default_factory=dict)
+    back_seed: int | None = None
 
     def check(self) -> TransformResult:
         """Check the case; the transform's result, for a test to check more of it."""
         result = assert_transform(
             self.spec, self.before, self.after, seed=self.seed, **self.options
         )
+        if self.back_seed is not None:
+            assert_transform(
+                self.spec, self.after, self.before, seed=self.back_seed, **self.options
+            )
         if self.calls:
             assert_equivalent(self.before, self.after, self.calls)
         return result
+
+
+@dataclass(frozen=True)
+class Rewrites:
+    """`spec` turns `before` into exactly `afters[seed]` with each seed; with `calls`, each
+    output also behaves like `before` on each of them."""
+
+    spec: TransformSpec
+    before: str
+    afters: Mapping[int, str]
+    calls: Calls = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def check(self) -> None:
+        for seed, after in self.afters.items():
+            Rewrite(self.spec, self.before, after, self.calls, seed, self.options).check()
 
 
 @dataclass(frozen=True)
