@@ -232,6 +232,17 @@ CASES = cases(
             return [ch for ch in text if is_vowel(ch)]
         """,
     ),
+    extract_loop_body_declines=declines(
+        ExtractLoopBody,
+        # leaves the loop
+        "def f(xs):\n    for x in xs:\n        if x:\n            return x\n    return None\n",
+        "def f(xs):\n    for x in xs:\n        if x:\n            break\n    return xs\n",
+        # `last` may be unbound before the loop and is only assigned conditionally
+        "def f(xs):\n    for x in xs:\n        if x:\n            last = x\n    return xs\n",
+        # inside a try: a partial update could be observed by the handler
+        "def f(xs):\n    n = 0\n    try:\n        for x in xs:\n            n += 1 / x\n"
+        "    except ZeroDivisionError:\n        return n\n    return n\n",
+    ),
 )
 
 
@@ -288,23 +299,6 @@ def test_extract_loop_body_returns_what_it_assigns() -> None:
     ).check()
     assert result.provenance.line_map[1] == [8]
     assert result.provenance.line_map[5] == [2, 12]
-
-
-@pytest.mark.parametrize(
-    "source",
-    [
-        # leaves the loop
-        "def f(xs):\n    for x in xs:\n        if x:\n            return x\n    return None\n",
-        "def f(xs):\n    for x in xs:\n        if x:\n            break\n    return xs\n",
-        # `last` may be unbound before the loop and is only assigned conditionally
-        "def f(xs):\n    for x in xs:\n        if x:\n            last = x\n    return xs\n",
-        # inside a try: a partial update could be observed by the handler
-        "def f(xs):\n    n = 0\n    try:\n        for x in xs:\n            n += 1 / x\n"
-        "    except ZeroDivisionError:\n        return n\n    return n\n",
-    ],
-)
-def test_extract_loop_body_declines(source: str) -> None:
-    Declines(ExtractLoopBody, source).check()
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases
+from transform_cases import Case, Equivalent, KeepsLines, Rewrite, cases, declines
 
 from transforms._reorder import ReorderStatements
 
@@ -64,6 +64,25 @@ CASES = cases(
         [("abcde", 2), ("", 0), ("x", -1)],
         seeds=range(20),
     ),
+    declines=declines(
+        ReorderStatements,
+        # data dependence
+        "def f(x):\n    a = x + 1\n    b = a * 2\n    return b\n",
+        "def f(x):\n    a = x\n    x = 2\n    return a, x\n",
+        # both may raise: the exception that surfaces could change
+        "def f(x, y):\n    a = x[0]\n    b = y[1]\n    return a, b\n",
+        # `i` may be unbound (empty range): UnboundLocalError must stay first
+        "def f(n, s):\n    for i in range(n):\n        pass\n    a = i\n    b = s[0]\n"
+        "    return a, b\n",
+        # calls with effects, stores into objects (aliasing)
+        "def f(x, y):\n    a = x.pop()\n    b = y.pop()\n    return a, b\n",
+        "def f(x, y):\n    x[0] = 1\n    y[0] = 2\n    return x, y\n",
+        # both consume the same iterable
+        "def f(it):\n    a = list(it)\n    b = list(it)\n    return a, b\n",
+        # inside try
+        "def f(x):\n    try:\n        a = 1\n        b = int(x)\n    except ValueError:\n"
+        "        return a\n    return a, b\n",
+    ),
 )
 
 
@@ -85,31 +104,6 @@ def test_swaps_independent_initialisations() -> None:
     assert result.provenance.line_map == {
         1: [1], 3: [3], 4: [5], 5: [4], 6: [6], 7: [7], 8: [8],
     }  # fmt: skip
-
-
-@pytest.mark.parametrize(
-    "source",
-    [
-        # data dependence
-        "def f(x):\n    a = x + 1\n    b = a * 2\n    return b\n",
-        "def f(x):\n    a = x\n    x = 2\n    return a, x\n",
-        # both may raise: the exception that surfaces could change
-        "def f(x, y):\n    a = x[0]\n    b = y[1]\n    return a, b\n",
-        # `i` may be unbound (empty range): UnboundLocalError must stay first
-        "def f(n, s):\n    for i in range(n):\n        pass\n    a = i\n    b = s[0]\n"
-        "    return a, b\n",
-        # calls with effects, stores into objects (aliasing)
-        "def f(x, y):\n    a = x.pop()\n    b = y.pop()\n    return a, b\n",
-        "def f(x, y):\n    x[0] = 1\n    y[0] = 2\n    return x, y\n",
-        # both consume the same iterable
-        "def f(it):\n    a = list(it)\n    b = list(it)\n    return a, b\n",
-        # inside try
-        "def f(x):\n    try:\n        a = 1\n        b = int(x)\n    except ValueError:\n"
-        "        return a\n    return a, b\n",
-    ],
-)
-def test_declines(source: str) -> None:
-    Declines(ReorderStatements, source).check()
 
 
 @pytest.mark.parametrize("case", CASES)
