@@ -2,7 +2,28 @@
 
 from __future__ import annotations
 
-from core_bench.schemas import Sample
+from core_bench.schemas import DatasetInfo, Manifest, Sample
+
+
+def manifest(
+    dataset: str = "test", sha256: str = "0", *, seed: int = 0, built_at: str = ""
+) -> Manifest:
+    """The manifest of a benchmark built by hand from `dataset` (no options, no counts)."""
+    return Manifest(
+        dataset=DatasetInfo(name=dataset, sha256=sha256),
+        seed=seed,
+        options={},
+        package_versions={},
+        counts={},
+        skipped=[],
+        built_at=built_at,
+    )
+
+
+def located(variant: str, call: int) -> dict[str, object]:
+    """The fields that place a record on `variant`'s call `call` (its problem is the part of
+    the variant id before the first colon)."""
+    return {"problem_id": variant.split(":")[0], "variant_id": variant, "call_index": call}
 
 
 def sample(
@@ -21,10 +42,8 @@ def sample(
         task_id=f"direct/{task}/{base}",
         task=task,  # type: ignore[arg-type]
         strategy="direct",
-        problem_id=variant.split(":")[0],
-        variant_id=variant,
+        **located(variant, call),  # type: ignore[arg-type]
         probe_id=probe_id,
-        call_index=call,
         sample_index=index,
         prompt_hash="h",
         response="",
