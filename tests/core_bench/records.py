@@ -1,7 +1,10 @@
-"""Records that the metrics tests build by hand."""
+"""Records that the tests build by hand."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from core_bench.runs import Task
 from core_bench.schemas import DatasetInfo, Manifest, Sample
 
 
@@ -50,3 +53,23 @@ def sample(
         answer=answer,
         verdict="correct" if right else "wrong",
     )
+
+
+def original_task(code: str, call: str, output: str, **fields: Any) -> Task:
+    """A direct-strategy output task on the original of problem `p` (its call 0, entry `f`),
+    with `fields` changed."""
+    task: dict[str, Any] = {
+        "id": "t",
+        "kind": "output",
+        "strategy": "direct",
+        "problem_id": "p",
+        "variant_id": "p",
+        "variant_kind": "original",
+        "call_index": 0,
+        "code": code,
+        "entry": "f",
+        "call": call,
+        "output": output,
+        "original_output": output,
+    }
+    return Task(**{**task, **fields})
