@@ -109,8 +109,8 @@ def test_names_bound_once_in_straight_line_code_change_a_known_number_of_times()
     assert {"total", "xs"} <= asked
 
 
-def _ctx() -> CallContext:
-    return CallContext(CODE, trace(CODE, CALL))
+def _ctx(code: str = CODE, call: str = CALL) -> CallContext:
+    return CallContext(code, trace(code, call))
 
 
 def _reading(probe):  # type: ignore[no-untyped-def]
@@ -158,7 +158,7 @@ COUNT_CODE = (  # bundled cb-011
 
 def test_a_while_test_tells_the_value_it_ends_on() -> None:
     call = "f('banana', 'an')"
-    ctx = CallContext(COUNT_CODE, trace(COUNT_CODE, call))
+    ctx = _ctx(COUNT_CODE, call)
     readings = {r.variable: r for r in KINDS["loop_exit_state"].each(ctx)}
     assert readings["start"].answer == "-1" and readings["count"].answer == "2"
     assert static_answer(ctx, readings["start"]) == "-1"  # the test's literal, not a trace
