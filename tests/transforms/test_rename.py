@@ -23,14 +23,15 @@ from transforms._rename import (
     RenameVerbose,
 )
 
-STYLES = [
-    "rename_short",
-    "rename_descriptive",
-    "rename_abbreviated",
-    "rename_verbose",
-    "rename_misleading",
-    "rename_obfuscated",
-]
+CLASSES = {
+    "rename_short": RenameShort,
+    "rename_descriptive": RenameDescriptive,
+    "rename_abbreviated": RenameAbbreviated,
+    "rename_verbose": RenameVerbose,
+    "rename_misleading": RenameMisleading,
+    "rename_obfuscated": RenameObfuscated,
+}
+STYLES = list(CLASSES)
 
 VOWELS = """
 def f(text, n):
@@ -261,15 +262,8 @@ def test_equivalent(style: str) -> None:
 
 
 def test_styles_are_registered() -> None:
-    for cls in (
-        RenameShort,
-        RenameDescriptive,
-        RenameAbbreviated,
-        RenameVerbose,
-        RenameMisleading,
-        RenameObfuscated,
-    ):
-        assert cls.name in STYLES and cls.kind == "equivalent" and cls.description
+    for style, cls in CLASSES.items():
+        assert cls.name == style and cls.kind == "equivalent" and cls.description
 
 
 @pytest.mark.parametrize("case", CASES)
