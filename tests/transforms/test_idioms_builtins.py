@@ -437,7 +437,7 @@ CASES = cases(
             calls=[([1, 2, 3],), ([],)],
             back_seed=0,
         ),
-        Rewrite(
+        Rewrites(
             ReversedRange,
             """
             def f(text):
@@ -446,34 +446,23 @@ CASES = cases(
                     out.append(text[i])
                 return out
             """,
-            """
-            def f(text):
-                out = [k for k in range(10, 3, -1)]
-                for i in reversed(range(1, len(text))):
-                    out.append(text[i])
-                return out
-            """,
-            seed=0,
+            {
+                0: """
+                def f(text):
+                    out = [k for k in range(10, 3, -1)]
+                    for i in reversed(range(1, len(text))):
+                        out.append(text[i])
+                    return out
+                """,
+                1: """
+                def f(text):
+                    out = [k for k in reversed(range(4, 11))]
+                    for i in range(len(text) - 1, 0, -1):
+                        out.append(text[i])
+                    return out
+                """,
+            },
             calls=[("abc",), ("",), ("a",)],
-        ),
-        Rewrite(
-            ReversedRange,
-            """
-            def f(text):
-                out = [k for k in range(10, 3, -1)]
-                for i in range(len(text) - 1, 0, -1):
-                    out.append(text[i])
-                return out
-            """,
-            """
-            def f(text):
-                out = [k for k in reversed(range(4, 11))]
-                for i in range(len(text) - 1, 0, -1):
-                    out.append(text[i])
-                return out
-            """,
-            seed=1,
-            calls=[("abc",), ("",)],
         ),
         # `n` may be a float: `range` raises where `n - 1` would not.
         Declines(
@@ -929,20 +918,9 @@ def test_lookup_branch_and_conditional_become_get() -> None:
             value = d.get(key, default)
             return value, d[key] if key in d else None
         """
-    after_ifexp = """
-        def f(d, key, default):
-            d.items()
-            if key in d:
-                value = d[key]
-            else:
-                value = default
-            return value, d.get(key)
-        """
-    Rewrite(MembershipToGet, before, after_branch, seed=1).check()
-    Rewrite(MembershipToGet, before, after_ifexp, seed=0).check()
+    after_ifexp = before.replace("d[key] if key in d else None", "d.get(key)")
     calls = [({"a": 1}, "a", 0), ({"a": 1}, "b", 0), ({}, "b", [])]
-    assert_equivalent(before, after_branch, calls)
-    assert_equivalent(before, after_ifexp, calls)
+    Rewrites(MembershipToGet, before, {1: after_branch, 0: after_ifexp}, calls).check()
 
 
 def _kinds(source: str) -> Kinds:
@@ -964,26 +942,25 @@ def test_kinds_follow_a_name_rebound_from_itself() -> None:
     assert _kinds("def f(x):\n    t = 'a'\n    t = [t]\n").of_name("t") is None
 
 
+def _kinds_of(source: str, *names: str) -> dict[str, object]:
+    """The kind that the analysis of `source`'s function gives each of `names`."""
+    kinds = _kinds(source)
+    return {name: kinds.of_name(name) for name in names}
+
+
 def test_kinds_of_loop_items_over_a_str() -> None:
     source = "def f(text, items):\n    t = text.lower()\n    for c in t:\n        pass\n"
     source += "    for i, ch in enumerate(t):\n        pass\n    for x in items:\n        pass\n"
-    kinds = _kinds(source)
-    assert kinds.of_name("c") == STR
-    assert kinds.of_name("ch") == STR
-    assert kinds.of_name("i") == INT
     # `items` is a parameter with no evidence: its items may be anything.
-    assert kinds.of_name("x") is None
+    assert _kinds_of(source, "c", "ch", "i", "x") == {"c": STR, "ch": STR, "i": INT, "x": None}
 
 
 def test_kinds_of_str_method_arguments_and_str_additions() -> None:
     source = "def f(text, sub, rep, tail, n):\n    t = text.lower()\n"
     source += "    k = t.count(sub) + t.find(rep, n)\n    return t + tail, n\n"
-    kinds = _kinds(source)
-    assert kinds.of_name("sub") == STR
-    assert kinds.of_name("rep") == STR
-    assert kinds.of_name("tail") == STR
     # Only the first argument of find is a str.
-    assert kinds.of_name("n") is None
+    kinds = {"sub": STR, "rep": STR, "tail": STR, "n": None}
+    assert _kinds_of(source, *kinds) == kinds
 
 
 def test_str_methods_swap_for_equivalent_str_methods() -> None:
