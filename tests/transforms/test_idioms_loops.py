@@ -18,6 +18,14 @@ from transforms._idioms_loops import (
     SortedToSort,
 )
 
+PREFIX_SEARCH = """
+def f(words, prefix):
+    for w in words:
+        if w.startswith(prefix):
+            return True
+    return False
+"""
+
 CASES = cases(
     counting_loop_becomes_sum=Rewrite(
         LoopToSum,
@@ -242,13 +250,7 @@ CASES = cases(
     early_return_becomes_flag=[
         Rewrite(
             EarlyReturnToFlag,
-            """
-            def f(words, prefix):
-                for w in words:
-                    if w.startswith(prefix):
-                        return True
-                return False
-            """,
+            PREFIX_SEARCH,
             """
             def f(words, prefix):
                 matched = False
@@ -262,13 +264,7 @@ CASES = cases(
         ),
         Equivalent(
             EarlyReturnToFlag,
-            """
-            def f(words, prefix):
-                for w in words:
-                    if w.startswith(prefix):
-                        return True
-                return False
-            """,
+            PREFIX_SEARCH,
             [(["ab"], "a"), (["b"], "a")],
         ),
     ],

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from transform_cases import Case, Declines, Rewrite, cases, declines
+from transform_cases import Case, Declines, Rewrite, Rewrites, cases, declines
 from transform_testing import assert_equivalent, transform
 
 from transforms._idioms_methods import (
@@ -287,7 +287,7 @@ CASES = cases(
         ),
     ],
     copy_and_single_key_update=[
-        Rewrite(
+        Rewrites(
             ListMethodToSlice,
             """
             def f(pairs, k):
@@ -296,32 +296,22 @@ CASES = cases(
                 e.update({k: 0})
                 return d, e
             """,
-            """
-            def f(pairs, k):
-                d = dict(pairs)
-                e = dict(d)
-                e.update({k: 0})
-                return d, e
-            """,
-            seed=1,
-        ),
-        Rewrite(
-            ListMethodToSlice,
-            """
-            def f(pairs, k):
-                d = dict(pairs)
-                e = d.copy()
-                e.update({k: 0})
-                return d, e
-            """,
-            """
-            def f(pairs, k):
-                d = dict(pairs)
-                e = d.copy()
-                e[k] = 0
-                return d, e
-            """,
-            seed=0,
+            {
+                1: """
+                def f(pairs, k):
+                    d = dict(pairs)
+                    e = dict(d)
+                    e.update({k: 0})
+                    return d, e
+                """,
+                0: """
+                def f(pairs, k):
+                    d = dict(pairs)
+                    e = d.copy()
+                    e[k] = 0
+                    return d, e
+                """,
+            },
             calls=[({"a": 1}, "a"), ({}, "b")],
         ),
     ],
