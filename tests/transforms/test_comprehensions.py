@@ -63,7 +63,7 @@ CASES = cases(
         # any() stops early: a list built beforehand would evaluate every element.
         "def f(xs):\n    return any(x > 1 for x in xs)\n",
         "def f(xs):\n    return list(xs)\n",
-        "ys = [x for x in range(3)]\n",
+        "ys = [x for x in range(3)]\n",  # module level
     ),
     comprehension_to_loop_keeps_formatting=KeepsLines(
         ComprehensionToLoop,

@@ -131,7 +131,7 @@ CASES = cases(
         ForToWhile,
         "def f(x):\n    while x:\n        x -= 1\n    return x\n",
         "def f(xs):\n    return [x for x in xs]\n",
-        "for i in range(3):\n    print(i)\n",
+        "for i in range(3):\n    print(i)\n",  # module level
         # `async for` is left alone.
         """
         async def f(xs):
