@@ -1,6 +1,6 @@
 """Tables of transform test cases: a test module lists its cases in one table,
-`CASES = cases(name=Rewrite(...), ...)`, each case one of `Rewrite`, `Declines`, `KeepsLines`
-and `Equivalent`, and checks them all with
+`CASES = cases(name=Rewrite(...), ...)`, each case one of `Rewrite` (or `Rewrites`, one source
+with several seeds), `Declines`, `KeepsLines` and `Equivalent`, and checks them all with
 
     @pytest.mark.parametrize("case", CASES)
     def test_case(case: Case) -> None:
