@@ -843,36 +843,34 @@ CASES = cases(
             back_seed=0,
         ),
     ],
-    per_character_str_tests_become_all_over_the_characters=[
-        Rewrite(
-            StrMethodSwap,
-            """
-            def f(text):
-                text = text.strip()
-                return not text.isdigit()
-            """,
-            """
-            def f(text):
-                text = text.strip()
-                return not (len(text) > 0 and all(c.isdigit() for c in text))
-            """,
-            seed=0,
-            calls=[(" 123 ",), ("",), ("12a",), ("\u0663",), ("  ",)],
-        ),
-        # A loop's character: `len(c) > 0 and all(...)` over one character is not natural.
-        Declines(
-            StrMethodSwap,
-            """
-            def f(text):
-                text = text.lower()
-                n = 0
-                for c in text:
-                    if c.isdigit():
-                        n += 1
-                return n
-            """,
-        ),
-    ],
+    per_character_str_tests_become_all_over_the_characters=Rewrite(
+        StrMethodSwap,
+        """
+        def f(text):
+            text = text.strip()
+            return not text.isdigit()
+        """,
+        """
+        def f(text):
+            text = text.strip()
+            return not (len(text) > 0 and all(c.isdigit() for c in text))
+        """,
+        seed=0,
+        calls=[(" 123 ",), ("",), ("12a",), ("\u0663",), ("  ",)],
+    ),
+    # A loop's character: `len(c) > 0 and all(...)` over one character is not natural.
+    a_loop_character_is_not_asked_all_over_its_characters=Declines(
+        StrMethodSwap,
+        """
+        def f(text):
+            text = text.lower()
+            n = 0
+            for c in text:
+                if c.isdigit():
+                    n += 1
+            return n
+        """,
+    ),
     last_item_by_negative_index_or_length=[
         Rewrite(
             NegativeIndex,
