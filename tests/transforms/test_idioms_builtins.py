@@ -260,41 +260,39 @@ CASES = cases(
             calls=[([3, 2],), ([],)],
         ),
     ],
-    reverse_slice_iterates_reversed_when_the_loop_leaves_the_sequence_alone=[
-        Rewrite(
-            ReverseSlice,
-            """
-            def f(text):
-                text = text.upper()
-                n = 0
-                for ch in text[::-1]:
-                    if ch == 'A':
-                        n += 1
-                return n
-            """,
-            """
-            def f(text):
-                text = text.upper()
-                n = 0
-                for ch in reversed(text):
-                    if ch == 'A':
-                        n += 1
-                return n
-            """,
-            calls=[("banana",), ("",)],
-        ),
-        # The body changes the list: `reversed` would see the change, the slice copy would not.
-        Declines(
-            ReverseSlice,
-            """
-            def f(xs):
-                xs.append(0)
-                for x in xs[::-1]:
-                    xs.pop()
-                return xs
-            """,
-        ),
-    ],
+    reverse_slice_iterates_reversed_when_the_loop_leaves_the_sequence_alone=Rewrite(
+        ReverseSlice,
+        """
+        def f(text):
+            text = text.upper()
+            n = 0
+            for ch in text[::-1]:
+                if ch == 'A':
+                    n += 1
+            return n
+        """,
+        """
+        def f(text):
+            text = text.upper()
+            n = 0
+            for ch in reversed(text):
+                if ch == 'A':
+                    n += 1
+            return n
+        """,
+        calls=[("banana",), ("",)],
+    ),
+    # The body changes the list: `reversed` would see the change, the slice copy would not.
+    reverse_slice_stays_when_the_loop_changes_the_list=Declines(
+        ReverseSlice,
+        """
+        def f(xs):
+            xs.append(0)
+            for x in xs[::-1]:
+                xs.pop()
+            return xs
+        """,
+    ),
     reversed_becomes_reverse_slice=[
         Rewrite(
             ReverseSlice,
