@@ -12,6 +12,7 @@ import pytest
 from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases
 from transform_testing import TransformSpec, code, transform
 
+from transforms import all_transforms
 from transforms._analysis import RESERVED_NAMES, identifiers
 from transforms._base import TransformResult
 from transforms._rename import (
@@ -262,8 +263,9 @@ def test_equivalent(style: str) -> None:
 
 
 def test_styles_are_registered() -> None:
+    registered = {cls.name: cls for cls in all_transforms()}
     for style, cls in CLASSES.items():
-        assert cls.name == style and cls.kind == "equivalent" and cls.description
+        assert registered[style] is cls and cls.kind == "equivalent" and cls.description
 
 
 @pytest.mark.parametrize("case", CASES)
