@@ -11,10 +11,10 @@ import builtins
 import keyword
 import re
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import UnionType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import libcst as cst
 from libcst.metadata import (
@@ -29,6 +29,7 @@ from libcst.metadata import (
 )
 
 _N = TypeVar("_N", bound=cst.CSTNode)
+_V = TypeVar("_V")
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 RESERVED_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | BUILTIN_NAMES
@@ -79,6 +80,27 @@ STR_ONLY_METHODS = NON_MUTATING_METHODS - {"count", "index", "copy", "get", "key
 # Names
 
 
+_CHILDREN: dict[int, tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = {}
+_CHILDREN_LIMIT = 200_000
+
+
+def children(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
+    """`node.children`, listed once per node.
+
+    LibCST lists a node's children by rebuilding the node (tens of microseconds), and the
+    analyses walk the same trees over and over; nodes never change, so one list serves them
+    all. An entry holds its node, so the node's id cannot be reused while the entry lives.
+    """
+    entry = _CHILDREN.get(id(node))
+    if entry is not None and entry[0] is node:
+        return entry[1]
+    found = tuple(node.children)
+    if len(_CHILDREN) >= _CHILDREN_LIMIT:
+        _CHILDREN.clear()
+    _CHILDREN[id(node)] = (node, found)
+    return found
+
+
 def identifiers(module: cst.CSTNode) -> set[str]:
     """Every identifier spelled anywhere in `module` (variables, attributes, keywords...)."""
     found: set[str] = set()
@@ -87,7 +109,7 @@ def identifiers(module: cst.CSTNode) -> set[str]:
         node = stack.pop()
         if isinstance(node, cst.Name):
             found.add(node.value)
-        stack.extend(node.children)
+        stack.extend(children(node))
     return found
 
 
@@ -284,16 +306,36 @@ class ModuleInfo:
         self.module = wrapper.module
         self.nodes: list[cst.CSTNode] = []
         self.parents: dict[cst.CSTNode, cst.CSTNode] = {}
-        stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(self.module, None)]
+        # The nearest enclosing `def` and whether inside a class, found on the way down:
+        # transforms ask both of nearly every node.
+        self._function: dict[cst.CSTNode, cst.FunctionDef] = {}
+        self._in_class: set[cst.CSTNode] = set()
+        _Frame = tuple[cst.CSTNode, cst.CSTNode | None, cst.FunctionDef | None, bool]
+        stack: list[_Frame] = [(self.module, None, None, False)]
         while stack:
-            node, parent = stack.pop()
+            node, parent, func, in_class = stack.pop()
             self.nodes.append(node)
             if parent is not None:
                 self.parents[node] = parent
-            stack.extend((child, node) for child in reversed(node.children))
+            if func is not None:
+                self._function[node] = func
+            if in_class:
+                self._in_class.add(node)
+            inner = node if isinstance(node, cst.FunctionDef) else func
+            inner_class = in_class or isinstance(node, cst.ClassDef)
+            stack.extend((child, node, inner, inner_class) for child in reversed(children(node)))
         self.names = name_index(self.module)
         self._scopes: Mapping[cst.CSTNode, Scope | None] | None = None
         self._bound: set[str] | None = None
+        self._derived: dict[Any, Any] = {}
+
+    def derived(self, compute: Callable[[ModuleInfo], _V]) -> _V:
+        """`compute(self)`, computed once per analysis: for figures of the whole module that
+        several transforms read (`compute` must only read the analysis)."""
+        if compute not in self._derived:
+            self._derived[compute] = compute(self)
+        result: _V = self._derived[compute]
+        return result
 
     @property
     def scopes(self) -> Mapping[cst.CSTNode, Scope | None]:
@@ -315,14 +357,11 @@ class ModuleInfo:
 
     def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
         """The nearest `def` around `node` (lambdas are not counted), or None."""
-        for ancestor in self.ancestors(node):
-            if isinstance(ancestor, cst.FunctionDef):
-                return ancestor
-        return None
+        return self._function.get(node)
 
     def in_class(self, node: cst.CSTNode) -> bool:
         """Whether `node` is inside a class body."""
-        return any(isinstance(a, cst.ClassDef) for a in self.ancestors(node))
+        return node in self._in_class
 
     def is_builtin(self, name: str) -> bool:
         """Whether `name` is a builtin the module never rebinds (so a call to it is known)."""
@@ -352,7 +391,7 @@ class ModuleInfo:
             if isinstance(node, cst.Global | cst.Nonlocal):
                 declared.update(item.name.value for item in node.names)
             found |= _binds_directly(node)
-            stack.extend(node.children)
+            stack.extend(children(node))
         return found - declared
 
     def captured_names(self, func: cst.FunctionDef) -> set[str]:
@@ -418,7 +457,7 @@ def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(node.children))
+        stack.extend(reversed(children(node)))
 
 
 def name_values(node: cst.CSTNode) -> set[str]:
@@ -906,7 +945,7 @@ def loop_control_of(loop_body: cst.CSTNode) -> list[cst.Continue | cst.Break]:
     found: list[cst.Continue | cst.Break] = []
 
     def visit(node: cst.CSTNode) -> None:
-        for child in node.children:
+        for child in children(node):
             if isinstance(child, cst.Continue | cst.Break):
                 found.append(child)
             elif isinstance(child, cst.For | cst.While):
@@ -931,7 +970,7 @@ def is_generator(func: cst.FunctionDef) -> bool:
     """Whether `func` itself (not a nested function) contains `yield`."""
 
     def visit(node: cst.CSTNode) -> bool:
-        for child in node.children:
+        for child in children(node):
             if isinstance(child, cst.Yield):
                 return True
             if isinstance(child, cst.FunctionDef | cst.ClassDef | cst.Lambda):

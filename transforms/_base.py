@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from transforms._analysis import ModuleInfo
+from transforms._analysis import ModuleInfo, children
 
 Kind = Literal["equivalent", "mutant"]
 
@@ -288,7 +288,7 @@ def _line_nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
         node = stack.pop()
         if isinstance(node, LINE_NODES):
             yield node
-        stack.extend(reversed(node.children))
+        stack.extend(reversed(children(node)))
 
 
 def apply_transform(
@@ -328,7 +328,7 @@ def apply_transform(
         )
         return None
     new_code = result.code
-    if new_code == wrapper.module.code:
+    if new_code == code:  # `wrapper.module` prints as `code`: LibCST round-trips exactly
         return None
     try:
         compile(new_code, "<variant>", "exec", dont_inherit=True)
@@ -361,7 +361,9 @@ def analysed(code: str) -> MetadataWrapper | None:
         _ANALYSED.move_to_end(code)
         return _ANALYSED[code]
     try:
-        wrapper: MetadataWrapper | None = MetadataWrapper(cst.parse_module(code))
+        # The tree is fresh and never changed in place, so the wrapper need not copy it.
+        module = cst.parse_module(code)
+        wrapper: MetadataWrapper | None = MetadataWrapper(module, unsafe_skip_copy=True)
     except (cst.ParserSyntaxError, RecursionError, ValueError):
         wrapper = None
     _ANALYSED[code] = wrapper

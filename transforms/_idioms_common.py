@@ -101,13 +101,18 @@ def touches_bytes(module: cst.Module) -> bool:
 def function_nodes(info: ModuleInfo) -> Iterator[tuple[cst.CSTNode, cst.FunctionDef]]:
     """Every node inside a top-level-style function (not in a class), with its function;
     nothing at all for modules that use bytes or `global`/`nonlocal`."""
+    return iter(info.derived(_function_nodes))
+
+
+def _function_nodes(info: ModuleInfo) -> list[tuple[cst.CSTNode, cst.FunctionDef]]:
     if touches_bytes(info.module) or info.names.declared or info.names.has_match:
-        return
+        return []
+    out: list[tuple[cst.CSTNode, cst.FunctionDef]] = []
     for node in info.nodes:
         func = info.enclosing_function(node)
-        if func is None or info.in_class(node):
-            continue
-        yield node, func
+        if func is not None and not info.in_class(node):
+            out.append((node, func))
+    return out
 
 
 def function_sites(
