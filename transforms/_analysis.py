@@ -81,7 +81,7 @@ STR_ONLY_METHODS = NON_MUTATING_METHODS - {"count", "index", "copy", "get", "key
 
 
 _CHILDREN: dict[int, tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = {}
-_CHILDREN_LIMIT = 200_000
+_CHILDREN_LIMIT = 100_000
 
 
 def children(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:

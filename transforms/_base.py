@@ -282,13 +282,28 @@ def _map_lines(
     return {o: new_lines for o in old_lines}
 
 
+#: The nodes that can hold statements (a statement holds no statement otherwise): walks for
+#: `LINE_NODES` need not enter anything else.
+_STATEMENT_HOLDERS: tuple[type[cst.CSTNode], ...] = (
+    cst.Module,
+    cst.IndentedBlock,
+    cst.BaseCompoundStatement,
+    cst.Else,
+    cst.Finally,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.MatchCase,
+)
+
+
 def _line_nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     stack = [root]
     while stack:
         node = stack.pop()
         if isinstance(node, LINE_NODES):
             yield node
-        stack.extend(reversed(children(node)))
+        if isinstance(node, _STATEMENT_HOLDERS):
+            stack.extend(reversed(children(node)))
 
 
 def apply_transform(
