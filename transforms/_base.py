@@ -20,12 +20,13 @@ from __future__ import annotations
 import random
 import warnings
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar, cast
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from transforms._analysis import ModuleInfo, children
 
@@ -244,10 +245,17 @@ class Transform(cst.CSTTransformer):
         `leave_*` method returned for `original_node`; return its replacement."""
         return result
 
-    def line_map(self, wrapper: MetadataWrapper, result: cst.Module) -> dict[int, list[int]]:
-        """Original line -> variant lines, from the offspring recorded while visiting."""
+    def line_map(
+        self,
+        wrapper: MetadataWrapper,
+        result: cst.Module,
+        after: Mapping[cst.CSTNode, CodeRange] | None = None,
+    ) -> dict[int, list[int]]:
+        """Original line -> variant lines, from the offspring recorded while visiting
+        (`after`: the positions of `result`'s nodes, when already known)."""
         before = wrapper.resolve(PositionProvider)
-        after = MetadataWrapper(result, unsafe_skip_copy=True).resolve(PositionProvider)
+        if after is None:
+            after = MetadataWrapper(result, unsafe_skip_copy=True).resolve(PositionProvider)
         mapping: dict[int, set[int]] = {}
         for node in _line_nodes(result):
             entry = self._origins.get(id(node))
@@ -342,7 +350,7 @@ def apply_transform(
             f"{cls.name} built an invalid tree ({exc}); dropped", TransformBugWarning, stacklevel=2
         )
         return None
-    new_code = result.code
+    new_code, positions = printed_with_positions(result)
     if new_code == code:  # `wrapper.module` prints as `code`: LibCST round-trips exactly
         return None
     try:
@@ -355,9 +363,27 @@ def apply_transform(
         )
         return None
     provenance = Provenance(
-        renames=dict(instance.renames), line_map=instance.line_map(wrapper, result)
+        renames=dict(instance.renames), line_map=instance.line_map(wrapper, result, positions)
     )
     return TransformResult(code=new_code, name=cls.name, kind=cls.kind, provenance=provenance)
+
+
+def printed_with_positions(module: cst.Module) -> tuple[str, Mapping[cst.CSTNode, CodeRange]]:
+    """`module.code` and `PositionProvider`'s position of every node, from one printing.
+
+    Both print the whole tree (the costly part of applying a transform after the analysis);
+    this prints once, with LibCST's own position-recording printer state, so the code and
+    the positions are exactly those of `module.code` and `resolve(PositionProvider)`.
+    """
+    provider = PositionProvider()
+    state = PositionProvidingCodegenState(
+        default_indent=module.default_indent,
+        default_newline=module.default_newline,
+        provider=provider,
+    )
+    module._codegen(state)
+    positions = cast(Mapping[cst.CSTNode, CodeRange], provider._computed)
+    return "".join(state.tokens), positions
 
 
 _ANALYSED: OrderedDict[str, MetadataWrapper | None] = OrderedDict()

@@ -120,3 +120,17 @@ def test_kinds_sharing_a_function_s_evidence_answer_as_a_fresh_one() -> None:
     fresh = [Kinds(fresh_func, fresh_info).of_name(name) for name in names]
     assert first == shared == fresh
     assert any(first)
+
+
+def test_one_printing_gives_the_code_and_the_positions_of_libcst() -> None:
+    module = cst.parse_module(SOURCE).visit(_Upper())
+    code, positions = _base.printed_with_positions(module)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(cst.metadata.PositionProvider)
+    assert code == module.code != SOURCE
+    assert dict(positions) == dict(expected)
+    assert len(positions) == len(_all_nodes(module))
+
+
+class _Upper(cst.CSTTransformer):
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        return updated_node.with_changes(value=updated_node.value.upper())
