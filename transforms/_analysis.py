@@ -188,65 +188,42 @@ class NameIndex:
     has_match: bool = False
 
 
-class _NameCollector(cst.CSTVisitor):
-    def __init__(self) -> None:
-        super().__init__()
-        self.index = NameIndex()
-        self._skip: set[int] = set()
-        self._in_import = 0
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.index.identifiers.add(node.value)
-        if id(node) in self._skip or self._in_import:
-            return
-        if node.value in DYNAMIC_NAMES:
-            self.index.dynamic = True
-        self.index.references.append(node)
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        self._skip.add(id(node.attr))
-        if node.attr.value in _DYNAMIC_ATTRIBUTES:
-            self.index.dynamic = True
-
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if node.keyword is not None:
-            self._skip.add(id(node.keyword))
-
-    def visit_Import(self, node: cst.Import) -> None:
-        self._in_import += 1
-
-    def leave_Import(self, original_node: cst.Import) -> None:
-        self._in_import -= 1
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        self._in_import += 1
-
-    def leave_ImportFrom(self, original_node: cst.ImportFrom) -> None:
-        self._in_import -= 1
-
-    def visit_Global(self, node: cst.Global) -> None:
-        for item in node.names:
-            self.index.declared.add(item.name.value)
-            self._skip.add(id(item.name))
-
-    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
-        for item in node.names:
-            self.index.declared.add(item.name.value)
-            self._skip.add(id(item.name))
-
-    def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
-        if node.equal is not None:
-            self.index.dynamic = True
-
-    def visit_Match(self, node: cst.Match) -> None:
-        self.index.has_match = True
-
-
 def name_index(module: cst.Module) -> NameIndex:
-    """Index the names of `module` (see `NameIndex`)."""
-    collector = _NameCollector()
-    module.visit(collector)
-    return collector.index
+    """Index the names of `module` (see `NameIndex`), in source order.
+
+    One pass over the nodes in source order (`walk`, whose children lists the analysis
+    shares): a node that hides names (an attribute, a keyword argument, an import, a
+    `global`) comes before the names it hides.
+    """
+    index = NameIndex()
+    skip: set[int] = set()
+    for node in walk(module):
+        if isinstance(node, cst.Name):
+            index.identifiers.add(node.value)
+            if id(node) in skip:
+                continue
+            if node.value in DYNAMIC_NAMES:
+                index.dynamic = True
+            index.references.append(node)
+        elif isinstance(node, cst.Attribute):
+            skip.add(id(node.attr))
+            if node.attr.value in _DYNAMIC_ATTRIBUTES:
+                index.dynamic = True
+        elif isinstance(node, cst.Arg):
+            if node.keyword is not None:
+                skip.add(id(node.keyword))
+        elif isinstance(node, cst.Import | cst.ImportFrom):
+            skip.update(id(sub) for sub in walk(node) if isinstance(sub, cst.Name))
+        elif isinstance(node, cst.Global | cst.Nonlocal):
+            for item in node.names:
+                index.declared.add(item.name.value)
+                skip.add(id(item.name))
+        elif isinstance(node, cst.FormattedStringExpression):
+            if node.equal is not None:
+                index.dynamic = True
+        elif isinstance(node, cst.Match):
+            index.has_match = True
+    return index
 
 
 _LOCAL_SCOPES = (FunctionScope, ComprehensionScope)

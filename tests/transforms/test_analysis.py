@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+
 import libcst as cst
 from libcst.metadata import MetadataWrapper
 from transform_testing import code
@@ -134,3 +137,82 @@ def test_one_printing_gives_the_code_and_the_positions_of_libcst() -> None:
 class _Upper(cst.CSTTransformer):
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
         return updated_node.with_changes(value=updated_node.value.upper())
+
+
+class _ReferenceNames(cst.CSTVisitor):
+    """The plain visitor `name_index` replaced: a differential reference."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.references: list[cst.Name] = []
+        self.identifiers: set[str] = set()
+        self.declared: set[str] = set()
+        self.skip: set[int] = set()
+        self.imports = 0
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.identifiers.add(node.value)
+        if id(node) not in self.skip and not self.imports:
+            self.references.append(node)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.skip.add(id(node.attr))
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self.skip.add(id(node.keyword))
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self.imports += 1
+
+    def leave_Import(self, original_node: cst.Import) -> None:
+        self.imports -= 1
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.imports += 1
+
+    def leave_ImportFrom(self, original_node: cst.ImportFrom) -> None:
+        self.imports -= 1
+
+    def visit_Global(self, node: cst.Global) -> None:
+        for item in node.names:
+            self.declared.add(item.name.value)
+            self.skip.add(id(item.name))
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        self.visit_Global(cst.Global(names=node.names))
+
+
+NAMES = code(
+    """
+    import os.path as osp
+    from collections import Counter as C, deque
+
+    def f(text, n=3):
+        global LIMIT
+        def g():
+            nonlocal n
+            n = int(text, base=10)
+            return osp.join(text, str(n))
+        return sorted(C(text).items(), key=lambda kv: (-kv[1], kv[0])), f"{n=}", g()
+    """
+)
+
+
+def test_name_index_finds_what_a_visitor_finds() -> None:
+    sources = [SOURCE, NAMES]
+    dataset = os.environ.get("CORE_BENCH_CRUXEVAL")
+    if dataset:
+        with open(dataset, encoding="utf-8") as fh:
+            sources += [json.loads(line)["code"] for line in fh if line.strip()][:200]
+    for source in sources:
+        module = cst.parse_module(source)
+        index = _analysis.name_index(module)
+        reference = _ReferenceNames()
+        module.visit(reference)
+        assert index.references == reference.references
+        assert index.identifiers == reference.identifiers
+        assert index.declared == reference.declared
+    names = _analysis.name_index(cst.parse_module(NAMES))
+    assert names.dynamic and names.declared == {"LIMIT", "n"}
+    assert "osp" not in [n.value for n in names.references[:3]]
