@@ -23,6 +23,9 @@ A worker announcing more is killed without the parent reading a byte of it."""
 
 _HEADER = 4
 _CHUNK = 1 << 20
+READ_CHUNK = 1 << 16
+"""What one read of a reply asks for: a reply is usually far smaller, and a larger buffer is
+an allocation of its own (an mmap, shrunk and unmapped again) on every read."""
 
 
 class ProtocolError(Exception):
@@ -157,7 +160,7 @@ class Channel:
                     return body
             if not self._poll_in.poll(_millis(deadline)):
                 raise Timeout("no reply before the deadline")
-            chunk = os.read(self.read_fd, _CHUNK)
+            chunk = os.read(self.read_fd, READ_CHUNK)
             if not chunk:
                 raise EOFError("worker closed its pipe")
             buffer += chunk

@@ -26,7 +26,6 @@ import gc
 import io
 import json
 import os
-import random
 import select
 import signal
 import sys
@@ -54,6 +53,7 @@ from tracer._codec import (
     literal_text,
     snapshot,
 )
+from tracer._dict_version import version_reader
 from tracer._model import Trace, TraceError
 
 _trace: Callable[..., Trace] | None
@@ -126,6 +126,8 @@ class _State:
         self.private = private
         self.builtins_dict = builtins.__dict__
         self.builtins_saved = dict(builtins.__dict__)
+        self.builtins_version = version_reader(self.builtins_dict)
+        self.builtins_seen = self.builtins_version() if self.builtins_version else -1
         self.stdin, self.stdout, self.stderr = sys.stdin, sys.stdout, sys.stderr
         self.excepthook, self.displayhook = sys.excepthook, sys.displayhook
         self.unraisablehook = sys.unraisablehook
@@ -150,10 +152,16 @@ class _State:
         self.fd_count = _count_fds()
 
     def restore_builtins(self) -> None:
-        """Put builtins back; uses only dict methods, so it works when they were emptied."""
+        """Put builtins back when they changed; uses only dict methods, so it works when they
+        were emptied. Unchanged, they are not touched (see `tracer._dict_version`)."""
+        version = self.builtins_version
+        if version is not None and version() == self.builtins_seen:
+            return
         current = self.builtins_dict
         current.clear()
         current.update(self.builtins_saved)
+        if version is not None:
+            self.builtins_seen = version()
 
     def clean_directory(self) -> bool:
         """Empty the working directory; False when that failed (the worker should retire)."""
@@ -288,6 +296,16 @@ class _Worker:
         self.stdout_limit = int(config["stdout_limit"])
         self.limits = _confine.CallLimits()
         self.state = _State(config["workdir"], private)
+        # Imported only now, after the guard: on import `random` registers an at-fork handler
+        # (a reseed from os.urandom) that would run in every child of a fork server, which
+        # seeds it anyway; the guard's `os.register_at_fork` drops it. Unless something
+        # imported it first (a `.pth` file of the interpreter's site-packages may).
+        self.random_reseeded_at_fork = "random" in sys.modules
+        import random
+
+        self.random = random
+        self.seed_each_call = True
+        """False in a fork server whose children inherit its seeded state as it is."""
 
     def send(self, message: dict[str, Any]) -> None:
         _wire.write_all(self.write_fd, self.reply_bytes(message))
@@ -363,7 +381,8 @@ class _Worker:
         back only as `literal_text`, never as a repr the value's class could write).
 
         `parsed` is the call already read by `parse_request_call`, when it was."""
-        random.seed(0)
+        if self.seed_each_call:
+            self.random.seed(0)
         capture = _Capture(self.stdout_limit)
         sink = _Capture(0)
         state = self.state
@@ -512,6 +531,7 @@ class _ForkServer:
     def __init__(self, fork: Callable[[], int], pidfd_open: Callable[[int], int]) -> None:
         self._fork = fork
         self._pidfd_open = pidfd_open
+        self._poller = select.poll()  # one for every call: each registers its two descriptors
         self._pid = os.getpid()
 
     def handle(
@@ -559,11 +579,13 @@ class _ForkServer:
                 self.reap(pid)
                 pid = 0
                 header["retire"] = not worker.state.clean_directory()
-            _wire.write_all(worker.write_fd, _wire.encode(header))
-            _wire.write_all(worker.write_fd, len(body).to_bytes(4, "big") + body)
-            self.reap(pid)
-            if not worker.state.clean_directory():
-                return False  # the parent learns it from the next reply's absence
+            # One write for the header and the child's bytes.
+            framed = _wire.encode(header) + len(body).to_bytes(4, "big") + body
+            _wire.write_all(worker.write_fd, framed)
+            if not last:
+                self.reap(pid)
+                if not worker.state.clean_directory():
+                    return False  # the parent learns it from the next reply's absence
         return True
 
     def one(
@@ -607,7 +629,7 @@ class _ForkServer:
         os.close(write_end)
         pidfd = self._pidfd_open(pid)
         deadline = time.monotonic() + timeout_s + 0.05
-        poller = select.poll()
+        poller = self._poller
         poller.register(read_end, select.POLLIN)
         poller.register(pidfd, select.POLLIN)
         body = bytearray()
@@ -627,7 +649,7 @@ class _ForkServer:
                         os.set_blocking(read_end, False)  # drain what it wrote, then stop
                         continue
                     try:
-                        chunk = os.read(read_end, 1 << 20)
+                        chunk = os.read(read_end, _wire.READ_CHUNK)
                     except BlockingIOError:
                         chunk = b""
                     if not chunk:
@@ -646,8 +668,10 @@ class _ForkServer:
         finally:
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(pidfd, signal.SIGKILL)
-            os.close(pidfd)
-            os.close(read_end)
+            for fd in (read_end, pidfd):
+                with contextlib.suppress(KeyError):
+                    poller.unregister(fd)
+                os.close(fd)
         header: dict[str, Any] = {"ended": ended, "duration_s": _perf_counter() - started}
         if ended != "reply":
             wait_status = self.reap(pid)
@@ -692,6 +716,11 @@ def main(config_json: str) -> None:
     worker = _Worker(config, private)
     if forking:
         worker.fork = _ForkServer(real_fork, real_pidfd_open)
+        if not worker.random_reseeded_at_fork:
+            # The template never draws from `random`: every child starts from this state,
+            # as a reused worker's call starts from its own `random.seed(0)`.
+            worker.random.seed(0)
+            worker.seed_each_call = False
         gc.collect()
         gc.freeze()  # children then share the template's pages instead of copying them
     worker.send(
