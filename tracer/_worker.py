@@ -709,16 +709,18 @@ def main(config_json: str) -> None:
         processes=forking,
     )
     # The template keeps the real functions it forks and waits with; the guard disables them.
-    real_fork, real_pidfd_open = os.fork, os.pidfd_open
+    bare_fork = _confine.bare_fork() if forking else None
+    real_fork, real_pidfd_open = bare_fork or os.fork, os.pidfd_open
     # Its own descriptor, so code that closes sys.stdin leaves fd 0 (/dev/null) in place.
     sys.stdin = _open(os.devnull, encoding="utf-8")
     private = _guard.install(workdir)
     worker = _Worker(config, private)
     if forking:
         worker.fork = _ForkServer(real_fork, real_pidfd_open)
-        if not worker.random_reseeded_at_fork:
-            # The template never draws from `random`: every child starts from this state,
-            # as a reused worker's call starts from its own `random.seed(0)`.
+        if bare_fork is not None or not worker.random_reseeded_at_fork:
+            # The template never draws from `random`, and no at-fork handler reseeds it:
+            # every child starts from this state, as a reused worker's call starts from its
+            # own `random.seed(0)`.
             worker.random.seed(0)
             worker.seed_each_call = False
         gc.collect()
