@@ -526,6 +526,11 @@ class _ForkServer:
     the child at the deadline, reaps it, empties the working directory, and relays the
     child's bytes with a header saying how the child ended. Nothing a child does reaches the
     next call: each one starts from the template's memory as it was before any call.
+
+    A child costs mostly the template's pages it writes to, each copied on its first write,
+    and the template pays the same for its own writes while a child lives: both do as little
+    as they can between fork and exit (`_confine.bare_fork`, code read before the fork, the
+    encoder made once, builtins left alone unless the call changed them).
     """
 
     def __init__(self, fork: Callable[[], int], pidfd_open: Callable[[int], int]) -> None:
