@@ -71,6 +71,9 @@ MODULE_NAME = "__core_bench__"
 _EXTRA_FDS = 8
 """Descriptors a call may leave open before the worker asks to be retired."""
 
+_MODULES_KEPT = 16
+"""Compiled modules a fork server keeps for requests that send the same code again."""
+
 # Module-level aliases, so the worker still works while untrusted code has emptied builtins.
 _BaseException = BaseException
 _MemoryError = MemoryError
@@ -537,6 +540,7 @@ class _ForkServer:
         self._fork = fork
         self._pidfd_open = pidfd_open
         self._poller = select.poll()  # one for every call: each registers its two descriptors
+        self._modules: dict[str, CodeType | TraceError] = {}
         self._pid = os.getpid()
 
     def handle(
@@ -552,16 +556,9 @@ class _ForkServer:
         memory_mb = int(request["memory_mb"])
         traced = bool(request.get("trace", False))
         max_steps = int(request.get("max_steps", 10_000))
-        # Compiled once here (compiling runs nothing), so every child starts with the code
-        # object instead of compiling it again.
-        compiled: list[CodeType | TraceError] = []
-        if not traced:
-            try:
-                compiled.append(compile_module(code))
-            except TraceError as exc:
-                compiled.append(exc)
-            except (RecursionError, MemoryError):
-                compiled.clear()  # let each child fail under its own limits
+        # Compiled here (compiling runs nothing), so every child starts with the code object
+        # instead of compiling it again.
+        compiled = [] if traced else self.module(code)
         # Read here too, all before the first fork: what a child does not do itself it does
         # not pay for in copied pages (a fork copies each page either process writes to).
         parsed = [None if traced else parse_request_call(call, mode) for call in calls]
@@ -692,6 +689,28 @@ class _ForkServer:
                 header["code"] = os.WEXITSTATUS(wait_status)
             body = bytearray()
         return header, bytes(body), pid
+
+    def module(self, code: str) -> list[CodeType | TraceError]:
+        """`code` compiled (or the error compiling it raised), or nothing when compiling it
+        exhausted the stack or memory (each child then fails under its own limits).
+
+        The last few requests' code is kept, so a request with the same code (one call per
+        request, for one) compiles nothing. Children only ever see the template's copy: a
+        child's interpreter specialising the code as it runs writes to its own pages.
+        """
+        known = self._modules.get(code)
+        if known is not None:
+            return [known]
+        try:
+            compiled: CodeType | TraceError = compile_module(code)
+        except TraceError as exc:
+            compiled = exc.with_traceback(None)
+        except (RecursionError, MemoryError):
+            return []
+        if len(self._modules) >= _MODULES_KEPT:
+            del self._modules[next(iter(self._modules))]
+        self._modules[code] = compiled
+        return [compiled]
 
     @staticmethod
     def reap(pid: int) -> int:

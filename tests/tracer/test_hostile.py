@@ -941,6 +941,33 @@ def test_each_forked_call_is_a_new_process(pool: SandboxPool) -> None:
     assert len(reused) == 1  # one worker served them all (its start time, not its pid)
 
 
+def test_a_child_that_rewrites_its_compiled_module_leaves_the_next_call_alone(
+    pool: SandboxPool,
+) -> None:
+    # A fork server keeps the code object of a request's code for the next request with the
+    # same code: a child that overwrites a constant of it in memory writes to its own copy.
+    code = (
+        "import ctypes, sys\n"
+        "MODULE = sys._getframe(0).f_code\n"
+        "SEEN = 'marker'\n"
+        "KEEP = []\n"
+        "def f():\n"
+        "    consts = MODULE.co_consts\n"
+        "    i = consts.index('marker')\n"
+        "    KEEP.append('pwned')\n"
+        "    ctypes.c_void_p.from_address(id(consts) + 24 + 8 * i).value = id(KEEP[0])\n"
+        "    return MODULE.co_consts[i]\n"
+        "def g():\n"
+        "    return SEEN\n"
+    )
+    assert untrusted(pool, code, "f()").result == "'pwned'"
+    assert untrusted(pool, code, "g()").result == "'marker'"
+    broken = "def f(:\n    pass"
+    first, second = untrusted(pool, broken), untrusted(pool, broken)
+    assert first.status == second.status == "exception"
+    assert first.exception == second.exception and "line 1" in str(first.exception)
+
+
 # -- what bubblewrap hides: files, sockets, other processes -----------------------------------
 
 NAMESPACE_ATTACKS = {
