@@ -111,8 +111,8 @@ def test_names_bound_once_in_straight_line_code_change_a_known_number_of_times()
     assert {"total", "xs"} <= asked
 
 
-def _ctx() -> CallContext:
-    return CallContext(CODE, trace(CODE, CALL))
+def _ctx(code: str = CODE, call: str = CALL) -> CallContext:
+    return CallContext(code, trace(code, call))
 
 
 def _reading(probe):  # type: ignore[no-untyped-def]

@@ -517,6 +517,33 @@ def test_deleting_builtins_does_not_outlive_the_call(pool: SandboxPool, code: st
     assert_serves(pool)
 
 
+@pytest.mark.parametrize("untrusted_text", [False, True], ids=["reused", "fork"])
+def test_builtins_changed_by_the_call_are_back_before_its_result_is_read(
+    pool: SandboxPool, untrusted_text: bool
+) -> None:
+    # A worker puts builtins back only when the call changed them (it reads the dict's
+    # modification counter): these changes must still be seen and undone before the result
+    # is read and the reply written.
+    code = (
+        "import builtins\n"
+        "def f(x):\n"
+        "    builtins.repr = lambda v: 'forged'\n"
+        "    builtins.isinstance = lambda *a: True\n"
+        "    del builtins.len\n"
+        "    builtins.__dict__['sorted'] = builtins.__dict__['sorted']\n"
+        "    return [x, 'a', (1.5, None)]"
+    )
+    out = pool.run(code, "f(7)", untrusted=untrusted_text)
+    assert (out.status, out.result, out.result_literal) == ("ok", "[7, 'a', (1.5, None)]", True)
+    assert out.args_after == ["7"]
+    following = pool.run(
+        "def f():\n    return repr(len), isinstance(1, str), repr([1])",
+        "f()",
+        untrusted=untrusted_text,
+    )
+    assert following.result == "('<built-in function len>', False, '[1]')", following
+
+
 @pytest.mark.parametrize(
     "code",
     [
@@ -671,6 +698,28 @@ def test_nothing_carries_into_the_next_call(pool: SandboxPool, attack: str) -> N
     assert_clean(pool)
 
 
+def test_the_worker_imports_random_after_the_guard() -> None:
+    # `random` registers an at-fork reseed when it is imported; imported after the guard (whose
+    # `os.register_at_fork` does nothing) it does not run in every child of a fork server.
+    program = (
+        "import sys, types\n"
+        "package = types.ModuleType('tracer')\n"  # as a worker boots
+        f"package.__path__ = [{str(Path(tracer.__file__).parent)!r}]\n"
+        "sys.modules['tracer'] = package\n"
+        "before = 'random' in sys.modules\n"
+        "import tracer._worker\n"
+        "print(before, 'random' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-s", "-B", "-P", "-c", program],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False"]
+
+
 def test_the_guard_does_not_import_threading() -> None:
     # `threading` (imported by `subprocess`) registers an at-fork handler that ran in every
     # child of a fork server and copied about a hundred of the template's pages each time; the
@@ -762,16 +811,21 @@ def test_patching_the_reporting_code_cannot_change_a_literal(pool: SandboxPool) 
     assert_clean(pool)
 
 
+_REPLY_FD = (
+    "import os, sys\n"
+    "def f():\n"
+    "    frame = sys._getframe()\n"
+    "    while frame is not None and 'write_end' not in frame.f_locals:\n"
+    "        frame = frame.f_back\n"
+    "    fd = frame.f_locals['write_end']\n"
+)
+"""The start of model text that finds the worker's end of its reply pipe, `fd`, up the frames."""
+
+
 def _forge(body: dict[str, object]) -> str:
     """Model text that writes `body` as its own reply and exits."""
     payload = json.dumps(body)
-    return (
-        "import os, sys\n"
-        "def f():\n"
-        "    frame = sys._getframe()\n"
-        "    while frame is not None and 'write_end' not in frame.f_locals:\n"
-        "        frame = frame.f_back\n"
-        "    fd = frame.f_locals['write_end']\n"
+    return _REPLY_FD + (
         f"    data = {payload!r}.encode()\n"
         "    os.write(fd, len(data).to_bytes(4, 'big') + data)\n"
         "    os._exit(0)"
@@ -802,14 +856,9 @@ def test_a_forged_reply_is_only_that_calls_outcome(
 
 
 def test_infinity_in_a_reply_is_malformed(pool: SandboxPool) -> None:
-    code = (
-        "import os, sys\n"
-        "def f():\n"
-        "    frame = sys._getframe()\n"
-        "    while 'write_end' not in frame.f_locals:\n"
-        "        frame = frame.f_back\n"
+    code = _REPLY_FD + (
         '    data = b\'{"status": "ok", "duration_s": Infinity}\'\n'
-        "    os.write(frame.f_locals['write_end'], len(data).to_bytes(4, 'big') + data)\n"
+        "    os.write(fd, len(data).to_bytes(4, 'big') + data)\n"
         "    os._exit(0)"
     )
     out = untrusted(pool, code)
@@ -818,13 +867,7 @@ def test_infinity_in_a_reply_is_malformed(pool: SandboxPool) -> None:
 
 
 def test_a_64_mb_reply_is_refused_unread(pool: SandboxPool) -> None:
-    code = (
-        "import os, sys\n"
-        "def f():\n"
-        "    frame = sys._getframe()\n"
-        "    while 'write_end' not in frame.f_locals:\n"
-        "        frame = frame.f_back\n"
-        "    fd = frame.f_locals['write_end']\n"
+    code = _REPLY_FD + (
         "    os.write(fd, (64 << 20).to_bytes(4, 'big'))\n"
         "    chunk = b'x' * (1 << 20)\n"
         "    for _ in range(64):\n"
@@ -890,6 +933,33 @@ def test_each_forked_call_is_a_new_process(pool: SandboxPool) -> None:
     started = "def f():\n    return open('/proc/self/stat').read().rsplit(')', 1)[1].split()[19]"
     reused = {pool.run(started, "f()").result for _ in range(5)}
     assert len(reused) == 1  # one worker served them all (its start time, not its pid)
+
+
+def test_a_child_that_rewrites_its_compiled_module_leaves_the_next_call_alone(
+    pool: SandboxPool,
+) -> None:
+    # A fork server keeps the code object of a request's code for the next request with the
+    # same code: a child that overwrites a constant of it in memory writes to its own copy.
+    code = (
+        "import ctypes, sys\n"
+        "MODULE = sys._getframe(0).f_code\n"
+        "SEEN = 'marker'\n"
+        "KEEP = []\n"
+        "def f():\n"
+        "    consts = MODULE.co_consts\n"
+        "    i = consts.index('marker')\n"
+        "    KEEP.append('pwned')\n"
+        "    ctypes.c_void_p.from_address(id(consts) + 24 + 8 * i).value = id(KEEP[0])\n"
+        "    return MODULE.co_consts[i]\n"
+        "def g():\n"
+        "    return SEEN\n"
+    )
+    assert untrusted(pool, code, "f()").result == "'pwned'"
+    assert untrusted(pool, code, "g()").result == "'marker'"
+    broken = "def f(:\n    pass"
+    first, second = untrusted(pool, broken), untrusted(pool, broken)
+    assert first.status == second.status == "exception"
+    assert first.exception == second.exception and "line 1" in str(first.exception)
 
 
 # -- what bubblewrap hides: files, sockets, other processes -----------------------------------
