@@ -5,8 +5,8 @@ baselines, unless a test asks for them (`plots=True`, `baselines=True`): drawing
 small run's time (issue 12). The variables are inherited by CLI subprocesses too.
 
 The suite runs on two pytest-xdist workers by default (`-n auto`, at most 2: pyproject's
-addopts; `-p no:xdist` runs it in one process). Builds on disk are made once for the whole run
-and shared by the workers (`shared_builds`); tests that share an expensive fixture held in
+addopts; `-n 0` runs it in one process). Builds on disk are made once for the whole run and
+shared by the workers (`shared_builds`); tests that share an expensive fixture held in
 memory run on one worker (`--dist loadgroup`, groups set below), so it is made once.
 """
 
