@@ -20,6 +20,9 @@ from core_bench.runs import ResponseCache, RunConfig, RunResult, Sampling, Task,
 from tracer import SandboxPool
 
 MODEL = "openai:fake-model"
+TIMEOUT_S, SLOW_S = 2.0, 4.0
+"""The client's timeout in the tests of "slow" answers, and how late those come: with 0.2-0.5 s
+an ordinary answer timed out too on a loaded machine (and was retried or failed)."""
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +32,7 @@ def tasks(bench: Benchmark) -> list[Task]:
 
 @pytest.fixture()
 def server(tasks: list[Task]) -> Iterator[FakeOpenAI]:
-    with FakeOpenAI(answers_for(tasks), slow_s=1.0) as fake:
+    with FakeOpenAI(answers_for(tasks), slow_s=SLOW_S) as fake:
         yield fake
 
 
@@ -42,7 +45,7 @@ def config(bench: Benchmark, out: Path, *urls: str, **changes: Any) -> RunConfig
         base_urls=urls,
         api_key="test-key",
         concurrency=8,
-        timeout_s=0.5,
+        timeout_s=5.0,
         retries=6,
         backoff_s=0.01,
     )
@@ -141,7 +144,7 @@ def test_each_transient_fault_is_retried(
 ) -> None:
     faults = ("429", "500", "503", "drop", "malformed", "slow")
     prompt = failing(server, tasks, *faults)
-    result = go(config(bench, tmp_path, server.url, timeout_s=0.3), bench, pool)
+    result = go(config(bench, tmp_path, server.url, timeout_s=TIMEOUT_S), bench, pool)
     assert [status for p, status in server.log if p == prompt] == [*faults, "200"]
     assert sample_of(result, prompt, tasks).verdict == "correct"
     assert result.counts["retries"] == len(faults) and result.counts["failed"] == 0
@@ -182,7 +185,8 @@ def test_out_of_retries_is_recorded_and_the_run_goes_on(
     broken, slow = prompt_of(tasks, index=0), prompt_of(tasks, index=1)
     server.fail_prompt(broken, *["500"] * 3)
     server.fail_prompt(slow, *["slow"] * 3)
-    result = go(config(bench, tmp_path, server.url, retries=2, timeout_s=0.2), bench, pool)
+    cfg = config(bench, tmp_path, server.url, retries=2, timeout_s=TIMEOUT_S)
+    result = go(cfg, bench, pool)
     assert server.counts[broken] == 3 and server.counts[slow] == 3
     assert sample_of(result, broken, tasks).verdict == "error"
     assert sample_of(result, slow, tasks).verdict == "timeout"
@@ -208,10 +212,10 @@ def test_twenty_percent_faults_end_with_every_task_answered_or_failed(
     tasks = tasks_of(bench, limit=2)
     kinds = (*RETRYABLE_FAULTS, "400")
     with FakeOpenAI(
-        answers_for(tasks), fault_rate=0.2, fault_kinds=kinds, seed=3, slow_s=0.6
+        answers_for(tasks), fault_rate=0.2, fault_kinds=kinds, seed=3, slow_s=SLOW_S
     ) as fake:
         retries = 3
-        cfg = config(bench, tmp_path, fake.url, limit=2, retries=retries, timeout_s=0.3)
+        cfg = config(bench, tmp_path, fake.url, limit=2, retries=retries, timeout_s=TIMEOUT_S)
         result = go(cfg, bench, pool)
         log = list(fake.log)
     assert len(result.samples) == len(tasks)
