@@ -7,7 +7,7 @@ traced) in a sandboxed worker process and always returns an `Outcome`; `SandboxP
 pool behind it, for batches and for control over workers.
 """
 
-from tracer._call import Argument, Call, parse_call
+from tracer._call import TRACED_FILENAMES, Argument, Call, parse_call
 from tracer._codec import CUT_MARK, literal_text, literal_value, snapshot
 from tracer._confine import die_with_parent
 from tracer._model import Step, Trace, TraceError
@@ -28,6 +28,7 @@ __all__ = [
     "COMPARISONS",
     "CUT_MARK",
     "MAX_LITERAL_CHARS",
+    "TRACED_FILENAMES",
     "Argument",
     "Call",
     "Isolation",

@@ -16,6 +16,9 @@ CODE_FILENAME = "<core-bench>"
 
 CALL_FILENAME = "<core-bench-call>"
 
+TRACED_FILENAMES = frozenset({CODE_FILENAME, CALL_FILENAME})
+"""The filenames of code compiled from untrusted text: the module and the call expression."""
+
 
 def compile_module(code: str) -> CodeType:
     """Compile `code` as a module, or raise `TraceError` naming the offending line."""

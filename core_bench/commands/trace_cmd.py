@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from core_bench.errors import UsageError
-from tracer import Trace, TraceError, run_call, trace
+from tracer import TRACED_FILENAMES, Trace, TraceError, run_call, trace
 
 FORMATS = ("text", "json", "core", "cwm")
 
@@ -94,11 +94,16 @@ class _TimedOut(BaseException):
 
 @contextmanager
 def _deadline(seconds: float) -> Iterator[list[bool]]:
-    """Interrupt the code run inside after `seconds` (and again every 0.1 s, should it catch
-    the first interruption); the yielded flag says whether it ran out."""
+    """Interrupt the code run inside after `seconds` (and again every 0.1 s, should the traced
+    code catch the first interruption); the yielded flag says whether it ran out."""
     fired = [False]
 
     def interrupt(signum: int, frame: Any) -> None:
+        # A repeat lands wherever Python is at that tick: raising it while the tracer (or
+        # Python itself) is still unwinding the first would break that unwinding, so repeats
+        # only interrupt the traced code.
+        if fired[0] and (frame is None or frame.f_code.co_filename not in TRACED_FILENAMES):
+            return
         fired[0] = True
         raise _TimedOut
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,26 @@ def test_in_process_tracing_honours_the_timeout(
     argv = ["trace", str(source), "--call", "f()", "--in-process", "--timeout", "0.5"]
     assert main([*argv, "--max-steps", "100000000"]) == 2
     assert "did not finish within --timeout 0.5 s" in capsys.readouterr().err
+
+
+def test_a_repeated_timeout_tick_does_not_interrupt_code_outside_the_traced_code() -> None:
+    # Found under load: a repeat of the alarm (every 0.1 s) fired while the first interruption
+    # was still unwinding through the tracer and Python's own error handling. Here the first
+    # interruption is caught by code that is not traced code, which then runs on for 0.6 s.
+    from core_bench.commands.trace_cmd import _deadline, _TimedOut
+
+    interruptions = 0
+    with _deadline(0.05) as fired:
+        deadline = time.monotonic() + 5
+        while not fired[0] and time.monotonic() < deadline:
+            try:
+                time.sleep(0.01)
+            except _TimedOut:
+                interruptions += 1
+        quiet_until = time.monotonic() + 0.6
+        while time.monotonic() < quiet_until:
+            try:
+                time.sleep(0.01)
+            except _TimedOut:
+                interruptions += 1
+    assert fired[0] and interruptions == 1
