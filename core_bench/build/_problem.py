@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from core_bench.build._hash_stable import HASH_UNSTABLE, stable_calls, stable_probes
 from core_bench.build._options import BuildOptions
 from core_bench.build._reimplement import ProblemExtras, check_reimplementations
-from core_bench.probes import anchor_probes, mark_anchored, probes_for_call
+from core_bench.probes import CallContext, anchor_probes, mark_anchored, probes_for_call
 from core_bench.schemas import Probe, Problem, SkippedRow, Variant
 from tracer import Outcome, SandboxPool, Trace
 from transforms import cyclomatic_complexity, generate_call_outcomes, generate_variants
@@ -239,11 +239,22 @@ def _probes(
     original, original_traces = variants[0], traces[0]
     count = options.probes
     chosen: list[list[list[Probe]]] = []
+    # Each call's trace is indexed once, though selection and anchoring both read it.
+    original_contexts = [
+        None if trace is None else CallContext(original.code, trace) for trace in original_traces
+    ]
     original_probes: list[list[Probe]] = [
         []
         if trace is None
         else probes_for_call(
-            problem.id, original.id, original.code, index, trace, count=count, seed=seed
+            problem.id,
+            original.id,
+            original.code,
+            index,
+            trace,
+            count=count,
+            seed=seed,
+            context=original_contexts[index],
         )
         for index, trace in enumerate(original_traces)
     ]
@@ -255,6 +266,7 @@ def _probes(
                 per_call.append([])
                 continue
             reference = original_traces[index]
+            context = CallContext(variant.code, trace)
             anchored: list[Probe] = []
             if variant.kind == "equivalent" and reference is not None and original_probes[index]:
                 anchored = anchor_probes(
@@ -266,6 +278,8 @@ def _probes(
                     variant.renames,
                     variant.line_map,
                     original_code=original.code,
+                    original_context=original_contexts[index],
+                    variant_context=context,
                 )[:count]
             # selection itself draws the free places: cutting a longer list would keep the
             # earliest steps (it is in step order), which favours easy, guessable probes
@@ -277,6 +291,7 @@ def _probes(
                 trace,
                 count=max(0, count - len(anchored)),
                 seed=seed,
+                context=context,
             )
             taken = {(p.kind, p.anchor) for p in anchored}
             fresh = [p for p in own if (p.kind, p.anchor) not in taken]

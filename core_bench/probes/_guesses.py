@@ -46,16 +46,60 @@ class Seen:
 
 @dataclass(frozen=True, slots=True)
 class _Source:
+    """A parsed code with the indexes the rules look things up in (selection asks the rules
+    about every candidate of a call, so each walk of the tree is done once per code).
+
+    Attributes:
+        tree: the module.
+        lines: its source lines.
+        statements: line -> the first statement starting there, in `ast.walk` order.
+        first_literals: name -> source of the first literal assigned to it (`name = <literal>`,
+            lowest line; the smallest text among those on one line).
+        loop_spans: (first line, last line) of every `for` and `while` loop.
+        name_loops: (target, iterable) names of every `for <name> in <name>` loop, in
+            `ast.walk` order.
+    """
+
     tree: ast.Module
     lines: list[str]
+    statements: dict[int, ast.stmt]
+    first_literals: dict[str, str]
+    loop_spans: list[tuple[int, int]]
+    name_loops: list[tuple[str, str]]
 
 
 @lru_cache(maxsize=512)
 def _source(code: str) -> _Source | None:
     try:
-        return _Source(ast.parse(code), code.splitlines())
+        tree = ast.parse(code)
     except SyntaxError:
         return None
+    statements: dict[int, ast.stmt] = {}
+    literals: dict[str, list[tuple[int, str]]] = {}
+    spans: list[tuple[int, int]] = []
+    name_loops: list[tuple[str, str]] = []
+    for sub in ast.walk(tree):
+        if not isinstance(sub, ast.stmt):
+            continue
+        statements.setdefault(sub.lineno, sub)
+        if isinstance(sub, ast.Assign):
+            names = {t.id for t in sub.targets if isinstance(t, ast.Name)}
+            if not names:
+                continue
+            text = ast.get_source_segment(code, sub.value) or ""
+            if _value(text)[0]:
+                for name in names:
+                    literals.setdefault(name, []).append((sub.lineno, text))
+        elif isinstance(sub, ast.For | ast.While):
+            spans.append((sub.lineno, sub.end_lineno or 0))
+            if (
+                isinstance(sub, ast.For)
+                and isinstance(sub.target, ast.Name)
+                and isinstance(sub.iter, ast.Name)
+            ):
+                name_loops.append((sub.target.id, sub.iter.id))
+    first = {name: min(found)[1] for name, found in literals.items()}
+    return _Source(tree, code.splitlines(), statements, first, spans, name_loops)
 
 
 @lru_cache(maxsize=2048)
@@ -82,7 +126,9 @@ def _arguments(code: str, entry: str, call: str) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
+@lru_cache(maxsize=4096)
 def _value(text: str) -> tuple[bool, object]:
+    """(True, value) when `text` is a literal (values are shared: never mutate them)."""
     try:
         return True, ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -116,15 +162,7 @@ def _first_literal(seen: Seen, name: str | None) -> str | None:
     source = _source(seen.code)
     if source is None or name is None:
         return None
-    found: list[tuple[int, str]] = []
-    for sub in ast.walk(source.tree):
-        if isinstance(sub, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == name for t in sub.targets
-        ):
-            ok, _ = _value(ast.get_source_segment(seen.code, sub.value) or "")
-            if ok:
-                found.append((sub.lineno, ast.get_source_segment(seen.code, sub.value) or ""))
-    return min(found)[1] if found else None
+    return source.first_literals.get(name)
 
 
 def _argument_of(seen: Seen, name: str | None) -> str | None:
@@ -155,8 +193,7 @@ def _statement(seen: Seen, line: int) -> ast.stmt | None:
     source = _source(seen.code)
     if source is None:
         return None
-    found = [s for s in ast.walk(source.tree) if isinstance(s, ast.stmt) and s.lineno == line]
-    return found[0] if found else None
+    return source.statements.get(line)
 
 
 def _after_block(seen: Seen, line: int) -> str:
@@ -168,13 +205,18 @@ def _after_block(seen: Seen, line: int) -> str:
 
 
 def _returns(seen: Seen) -> list[int]:
-    source = _source(seen.code)
+    return list(_returns_of(seen.code, seen.entry))
+
+
+@lru_cache(maxsize=512)
+def _returns_of(code: str, entry: str) -> tuple[int, ...]:
+    source = _source(code)
     if source is None:
-        return []
+        return ()
     for sub in ast.walk(source.tree):
-        if isinstance(sub, ast.FunctionDef) and sub.name == seen.entry:
-            return sorted(r.lineno for r in ast.walk(sub) if isinstance(r, ast.Return))
-    return []
+        if isinstance(sub, ast.FunctionDef) and sub.name == entry:
+            return tuple(sorted(r.lineno for r in ast.walk(sub) if isinstance(r, ast.Return)))
+    return ()
 
 
 def _anchor(seen: Seen) -> tuple[int, int, str | None]:
@@ -215,15 +257,9 @@ def _element_of(seen: Seen, name: str | None) -> str | None:
     if source is None or name is None:
         return None
     args = dict(_arguments(seen.code, seen.entry, seen.call))
-    for sub in ast.walk(source.tree):
-        if (
-            isinstance(sub, ast.For)
-            and isinstance(sub.target, ast.Name)
-            and sub.target.id == name
-            and isinstance(sub.iter, ast.Name)
-            and sub.iter.id in args
-        ):
-            ok, value = _value(args[sub.iter.id])
+    for target, iterated in source.name_loops:
+        if target == name and iterated in args:
+            ok, value = _value(args[iterated])
             if ok and isinstance(value, str | list | tuple) and value:
                 return repr(value[0])
     return None
@@ -325,13 +361,9 @@ def _enclosing_header(seen: Seen) -> str:
     """The header of the innermost loop around the line (the jump back), else the next line."""
     line = _anchor(seen)[0]
     source = _source(seen.code)
-    loops = [
-        sub
-        for sub in (ast.walk(source.tree) if source is not None else ())
-        if isinstance(sub, ast.For | ast.While) and sub.lineno < line <= (sub.end_lineno or 0)
-    ]
-    best = max(loops, key=lambda loop: loop.lineno, default=None)
-    return repr(best.lineno) if best is not None else _next_nonblank(seen, line)
+    spans = source.loop_spans if source is not None else []
+    best = max((first for first, last in spans if first < line <= last), default=None)
+    return repr(best) if best is not None else _next_nonblank(seen, line)
 
 
 def _constant(text: str) -> Callable[[Seen], str]:
