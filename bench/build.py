@@ -37,11 +37,13 @@ class TreeCpu:
     """CPU seconds of this process and every process below it (build processes, sandbox
     workers), sampled from /proc: `RUSAGE_CHILDREN` misses workers that are killed rather
     than reaped (a sandbox worker under bubblewrap, a build process's workers). A process that
-    ends between two samples loses at most its last `interval` of CPU time."""
+    ends between two samples loses at most its last `interval` of CPU time. `sampling` is the
+    CPU time the sampling itself took (in this process's time: subtract it)."""
 
     def __init__(self, interval: float = 0.25) -> None:
         self.interval = interval
         self.seen: dict[tuple[int, int], float] = {}
+        self.sampling = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
         self._tick = os.sysconf("SC_CLK_TCK")
@@ -58,7 +60,9 @@ class TreeCpu:
 
     def _loop(self) -> None:
         while not self._stop.wait(self.interval):
+            start = time.thread_time()
             self._sample()
+            self.sampling += time.thread_time() - start
 
     def _sample(self) -> None:
         parents: dict[int, int] = {}
@@ -121,7 +125,7 @@ def main() -> None:
             before = tree.children_seconds()
             result = build_benchmark(options, Path(out), pool=pool, processes=args.processes)
             total = time.perf_counter() - start
-            own_cpu = cpu_self() - own_cpu
+            own_cpu = cpu_self() - own_cpu - tree.sampling
             size = sum(f.stat().st_size for f in Path(out).iterdir()) / 2**20
     own, workers = peak_mib()
     counts = result.manifest.counts
