@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from core_bench.build._hash_stable import HASH_UNSTABLE, stable_calls, stable_probes
@@ -79,15 +80,32 @@ def _extend_calls(
 
 
 def _traces(
-    codes: list[str], calls: list[str], options: BuildOptions, pool: SandboxPool
+    codes: list[str],
+    calls: list[str],
+    options: BuildOptions,
+    pool: SandboxPool,
+    first_known: Mapping[str, Outcome] | None = None,
 ) -> list[list[Trace | None]]:
+    """The trace of every call of every code (None where the call could not be traced).
+
+    `first_known` holds outcomes of `codes[0]` traced already, with the same limits in a pool
+    of the same hash seed (the original's generated calls): those calls are not traced again
+    (a worker runs every call afresh, `random` seeded, so a trace depends only on the code and
+    the call).
+    """
+    known = first_known or {}
+    wanted = [[call for call in calls if i > 0 or call not in known] for i, _ in enumerate(codes)]
     results: list[list[Outcome]] = pool.map(
-        [(code, calls) for code in codes],
+        list(zip(codes, wanted, strict=True)),
         timeout_s=options.timeout_s,
         trace=True,
         max_steps=options.max_steps,
     )
-    return [[outcome.trace for outcome in outcomes] for outcomes in results]
+    out: list[list[Trace | None]] = []
+    for i, outcomes in enumerate(results):
+        fresh = dict(zip(wanted[i], outcomes, strict=True))
+        out.append([(fresh[c] if c in fresh else known[c]).trace for c in calls])
+    return out
 
 
 def traced_output(trace: Trace | None) -> str:
@@ -201,7 +219,7 @@ def build_problem(
         )
     seconds["variants"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    traces = _traces([v.code for v in variants], calls, options, pool)
+    traces = _traces([v.code for v in variants], calls, options, pool, known)
     seconds["traces"] = time.perf_counter() - mark
     if checked is not None:  # traced where `check_reimplementations` ran them
         variants, traces = variants + checked.variants, traces + checked.traces
