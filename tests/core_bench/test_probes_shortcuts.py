@@ -1,10 +1,11 @@
-"""Selection's shortcuts around the code-blind rules give what the plain rules give.
+"""The probe stage's shortcuts give what the plain computations give.
 
-`guessed` keeps the guesses of one call per (kind, line, variable), which holds only while no
-rule reads the anchor's occurrence; `_guesses` looks names, statements and loops up in an index
-built once per code instead of walking the tree per rule. Both are checked here on the traced
-calls of the bundled dataset, against the rules with another occurrence and against the walks
-the index replaced.
+A caller that asks several questions of one traced call passes its `CallContext` along instead
+of indexing the trace again. `guessed` keeps the guesses of one call per (kind, line,
+variable), which holds only while no rule reads the anchor's occurrence; `_guesses` looks
+names, statements and loops up in an index built once per code instead of walking the tree per
+rule. Both are checked on the traced calls of the bundled dataset, against the rules with
+another occurrence and against the walks the index replaced.
 """
 
 from __future__ import annotations
@@ -14,7 +15,16 @@ import ast
 import pytest
 
 from core_bench.datasets import load_dataset
-from core_bench.probes import KINDS, CallContext, Reading, answerable, guessed
+from core_bench.probes import (
+    KINDS,
+    CallContext,
+    Reading,
+    anchor_probes,
+    answerable,
+    guessed,
+    probe_holds,
+    probes_for_call,
+)
 from core_bench.probes import _guesses as guess
 from core_bench.schemas import Anchor
 from tracer import trace
@@ -112,3 +122,23 @@ def test_the_index_finds_what_walking_the_tree_found() -> None:
             ]
             expected = repr(max(loops)) if loops else guess._next_nonblank(seen, line)
             assert guess._enclosing_header(seen) == expected
+
+
+def test_a_context_given_is_used_and_must_index_the_same_trace() -> None:
+    row = load_dataset("bundled").rows[2]
+    code, call = row.problem.code, row.problem.calls[0]
+    first, second = trace(code, call), trace(code, call)
+    ctx = CallContext(code, first)
+    plain = probes_for_call("p", "v", code, 0, first, seed=3)
+    assert plain and probes_for_call("p", "v", code, 0, first, seed=3, context=ctx) == plain
+    assert all(probe_holds(p, code, second) for p in plain)
+    assert all(probe_holds(p, code, first, context=ctx) for p in plain)
+    anchored = anchor_probes(plain, first, "w", code, second, {}, {}, original_context=ctx)
+    assert anchored == anchor_probes(plain, first, "w", code, second, {}, {})
+    for wrong in (
+        lambda: probes_for_call("p", "v", code, 0, second, context=ctx),
+        lambda: probe_holds(plain[0], code, second, context=ctx),
+        lambda: anchor_probes(plain, first, "w", code, second, {}, {}, variant_context=ctx),
+    ):
+        with pytest.raises(ValueError, match="another trace"):
+            wrong()
