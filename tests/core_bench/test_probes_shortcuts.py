@@ -26,6 +26,7 @@ from core_bench.probes import (
     probes_for_call,
 )
 from core_bench.probes import _guesses as guess
+from core_bench.probes import _kind_next_line as next_line
 from core_bench.schemas import Anchor
 from tracer import trace
 
@@ -76,7 +77,7 @@ def test_guessed_with_a_memo_agrees_with_guessed_alone(
 
 
 def _first_literal_by_walk(code: str, name: str) -> str | None:
-    """The walk `_guesses._first_literal` did per rule before its index."""
+    """The walk `_guesses.first_literal` did per rule before its index."""
     found: list[tuple[int, str]] = []
     for sub in ast.walk(ast.parse(code)):
         if isinstance(sub, ast.Assign) and any(
@@ -109,19 +110,19 @@ def test_the_index_finds_what_walking_the_tree_found() -> None:
         lines = range(1, len(code.splitlines()) + 2)
         for name in names:
             seen = guess.Seen(code, "f", "f(1)", anchor=Anchor(line=1, occurrence=1, variable=name))
-            assert guess._first_literal(seen, name) == _first_literal_by_walk(code, name)
+            assert guess.first_literal(seen, name) == _first_literal_by_walk(code, name)
         for line in lines:
             walked = [s for s in ast.walk(tree) if isinstance(s, ast.stmt) and s.lineno == line]
             seen = guess.Seen(code, "f", "f(1)", anchor=Anchor(line=line, occurrence=1))
-            got = guess._statement(seen, line)
+            got = guess.statement(seen, line)
             assert (ast.dump(got) if got else None) == (ast.dump(walked[0]) if walked else None)
             loops = [
                 s.lineno
                 for s in ast.walk(tree)
                 if isinstance(s, ast.For | ast.While) and s.lineno < line <= (s.end_lineno or 0)
             ]
-            expected = repr(max(loops)) if loops else guess._next_nonblank(seen, line)
-            assert guess._enclosing_header(seen) == expected
+            expected = repr(max(loops)) if loops else next_line._next_nonblank(seen, line)
+            assert next_line._enclosing_header(seen) == expected
 
 
 def test_a_context_given_is_used_and_must_index_the_same_trace() -> None:

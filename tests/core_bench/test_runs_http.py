@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_openai import RETRYABLE_FAULTS, FakeOpenAI, Fault, answers_for, tasks_of
+from fake_openai import RETRYABLE_FAULTS, FakeOpenAI, Fault, FaultKind, answers_for, tasks_of
 
 from core_bench.build import Benchmark
 from core_bench.cli import main
@@ -56,6 +56,13 @@ def go(cfg: RunConfig, bench: Benchmark, pool: SandboxPool) -> RunResult:
 def prompt_of(tasks: list[Task], kind: str = "output", index: int = 0) -> str:
     chosen = [t for t in tasks if t.kind == kind][index]
     return render(chosen).messages[-1]["content"]
+
+
+def failing(server: FakeOpenAI, tasks: list[Task], *faults: Fault | FaultKind) -> str:
+    """The prompt of the first output task, which `server` answers with `faults` first."""
+    prompt = prompt_of(tasks)
+    server.fail_prompt(prompt, *faults)
+    return prompt
 
 
 def sample_of(result: RunResult, prompt: str, tasks: list[Task]) -> Any:
@@ -132,9 +139,8 @@ def test_streamed_completions(
 def test_each_transient_fault_is_retried(
     bench: Benchmark, pool: SandboxPool, tasks: list[Task], server: FakeOpenAI, tmp_path: Path
 ) -> None:
-    prompt = prompt_of(tasks)
     faults = ("429", "500", "503", "drop", "malformed", "slow")
-    server.fail_prompt(prompt, *faults)
+    prompt = failing(server, tasks, *faults)
     result = go(config(bench, tmp_path, server.url, timeout_s=0.3), bench, pool)
     assert [status for p, status in server.log if p == prompt] == [*faults, "200"]
     assert sample_of(result, prompt, tasks).verdict == "correct"
@@ -144,8 +150,7 @@ def test_each_transient_fault_is_retried(
 def test_retry_after_is_honoured(
     bench: Benchmark, pool: SandboxPool, tasks: list[Task], server: FakeOpenAI, tmp_path: Path
 ) -> None:
-    prompt = prompt_of(tasks)
-    server.fail_prompt(prompt, Fault("429", retry_after=1))
+    prompt = failing(server, tasks, Fault("429", retry_after=1))
     started = time.perf_counter()
     result = go(config(bench, tmp_path, server.url), bench, pool)
     assert time.perf_counter() - started >= 1.0
@@ -156,8 +161,7 @@ def test_retry_after_is_honoured(
 def test_no_retry_on_400_and_a_rerun_asks_again(
     bench: Benchmark, pool: SandboxPool, tasks: list[Task], server: FakeOpenAI, tmp_path: Path
 ) -> None:
-    prompt = prompt_of(tasks)
-    server.fail_prompt(prompt, "400")
+    prompt = failing(server, tasks, "400")
     cfg = config(bench, tmp_path, server.url)
     result = go(cfg, bench, pool)
     assert server.counts[prompt] == 1
@@ -190,11 +194,9 @@ def test_out_of_retries_is_recorded_and_the_run_goes_on(
 def test_empty_content_is_an_unparseable_answer_not_a_failure(
     bench: Benchmark, pool: SandboxPool, tasks: list[Task], server: FakeOpenAI, tmp_path: Path
 ) -> None:
-    prompt = prompt_of(tasks)
-    server.fail_prompt(prompt, "empty")
+    prompt = failing(server, tasks, "empty")
     cfg = config(bench, tmp_path, server.url)
-    result = go(cfg, bench, pool)
-    sample = sample_of(result, prompt, tasks)
+    sample = sample_of(go(cfg, bench, pool), prompt, tasks)
     assert (sample.verdict, sample.response) == ("unparseable", "")
     go(cfg, bench, pool)
     assert server.counts[prompt] == 1  # an answer, cached like any other
@@ -277,7 +279,7 @@ def test_cache_is_keyed_on_every_sampling_parameter(
 def test_failed_request_samples_are_not_cached(
     bench: Benchmark, pool: SandboxPool, tasks: list[Task], server: FakeOpenAI, tmp_path: Path
 ) -> None:
-    server.fail_prompt(prompt_of(tasks), "400")
+    failing(server, tasks, "400")
     go(config(bench, tmp_path, server.url), bench, pool)
     with sqlite3.connect(tmp_path / "cache.sqlite") as db:
         rows = db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
