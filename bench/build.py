@@ -14,6 +14,7 @@ import os
 import resource
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -30,6 +31,70 @@ def peak_mib() -> tuple[float, float]:
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return own, children
+
+
+class TreeCpu:
+    """CPU seconds of this process and every process below it (build processes, sandbox
+    workers), sampled from /proc: `RUSAGE_CHILDREN` misses workers that are killed rather
+    than reaped (a sandbox worker under bubblewrap, a build process's workers). A process that
+    ends between two samples loses at most its last `interval` of CPU time. `sampling` is the
+    CPU time the sampling itself took (in this process's time: subtract it)."""
+
+    def __init__(self, interval: float = 0.25) -> None:
+        self.interval = interval
+        self.seen: dict[tuple[int, int], float] = {}
+        self.sampling = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._tick = os.sysconf("SC_CLK_TCK")
+
+    def __enter__(self) -> TreeCpu:
+        self._sample()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._sample()
+        self._stop.set()
+        self._thread.join()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.interval):
+            start = time.thread_time()
+            self._sample()
+            self.sampling += time.thread_time() - start
+
+    def _sample(self) -> None:
+        parents: dict[int, int] = {}
+        times: dict[int, tuple[int, float]] = {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rpartition(")")[2].split()
+            except OSError:
+                continue
+            pid = int(entry)
+            parents[pid] = int(fields[1])
+            times[pid] = (int(fields[19]), (int(fields[11]) + int(fields[12])) / self._tick)
+        me = os.getpid()
+        for pid, (start, cpu) in times.items():
+            ancestor = parents.get(pid)
+            while ancestor is not None and ancestor not in (me, 0, 1):
+                ancestor = parents.get(ancestor)
+            if ancestor == me:
+                self.seen[(pid, start)] = max(cpu, self.seen.get((pid, start), 0.0))
+
+    def children_seconds(self) -> float:
+        """CPU seconds of the processes below this one, as last seen."""
+        return sum(self.seen.values())
+
+
+def cpu_self() -> float:
+    """CPU seconds (user + system) of this process so far."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -55,10 +120,12 @@ def main() -> None:
         start = time.perf_counter()
         validate_problems(rows, pool)
         reference = time.perf_counter() - start
-        with tempfile.TemporaryDirectory() as out:
-            start = time.perf_counter()
+        with tempfile.TemporaryDirectory() as out, TreeCpu() as tree:
+            start, own_cpu = time.perf_counter(), cpu_self()
+            before = tree.children_seconds()
             result = build_benchmark(options, Path(out), pool=pool, processes=args.processes)
             total = time.perf_counter() - start
+            own_cpu = cpu_self() - own_cpu - tree.sampling
             size = sum(f.stat().st_size for f in Path(out).iterdir()) / 2**20
     own, workers = peak_mib()
     counts = result.manifest.counts
@@ -69,6 +136,11 @@ def main() -> None:
     )
     print(f"reference: validating the dataset        {reference:8.2f} s")
     print(f"build                                    {total:8.2f} s   {total / reference:6.1f}x")
+    below = tree.children_seconds() - before
+    print(
+        f"  cpu: {own_cpu + below:.1f} s (this process {own_cpu:.1f} s, build processes and "
+        f"sandbox workers {below:.1f} s)"
+    )
     for stage, seconds in result.stage_seconds.items():
         print(f"  stage {stage:<12}                     {seconds:8.2f} s   {seconds / total:6.1%}")
     busy = sum(result.problem_seconds.values()) or 1.0

@@ -12,7 +12,7 @@ other variants). The build counts both in the manifest: `calls.hash_unstable` an
 
 from __future__ import annotations
 
-from core_bench.probes import anchor_group, probe_holds
+from core_bench.probes import CallContext, anchor_group, probe_holds
 from core_bench.schemas import Probe, Problem, Variant
 from tracer import SandboxPool, Trace, same_value
 
@@ -65,10 +65,18 @@ def stable_probes(
     """
     position = {v.id: i for i, v in enumerate(variants)}
     unstable: set[str] = set()
+    contexts: dict[tuple[int, int], CallContext] = {}  # one per traced (variant, call)
     for probe in probes:
         index = position[probe.variant_id]
         trace = alt_traces[index][probe.call_index]
-        if trace is None or not probe_holds(probe, variants[index].code, trace):
+        if trace is None:
+            unstable.add(anchor_group(probe))
+            continue
+        code = variants[index].code
+        key = (index, probe.call_index)
+        if key not in contexts and not trace.truncated:
+            contexts[key] = CallContext(code, trace)
+        if not probe_holds(probe, code, trace, context=contexts.get(key)):
             unstable.add(anchor_group(probe))
     kept = [p for p in probes if anchor_group(p) not in unstable]
     return kept, len(probes) - len(kept)

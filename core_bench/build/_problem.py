@@ -5,12 +5,13 @@ from __future__ import annotations
 import ast
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from core_bench.build._hash_stable import HASH_UNSTABLE, stable_calls, stable_probes
 from core_bench.build._options import BuildOptions
 from core_bench.build._reimplement import ProblemExtras, check_reimplementations
-from core_bench.probes import anchor_probes, mark_anchored, probes_for_call
+from core_bench.probes import CallContext, anchor_probes, mark_anchored, probes_for_call
 from core_bench.schemas import Probe, Problem, SkippedRow, Variant
 from tracer import Outcome, SandboxPool, Trace
 from transforms import cyclomatic_complexity, generate_call_outcomes, generate_variants
@@ -79,15 +80,32 @@ def _extend_calls(
 
 
 def _traces(
-    codes: list[str], calls: list[str], options: BuildOptions, pool: SandboxPool
+    codes: list[str],
+    calls: list[str],
+    options: BuildOptions,
+    pool: SandboxPool,
+    first_known: Mapping[str, Outcome] | None = None,
 ) -> list[list[Trace | None]]:
+    """The trace of every call of every code (None where the call could not be traced).
+
+    `first_known` holds outcomes of `codes[0]` traced already, with the same limits in a pool
+    of the same hash seed (the original's generated calls): those calls are not traced again
+    (a worker runs every call afresh, `random` seeded, so a trace depends only on the code and
+    the call).
+    """
+    known = first_known or {}
+    wanted = [[call for call in calls if i > 0 or call not in known] for i, _ in enumerate(codes)]
     results: list[list[Outcome]] = pool.map(
-        [(code, calls) for code in codes],
+        list(zip(codes, wanted, strict=True)),
         timeout_s=options.timeout_s,
         trace=True,
         max_steps=options.max_steps,
     )
-    return [[outcome.trace for outcome in outcomes] for outcomes in results]
+    out: list[list[Trace | None]] = []
+    for i, outcomes in enumerate(results):
+        fresh = dict(zip(wanted[i], outcomes, strict=True))
+        out.append([(fresh[c] if c in fresh else known[c]).trace for c in calls])
+    return out
 
 
 def traced_output(trace: Trace | None) -> str:
@@ -201,7 +219,7 @@ def build_problem(
         )
     seconds["variants"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    traces = _traces([v.code for v in variants], calls, options, pool)
+    traces = _traces([v.code for v in variants], calls, options, pool, known)
     seconds["traces"] = time.perf_counter() - mark
     if checked is not None:  # traced where `check_reimplementations` ran them
         variants, traces = variants + checked.variants, traces + checked.traces
@@ -239,11 +257,22 @@ def _probes(
     original, original_traces = variants[0], traces[0]
     count = options.probes
     chosen: list[list[list[Probe]]] = []
+    # Each call's trace is indexed once, though selection and anchoring both read it.
+    original_contexts = [
+        None if trace is None else CallContext(original.code, trace) for trace in original_traces
+    ]
     original_probes: list[list[Probe]] = [
         []
         if trace is None
         else probes_for_call(
-            problem.id, original.id, original.code, index, trace, count=count, seed=seed
+            problem.id,
+            original.id,
+            original.code,
+            index,
+            trace,
+            count=count,
+            seed=seed,
+            context=original_contexts[index],
         )
         for index, trace in enumerate(original_traces)
     ]
@@ -255,6 +284,7 @@ def _probes(
                 per_call.append([])
                 continue
             reference = original_traces[index]
+            context = CallContext(variant.code, trace)
             anchored: list[Probe] = []
             if variant.kind == "equivalent" and reference is not None and original_probes[index]:
                 anchored = anchor_probes(
@@ -266,6 +296,8 @@ def _probes(
                     variant.renames,
                     variant.line_map,
                     original_code=original.code,
+                    original_context=original_contexts[index],
+                    variant_context=context,
                 )[:count]
             # selection itself draws the free places: cutting a longer list would keep the
             # earliest steps (it is in step order), which favours easy, guessable probes
@@ -277,6 +309,7 @@ def _probes(
                 trace,
                 count=max(0, count - len(anchored)),
                 seed=seed,
+                context=context,
             )
             taken = {(p.kind, p.anchor) for p in anchored}
             fresh = [p for p in own if (p.kind, p.anchor) not in taken]

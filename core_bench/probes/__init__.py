@@ -30,6 +30,7 @@ from core_bench.probes._registry import (
     KINDS,
     ROWS,
     STAGE_OF_KIND,
+    GuessMemo,
     KindSpec,
     answer_type,
     answerable,
@@ -70,12 +71,13 @@ def _unguessed(
     the kind's `keep_guessed` probability keeps them (one coin per kind and call, so a call
     whose candidates are all guessed gets the kind with that probability)."""
     out: dict[str, list[Reading]] = {}
+    memo: GuessMemo = {}
     for kind, found in readings.items():
         keep = KINDS[kind].keep_guessed
         if keep >= 1.0 or not found or rng.random() < keep:
             out[kind] = found
         else:
-            out[kind] = [r for r in found if not guessed(ctx, r)]
+            out[kind] = [r for r in found if not guessed(ctx, r, memo)]
     return out
 
 
@@ -89,6 +91,7 @@ def probes_for_call(
     count: int = DEFAULT_COUNT,
     seed: int = 0,
     kinds: Sequence[str] | None = None,
+    context: CallContext | None = None,
 ) -> list[Probe]:
     """Choose up to `count` probes for one call of one variant.
 
@@ -110,17 +113,18 @@ def probes_for_call(
         count: at most this many probes.
         seed: the build seed.
         kinds: restrict to these kinds (default: all of `PROBE_KINDS`).
+        context: the `CallContext` of `trace` of `code`, when the caller has it already.
 
     Returns:
         The probes, ordered by anchored step, then kind.
 
     Raises:
-        ValueError: `kinds` names an unknown kind.
+        ValueError: `kinds` names an unknown kind, or `context` indexes another trace.
     """
     chosen_kinds = _kinds(kinds)
     if count <= 0 or not trace.steps:
         return []
-    ctx = CallContext(code, trace)
+    ctx = CallContext.reuse(context, code, trace)
     rng = rng_for(seed, variant_id, call_index)
     guess_rng = random.Random(f"{seed}:{variant_id}:{call_index}:guessed")
     readings = _unguessed(ctx, _readings(ctx, chosen_kinds), guess_rng)

@@ -352,6 +352,8 @@ def anchor_probes(
     line_map: dict[int, list[int]],
     *,
     original_code: str | None = None,
+    original_context: CallContext | None = None,
+    variant_context: CallContext | None = None,
 ) -> list[Probe]:
     """Counterparts on one variant of probes chosen on the original, for one call.
 
@@ -372,12 +374,15 @@ def anchor_probes(
         renames: old name -> new name, as the variant's provenance records them.
         line_map: original line -> variant lines, possibly partial or empty.
         original_code: the original's source (defaults to `original_trace.code`).
+        original_context: the `CallContext` of the original's trace, when the caller has it.
+        variant_context: the `CallContext` of the variant's trace, when the caller has it.
 
     Returns:
         The counterparts, in the order of `original_probes`.
 
     Raises:
-        ValueError: the probes are of more than one call.
+        ValueError: the probes are of more than one call, or a context given indexes
+            another trace.
     """
     if not original_probes:
         return []
@@ -385,8 +390,10 @@ def anchor_probes(
         raise ValueError("anchor_probes takes the probes of one call (one original trace)")
     if original_trace.truncated or variant_trace.truncated:
         return []
-    original = CallContext(original_code or original_trace.code, original_trace)
-    variant = CallContext(variant_code, variant_trace)
+    original = CallContext.reuse(
+        original_context, original_code or original_trace.code, original_trace
+    )
+    variant = CallContext.reuse(variant_context, variant_code, variant_trace)
     matcher = _Matcher(original, variant, renames, line_map)
     out: list[Probe] = []
     for probe in original_probes:

@@ -127,6 +127,20 @@ class CallContext:
                 headers[line] = i
         self.run_frames = {line: len(frames) for line, frames in frames_of.items()}
 
+    @classmethod
+    def reuse(cls, given: CallContext | None, code: str, trace: Trace) -> CallContext:
+        """`given` when it indexes `trace` of `code` (a caller asking several questions of one
+        call builds its context once), else a new context.
+
+        Raises:
+            ValueError: `given` indexes another trace or code.
+        """
+        if given is None:
+            return cls(code, trace)
+        if given.trace is not trace or given.code != code:
+            raise ValueError("the context given indexes another trace or code")
+        return given
+
     def line(self, line: int) -> LineFacts | None:
         """Facts of a clean statement line, or None for any other line."""
         facts = self.facts.lines.get(line)

@@ -58,19 +58,61 @@ Rule = Callable[[Seen], str]
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """A parsed module and its lines."""
+    """A parsed module, its lines, and the indexes the rules look things up in (selection asks
+    the rules about every candidate of a call, so each walk of the tree is done once per code).
+
+    Attributes:
+        tree: the module.
+        lines: its source lines.
+        statements: line -> the first statement starting there, in `ast.walk` order.
+        first_literals: name -> source of the first literal assigned to it (`name = <literal>`,
+            lowest line; the smallest text among those on one line).
+        name_loops: (target, iterable) names of every `for <name> in <name>` loop, in
+            `ast.walk` order.
+        loop_spans: (first line, last line) of every `for` and `while` loop.
+    """
 
     tree: ast.Module
     lines: list[str]
+    statements: dict[int, ast.stmt]
+    first_literals: dict[str, str]
+    name_loops: list[tuple[str, str]]
+    loop_spans: list[tuple[int, int]]
 
 
 @lru_cache(maxsize=512)
 def source(code: str) -> Source | None:
-    """The parsed code (cached), or None when it does not parse."""
+    """The parsed code with its indexes (cached), or None when it does not parse."""
     try:
-        return Source(ast.parse(code), code.splitlines())
+        tree = ast.parse(code)
     except SyntaxError:
         return None
+    statements: dict[int, ast.stmt] = {}
+    literals: dict[str, list[tuple[int, str]]] = {}
+    name_loops: list[tuple[str, str]] = []
+    spans: list[tuple[int, int]] = []
+    for sub in ast.walk(tree):
+        if not isinstance(sub, ast.stmt):
+            continue
+        statements.setdefault(sub.lineno, sub)
+        if isinstance(sub, ast.For | ast.While):
+            spans.append((sub.lineno, sub.end_lineno or 0))
+        if isinstance(sub, ast.Assign):
+            names = {t.id for t in sub.targets if isinstance(t, ast.Name)}
+            if not names:
+                continue
+            text = ast.get_source_segment(code, sub.value) or ""
+            if parse(text)[0]:
+                for name in names:
+                    literals.setdefault(name, []).append((sub.lineno, text))
+        elif (
+            isinstance(sub, ast.For)
+            and isinstance(sub.target, ast.Name)
+            and isinstance(sub.iter, ast.Name)
+        ):
+            name_loops.append((sub.target.id, sub.iter.id))
+    first = {name: min(found)[1] for name, found in literals.items()}
+    return Source(tree, code.splitlines(), statements, first, name_loops, spans)
 
 
 @lru_cache(maxsize=2048)
@@ -97,8 +139,10 @@ def _arguments(code: str, entry: str, call: str) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
+@lru_cache(maxsize=4096)
 def parse(text: str) -> tuple[bool, object]:
-    """(True, value) when `text` is a literal, else (False, None)."""
+    """(True, value) when `text` is a literal, else (False, None) (cached: never mutate the
+    value)."""
     try:
         return True, ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -133,15 +177,7 @@ def first_literal(seen: Seen, name: str | None) -> str | None:
     parsed = source(seen.code)
     if parsed is None or name is None:
         return None
-    found: list[tuple[int, str]] = []
-    for sub in ast.walk(parsed.tree):
-        if isinstance(sub, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == name for t in sub.targets
-        ):
-            ok, _ = parse(ast.get_source_segment(seen.code, sub.value) or "")
-            if ok:
-                found.append((sub.lineno, ast.get_source_segment(seen.code, sub.value) or ""))
-    return min(found)[1] if found else None
+    return parsed.first_literals.get(name)
 
 
 def argument_of(seen: Seen, name: str | None) -> str | None:
@@ -162,8 +198,7 @@ def statement(seen: Seen, line: int) -> ast.stmt | None:
     parsed = source(seen.code)
     if parsed is None:
         return None
-    found = [s for s in ast.walk(parsed.tree) if isinstance(s, ast.stmt) and s.lineno == line]
-    return found[0] if found else None
+    return parsed.statements.get(line)
 
 
 def anchor_of(seen: Seen) -> tuple[int, int, str | None]:
@@ -207,15 +242,9 @@ def _element_of(seen: Seen, name: str | None) -> str | None:
     if parsed is None or name is None:
         return None
     args = dict(_arguments(seen.code, seen.entry, seen.call))
-    for sub in ast.walk(parsed.tree):
-        if (
-            isinstance(sub, ast.For)
-            and isinstance(sub.target, ast.Name)
-            and sub.target.id == name
-            and isinstance(sub.iter, ast.Name)
-            and sub.iter.id in args
-        ):
-            ok, value = parse(args[sub.iter.id])
+    for target, iterated in parsed.name_loops:
+        if target == name and iterated in args:
+            ok, value = parse(args[iterated])
             if ok and isinstance(value, str | list | tuple) and value:
                 return repr(value[0])
     return None

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import lru_cache
 
 from core_bench.probes import _guesses as guess
 from core_bench.probes._answerable import StaticFacts
@@ -73,18 +74,22 @@ def question(ctx: CallContext, r: Reading) -> str:
     )
 
 
-def _call_sites(code: str, name: str) -> list[ast.Call]:
+@lru_cache(maxsize=256)
+def _call_sites(code: str, name: str) -> tuple[int, ...]:
+    """Lines of the calls of `name` by name, in `ast.walk` order (asked for every candidate
+    of a call, hence cached)."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
-        return []
-    return [
-        node
+        return ()
+    return tuple(
+        node.lineno
         for node in ast.walk(tree)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
-    ]
+    )
 
 
+@lru_cache(maxsize=256)
 def _enclosing_function(code: str, line: int) -> int | None:
     """The `def` line of the innermost function holding `line`."""
     tree = ast.parse(code)
@@ -107,7 +112,7 @@ def static_rule(
     sites = _call_sites(facts.source, variable)
     if len(sites) != 1:
         return None
-    site = sites[0].lineno
+    site = sites[0]
     if site not in facts.always or site in facts.in_loop:
         return None
     return "1" if _enclosing_function(facts.source, site) == line else None

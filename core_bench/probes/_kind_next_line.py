@@ -20,7 +20,6 @@ Everything about the kind is here (its registry row `ROW` is listed in `_registr
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 
 from core_bench.probes import _guesses as guess
@@ -113,13 +112,9 @@ def _enclosing_header(seen: guess.Seen) -> str:
     """The header of the innermost loop around the line (the jump back), else the next line."""
     line = guess.anchor_of(seen)[0]
     source = guess.source(seen.code)
-    loops = [
-        sub
-        for sub in (ast.walk(source.tree) if source is not None else ())
-        if isinstance(sub, ast.For | ast.While) and sub.lineno < line <= (sub.end_lineno or 0)
-    ]
-    best = max(loops, key=lambda loop: loop.lineno, default=None)
-    return repr(best.lineno) if best is not None else _next_nonblank(seen, line)
+    spans = source.loop_spans if source is not None else []
+    best = max((first for first, last in spans if first < line <= last), default=None)
+    return repr(best) if best is not None else _next_nonblank(seen, line)
 
 
 GUESSES: dict[str, guess.Rule] = {

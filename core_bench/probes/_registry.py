@@ -131,15 +131,30 @@ def static_answer(ctx: CallContext, reading: Reading) -> str | None:
     return rule(facts, reading.line, reading.occurrence, reading.variable, calls)
 
 
-def guessed(ctx: CallContext, reading: Reading) -> bool:
-    """Whether one of the reading's kind's code-blind rules (`guesses`) gives its answer."""
+GuessMemo = dict[tuple[str, int, str | None], list[str]]
+"""Guesses already made in one call, by (kind, line, variable) (see `guessed`)."""
+
+
+def guessed(ctx: CallContext, reading: Reading, memo: GuessMemo | None = None) -> bool:
+    """Whether one of the reading's kind's code-blind rules (`guesses`) gives its answer.
+
+    The rules read the anchor's line and variable, not its occurrence (a test checks that
+    each kind's rules give the same guesses whatever the occurrence), so the runs of one line
+    share their guesses: pass one `memo` for the readings of one call of one code.
+    """
     rules = KINDS[reading.kind].guesses
     if not rules:
         return False
-    anchor = Anchor(line=reading.line, occurrence=reading.occurrence, variable=reading.variable)
-    call = ctx.trace.call
-    seen = guess.Seen(ctx.code, guess.call_name(call), call, anchor=anchor)
-    return any(same_value(g, reading.answer) for g in guess.guesses_of(dict(rules), seen))
+    key = (reading.kind, reading.line, reading.variable)
+    guesses = memo.get(key) if memo is not None else None
+    if guesses is None:
+        anchor = Anchor(line=reading.line, occurrence=reading.occurrence, variable=reading.variable)
+        call = ctx.trace.call
+        seen = guess.Seen(ctx.code, guess.call_name(call), call, anchor=anchor)
+        guesses = guess.guesses_of(dict(rules), seen)
+        if memo is not None:
+            memo[key] = guesses
+    return any(same_value(g, reading.answer) for g in guesses)
 
 
 def answerable(ctx: CallContext, reading: Reading) -> bool:

@@ -9,7 +9,9 @@ from core_bench.schemas import Probe
 from tracer import Trace
 
 
-def probe_holds(probe: Probe, code: str, trace: Trace) -> bool:
+def probe_holds(
+    probe: Probe, code: str, trace: Trace, *, context: CallContext | None = None
+) -> bool:
     """Whether `trace` (another trace of the probe's call of `code`) asks the same question at
     the probe's anchor and gives an equal answer.
 
@@ -17,10 +19,14 @@ def probe_holds(probe: Probe, code: str, trace: Trace) -> bool:
     on both depends on the iteration order of sets or dicts of strings, which no reader of the
     code can know. The question must be the same text (it quotes loop values that single out a
     run), the answer an equal value (a set of strings may print in another order).
+    `context`, the `CallContext` of `trace`, spares indexing it again for each probe.
+
+    Raises:
+        ValueError: `context` indexes another trace or code.
     """
     if trace.truncated:
         return False
-    ctx = CallContext(code, trace)
+    ctx = CallContext.reuse(context, code, trace)
     anchor = probe.anchor
     reading = KINDS[probe.kind].read(ctx, anchor.line, anchor.occurrence, anchor.variable)
     if reading is None:
