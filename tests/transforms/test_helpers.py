@@ -68,16 +68,97 @@ def test_extract_expression_inside_a_comprehension_and_keeps_globals() -> None:
         """
         X = 10
 
-        def is_above_limit(a):
-            return a > X
+        def product(a, b):
+            return (a + b) * X
 
         def f(a, b):
-            if is_above_limit(a):
+            if a > X:
                 return a - b
-            return (a + b) * X
+            return product(a, b)
         """,
         seed=2,
     )
+
+
+def test_a_single_operator_or_call_is_never_a_helper() -> None:
+    # Before: `def is_in_nums(y, nums): return y in nums`, `def pick(...)`; one operation
+    # is not what a person moves into a named helper.
+    single_operations = """
+        def f(nums, y, a, b):
+            if y in nums:
+                return nums.index(y)
+            z = a if y else b
+            return len(nums), a + b, z
+        """
+    assert_declines(ExtractHelperExpr, single_operations, seeds=range(25))
+    # A loop body of one operation (`total += x * 2`) is not a block worth a helper.
+    assert_declines(
+        ExtractLoopBody,
+        """
+        def f(nums):
+            total = 0
+            for x in nums:
+                total += x * 2
+            return total
+        """,
+        seeds=range(25),
+    )
+    # Two operations are.
+    assert_transform(
+        ExtractHelperExpr,
+        """
+        def f(nums, y):
+            if y in nums:
+                return nums.index(y) + 1
+            return 0
+        """,
+        """
+        def combined_nums(nums, y):
+            return nums.index(y) + 1
+
+        def f(nums, y):
+            if y in nums:
+                return combined_nums(nums, y)
+            return 0
+        """,
+    )
+
+
+def test_the_call_replacing_a_bracketed_expression_gets_no_extra_parentheses() -> None:
+    assert_transform(
+        ExtractHelperExpr,
+        """
+        def f(a, b, k):
+            c = (a + b) * k
+            return (a - b) * k, c
+        """,
+        """
+        def product(a, b, k):
+            return (a - b) * k
+
+        def f(a, b, k):
+            c = (a + b) * k
+            return product(a, b, k), c
+        """,
+    )
+    # `return(x)`: the parentheses are all that separates the keyword from the call.
+    result = assert_transform(
+        ExtractHelperExpr,
+        """
+        def f(a, b):
+            a += 1
+            return(a + b) * 2
+        """,
+        """
+        def product(a, b):
+            return (a + b) * 2
+
+        def f(a, b):
+            a += 1
+            return(product(a, b))
+        """,
+    )
+    compile(result.code, "<variant>", "exec")
 
 
 def test_extract_expression_declines() -> None:
@@ -217,6 +298,7 @@ def test_extract_loop_body_keeps_formatting() -> None:
             # running sum
             total  =  0   # start
             for x in xs:
+                x *= 2
                 total += x   # add
             return total   # done
         """,
@@ -323,11 +405,11 @@ def test_helpers_are_named_for_what_they_compute() -> None:
         ExtractHelperExpr,
         """
         def f(text):
-            return [ch for ch in text if ch in 'aeiou']
+            return [ch for ch in text if ch.lower() in 'aeiou']
         """,
         """
         def is_vowel(ch):
-            return ch in 'aeiou'
+            return ch.lower() in 'aeiou'
 
         def f(text):
             return [ch for ch in text if is_vowel(ch)]
