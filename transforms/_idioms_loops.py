@@ -38,6 +38,7 @@ from transforms._analysis import (
     mutation_free,
     name_values,
     negate,
+    negates_naturally,
     pure_call,
     strip_parens,
     target_names,
@@ -638,7 +639,9 @@ class LoopToAnyAll(LoopReplacement):
         """Searching loops."""
         if not (info.is_builtin("any") and info.is_builtin("all")):
             return []
-        return _searches(info)
+        return [
+            s for s in _searches(info) if s.hit or negates_naturally(s.test, boolean_context=True)
+        ]  # not `all(not x < k for x in xs)`
 
     def dropped(self) -> cst.CSTNode:
         """The final return (the new return replaces the loop)."""
@@ -686,6 +689,8 @@ class AnyAllToLoop(IdiomRewrite):
             return None
         if contains(gen, _UNSAFE) or has_comments(node):
             return None
+        if call[0] == "all" and not negates_naturally(gen.elt, boolean_context=True):
+            return None  # `if not x < k: return False`
         names = target_names(for_in.target)
         if names is None or names & info.captured_names(func):
             return None

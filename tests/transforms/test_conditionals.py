@@ -49,6 +49,40 @@ def test_if_else_swap_one_line_suites_and_parenthesized_test() -> None:
     )
 
 
+def test_if_else_swap_never_writes_not_before_a_comparison() -> None:
+    # `num < k` with operands of unknown type (sets order by inclusion) cannot become
+    # `num >= k` exactly; before, the swap wrote `if not num < k:`. It declines now.
+    assert_declines(
+        IfElseSwap,
+        """
+        def f(num, k):
+            if num < k:
+                return num
+            else:
+                return k
+        """,
+        seeds=range(10),
+    )
+    # Where one side is an int (`len(...) - 1`), the operator is inverted.
+    assert_transform(
+        IfElseSwap,
+        """
+        def f(nums, k):
+            if len(nums) - 1 < k:
+                return nums
+            else:
+                return k
+        """,
+        """
+        def f(nums, k):
+            if len(nums) - 1 >= k:
+                return k
+            else:
+                return nums
+        """,
+    )
+
+
 def test_if_else_swap_removes_a_not() -> None:
     assert_transform(
         IfElseSwap,

@@ -109,6 +109,12 @@ def test_guard_clause_declines() -> None:
         "    return y\n",
     )
     assert_declines(GuardClause, "if x:\n    y = 1\n")
+    # The guard would read `if not num < k: return` (operands of unknown type).
+    assert_declines(
+        GuardClause,
+        "def f(num, k):\n    out = []\n    if num < k:\n        out.append(num)\n"
+        "        out.append(k)\n    return out\n",
+    )
 
 
 def test_guard_clause_keeps_formatting() -> None:

@@ -66,6 +66,31 @@ def test_branch_becomes_returned_condition() -> None:
     assert_equivalent(before, after, [(3,), (4,)])
 
 
+def test_branch_on_a_comparison_returns_the_inverted_comparison_never_not_before_it() -> None:
+    before = """
+        def f(nums, k):
+            if len(nums) < k:
+                return False
+            return True
+        """
+    after = """
+        def f(nums, k):
+            return len(nums) >= k
+        """
+    assert_transform(BranchToReturnCondition, before, after)
+    assert_equivalent(before, after, [([1], 1), ([], 1)])
+    # Operands of unknown type: before, `return not num < k`; the branch stays now.
+    assert_declines(
+        BranchToReturnCondition,
+        """
+        def f(num, k):
+            if num < k:
+                return False
+            return True
+        """,
+    )
+
+
 def test_concatenation_becomes_fstring() -> None:
     before = """
         def f(name, n):
