@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import keyword
+import random
 import re
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -121,6 +122,17 @@ def comment_mentions(comment: str, names: Iterable[str]) -> list[re.Match[str]]:
     return found
 
 
+_NEXT_LETTERS = "ijkmnpqrstuvwxyzabcdegh"
+
+
+def _alternatives(base: str) -> list[str]:
+    """Other names a person would write for what `base` names, when `base` is taken."""
+    if len(base) == 1 and base in _NEXT_LETTERS:
+        start = _NEXT_LETTERS.index(base)
+        return list(_NEXT_LETTERS[start + 1 :] + _NEXT_LETTERS[:start])
+    return [f"new_{base}", f"all_{base}", f"my_{base}"]
+
+
 class FreshNames:
     """Hands out identifiers that collide with nothing in the module nor with each other."""
 
@@ -131,6 +143,20 @@ class FreshNames:
     def is_free(self, name: str) -> bool:
         """Whether `name` is a valid identifier not yet taken."""
         return name.isidentifier() and name not in self.taken
+
+    def choose(self, options: Sequence[str], rng: random.Random) -> str:
+        """A free name among `options` (a random one first), else a free variant of one a
+        person would write (`j` after `i`, `new_items` for `items`), `items_2` only when none
+        of those is free either; marks it taken."""
+        first = rng.choice(options)
+        order = [first, *(o for o in options if o != first)]
+        letters = [alt for base in order if len(base) == 1 for alt in _alternatives(base)]
+        words = [alt for base in order if len(base) > 1 for alt in _alternatives(base)]
+        for name in [*order, *letters, *words]:
+            if self.is_free(name):
+                self.taken.add(name)
+                return name
+        return self.take(order[0])
 
     def take(self, base: str) -> str:
         """`base`, or `base_2`, `base_3`... whichever is free first; marks it taken."""

@@ -299,7 +299,7 @@ class ExtractHelperExpr(_Extract):
         )
         named = [n for n in expression_helper_names(chosen.expr, predicate) if fresh.is_free(n)]
         generic = _PREDICATE_NAMES if predicate else _VALUE_NAMES
-        self.helper_name = fresh.take(named[0] if named else self.rng.choice(generic))
+        self.helper_name = fresh.take(named[0]) if named else fresh.choose(generic, self.rng)
         return True
 
     def _site(
@@ -413,7 +413,7 @@ class ExtractLoopBody(_Extract):
         self.func = site.func
         fresh = FreshNames(info.names.identifiers)
         named = [n for n in loop_helper_names(site.loop, site.returns) if fresh.is_free(n)]
-        self.helper_name = fresh.take(self.rng.choice(named) if named else "loop_step")
+        self.helper_name = fresh.choose(named or ["loop_step"], self.rng)
         return True
 
     def _site(

@@ -111,7 +111,7 @@ class _ExpressionIdiom(IdiomRewrite):
     def fresh_name(self, bases: list[str]) -> str:
         """One of `bases` (chosen with the rng) that is free, else a numbered one."""
         free = [b for b in bases if self.fresh.is_free(b)]
-        return self.fresh.take(self.rng.choice(free or bases))
+        return self.fresh.choose(free or bases, self.rng)
 
     def build(self, updated: Any) -> Any:
         """The replacement of the picked site (`updated`: the site with its children
@@ -260,7 +260,7 @@ class CountToSum(_ExpressionIdiom):
         return True
 
     def build(self, updated: Any) -> Any:
-        var = self.fresh.take(self.rng.choice(["ch", "c", "item", "x"]))
+        var = self.fresh.choose(["ch", "c", "item", "x"], self.rng)
         test = cst.Comparison(
             left=cst.Name(var),
             comparisons=[
@@ -393,7 +393,7 @@ class FromkeysToComprehension(_ExpressionIdiom):
 
     def build(self, updated: Any) -> Any:
         args = updated.args
-        key = self.fresh.take(self.rng.choice(["key", "k", "item"]))
+        key = self.fresh.choose(["key", "k", "item"], self.rng)
         value = args[1].value if len(args) == 2 else cst.Name("None")
         return cst.DictComp(
             key=cst.Name(key),

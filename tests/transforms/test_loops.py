@@ -328,3 +328,28 @@ def test_enumerate_loop_equivalent() -> None:
         """,
         [([1, 2, -3, 4], 9), ([], 0), ([5, 5, 5], 5), ([2, -1, 3], 7)],
     )
+
+
+def test_a_taken_index_name_gives_another_fitting_name_not_a_numbered_one() -> None:
+    # `i`, `idx`, `index` and `pos` are all taken: before, the index was `i_2` (or
+    # `idx_2`...); a person picks the next letter.
+    before = """
+        def f(i, idx, index, pos):
+            out = []
+            for x in i:
+                out.append(x + idx)
+            return out
+        """
+    after = """
+        def f(i, idx, index, pos):
+            out = []
+            items = list(i)
+            j = 0
+            while j < len(items):
+                x = items[j]
+                j += 1
+                out.append(x + idx)
+            return out
+        """
+    assert_transform(ForToWhile, before, after)
+    assert_equivalent(before, after, [([1, 2], 3, 0, 0), ([], 0, 0, 0)])

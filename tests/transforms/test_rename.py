@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from transform_testing import (
     assert_declines,
@@ -47,16 +49,16 @@ def test_rename_short() -> None:
         RenameShort,
         VOWELS,
         """
-        def f(w, x):
+        def f(s, x):
             # count the vowels
             c = 0
-            for y in w:
-                if y in 'aeiou':
+            for w in s:
+                if w in 'aeiou':
                     c += x
             return c
         """,
     )
-    assert result.provenance.renames == {"text": "w", "n": "x", "count": "c", "ch": "y"}
+    assert result.provenance.renames == {"text": "s", "n": "x", "count": "c", "ch": "w"}
     assert result.provenance.line_map == {1: [1], 3: [3], 4: [4], 5: [5], 6: [6], 7: [7]}
     assert result.kind == "equivalent" and result.name == "rename_short"
 
@@ -66,13 +68,13 @@ def test_rename_descriptive() -> None:
         RenameDescriptive,
         VOWELS,
         """
-        def f(word, x):
+        def f(string, x):
             # count the vowels
-            cnt = 0
-            for char in word:
+            total = 0
+            for char in string:
                 if char in 'aeiou':
-                    cnt += x
-            return cnt
+                    total += x
+            return total
         """,
     )
 
@@ -97,13 +99,13 @@ def test_rename_descriptive_names_roles_from_use() -> None:
             for key, value in d.items():
                 if value > 1:
                     res.append(key)
-            for index in range(len(values)):
-                res.append(values[index].upper())
+            for idx in range(len(values)):
+                res.append(values[idx].upper())
             return res
         """,
     )
     assert result.provenance.renames == {
-        "a": "values", "b": "d", "r": "res", "k": "key", "v": "value", "z": "index"
+        "a": "values", "b": "d", "r": "res", "k": "key", "v": "value", "z": "idx"
     }  # fmt: skip
 
 
@@ -112,12 +114,12 @@ def test_rename_abbreviated_and_verbose() -> None:
         RenameAbbreviated,
         VOWELS,
         """
-        def f(txt, v):
+        def f(txt, amt):
             # count the vowels
             cnt = 0
             for c in txt:
                 if c in 'aeiou':
-                    cnt += v
+                    cnt += amt
             return cnt
         """,
     )
@@ -125,12 +127,12 @@ def test_rename_abbreviated_and_verbose() -> None:
         RenameVerbose,
         VOWELS,
         """
-        def f(input_string, input_value):
+        def f(input_string, input_number):
             # count the vowels
             total_count = 0
             for character in input_string:
                 if character in 'aeiou':
-                    total_count += input_value
+                    total_count += input_number
             return total_count
         """,
     )
@@ -141,12 +143,12 @@ def test_rename_misleading() -> None:
         RenameMisleading,
         VOWELS,
         """
-        def f(table, d):
+        def f(table, found):
             # count the vowels
             lst = 0
             for lookup in table:
                 if lookup in 'aeiou':
-                    lst += d
+                    lst += found
             return lst
         """,
     )
@@ -184,12 +186,12 @@ def test_scopes_globals_builtins_attributes_and_keywords() -> None:
         """
         LIMIT = 3
 
-        def f(b, t):
+        def f(a, t):
             def g(item, m=2):
                 return len(item) * m + LIMIT
-            n = sum(g(item=e) for e in b)
-            h = {y: p for y, p in zip(b, range(len(b)))}
-            return sorted(b, key=lambda d: g(d)), n, h.get(t), t.upper()
+            n = sum(g(item=e) for e in a)
+            d = {k: val for k, val in zip(a, range(len(a)))}
+            return sorted(a, key=lambda w: g(w)), n, d.get(t), t.upper()
         """,
         seed=3,
     )
@@ -209,12 +211,12 @@ def test_rename_params_flag_keeps_the_signature() -> None:
         """,
         """
         def f(a, b):
-            r = a + b
-            return r
+            c = a + b
+            return c
         """,
         rename_params=False,
     )
-    assert result.provenance.renames == {"total": "r"}
+    assert result.provenance.renames == {"total": "c"}
 
 
 def test_new_names_collide_with_nothing() -> None:
@@ -308,3 +310,85 @@ def test_styles_are_registered() -> None:
         RenameObfuscated,
     ):
         assert cls.name in STYLES and cls.kind == "equivalent" and cls.description
+
+
+SELFIE = """
+def f(selfie):
+    lo = len(selfie)
+    for i in range(lo-1, -1, -1):
+        if selfie[i] == selfie[0]:
+            selfie.remove(selfie[lo-1])
+    return selfie
+"""  # CRUXEval sample_423
+
+
+def test_a_length_is_named_as_a_length_in_every_style() -> None:
+    # Before: `lo` -> `amount` (verbose) or `amt` (abbreviated): a length is no amount.
+    assert_transform(
+        RenameVerbose,
+        SELFIE,
+        """
+        def f(sequence):
+            item_count = len(sequence)
+            for current_index in range(item_count-1, -1, -1):
+                if sequence[current_index] == sequence[0]:
+                    sequence.remove(sequence[item_count-1])
+            return sequence
+        """,
+    )
+    for style in (RenameShort, RenameDescriptive, RenameAbbreviated, RenameVerbose):
+        for seed in range(10):
+            result = transform(style, code(SELFIE), seed=seed)
+            assert result is not None
+            assert result.provenance.renames["lo"] in {"n", "m", "length", "size", "sz",
+                                                       "item_count"}  # fmt: skip
+
+
+def test_short_names_fit_the_role_never_a_random_letter() -> None:
+    # Before: `nums` -> `p`, `r`, `g` (any letter); a list gets `a`, `b`, `xs`...
+    before = """
+        def f(nums, a, x):
+            out = []
+            for n in nums:
+                out.append(n * 2)
+            a.append(x)
+            return out
+        """
+    after = """
+        def f(b, xs, z):
+            r = []
+            for k in b:
+                r.append(k * 2)
+            xs.append(z)
+            return r
+        """
+    assert_transform(RenameShort, before, after)
+    for seed in range(10):
+        result = transform(RenameShort, code(before), seed=seed)
+        assert result is not None
+        renames = result.provenance.renames
+        assert renames["nums"] in {"a", "b", "xs", "ys", "ls"}
+        assert renames.get("out", "out") in {"r", "res", "rs", "out"}
+
+
+def test_taken_names_give_another_fitting_name_never_a_numbered_one() -> None:
+    # Six lists: the style's three or five list names run out. Before: `lst_2`, `items_3`;
+    # now the role's names of the other styles, then the old name is kept.
+    before = """
+        def f(items, arr, values, lst, elements, seq):
+            items.append(1)
+            arr.append(2)
+            values.append(3)
+            lst.append(4)
+            elements.append(5)
+            seq.append(6)
+            return items
+        """
+    list_names = {"items", "arr", "values", "lst", "elements", "vals", "item_list",
+                  "values_list", "collected_items"}  # fmt: skip
+    for style in (RenameDescriptive, RenameAbbreviated, RenameVerbose):
+        for seed in range(5):
+            result = transform(style, code(before), seed=seed)
+            assert result is not None
+            assert not re.search(r"_\d", result.code), result.code
+            assert set(result.provenance.renames.values()) <= list_names
