@@ -558,6 +558,22 @@ class RenameObfuscated(_Rename):
 
 _STYLES = (_DESCRIPTIVE, _ABBREVIATED, _VERBOSE)
 
+
+def role_names(style: str, role: str, old: str) -> set[str]:
+    """The names a default renaming style may give a variable of `role` called `old`: the
+    role's names (of any style, where the style's own run out), the short style's letters
+    for the role and the old name's initial for a number or a value.
+
+    Args:
+        style: "rename_short", "rename_descriptive", "rename_abbreviated" or "rename_verbose".
+        role: a role of `infer_roles`.
+        old: the variable's name in the original.
+    """
+    if style == RenameShort.name:
+        own = {old[:1].lower()} if role in ("number", "value", "item") else set()
+        return set(RenameShort._PREFERRED[role]) | own
+    return {name for pools in _STYLES for name in pools[role]}
+
 TRANSFORMS: tuple[type[Transform], ...] = (
     RenameShort,
     RenameDescriptive,
