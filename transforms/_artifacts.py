@@ -19,8 +19,8 @@ does not (each kind is counted in both, and reported when the variant has more):
   `num >= k` (or `x not in y`);
 - "one-operation helper": a function the original does not have that does one operator or
   one call (`def is_in(y, n): return y in n`, a loop body of `total += x`): nobody names that;
-- "clash suffix": a new identifier numbered to avoid a clash (`items_2`) where a person
-  would have picked another name.
+- "clash suffix": a new identifier numbered to avoid a clash with a name in use (`items_2`
+  next to `items`) where a person would have picked another name.
 
 Only `distractor` variants may have them; the test over all CRUXEval problems and
 `bench/naturalness.py` use this module to check it.
@@ -55,7 +55,7 @@ _OBFUSCATED = re.compile(r"^(?:[lI][lI1]{4,}|O[O0o]{3,}|_0x[0-9a-f]{4})$")
 _CLASH_SUFFIX = re.compile(r"^[A-Za-z_]\w*?_\d+$")
 _OPERATIONS = (
     ast.BinOp, ast.Compare, ast.BoolOp, ast.Call, ast.IfExp, ast.Subscript, ast.UnaryOp,
-    ast.AugAssign,
+    ast.AugAssign, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
 )  # fmt: skip
 
 
@@ -182,7 +182,9 @@ def count_artifacts(code: str, identifiers: set[str] | None = None) -> Counter[s
         named |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
         named |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
         counts["clash suffix"] += sum(
-            1 for name in named - identifiers if _CLASH_SUFFIX.match(name)
+            1
+            for name in named - identifiers
+            if _CLASH_SUFFIX.match(name) and name.rsplit("_", 1)[0] in named | identifiers
         )
         counts = +counts
     if identifiers:

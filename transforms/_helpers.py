@@ -205,6 +205,10 @@ _OPERATIONS = (
     cst.IfExp,
     cst.Subscript,
     cst.UnaryOperation,
+    cst.ListComp,
+    cst.SetComp,
+    cst.DictComp,
+    cst.GeneratorExp,
 )
 
 

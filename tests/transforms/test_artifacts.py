@@ -74,7 +74,9 @@ def f(text, n):
             + ORIGINAL.replace("out.append(ch * n)", "add_to_out(ch * n, out)"),
             "one-operation helper",
         ),
-        (ORIGINAL.replace("out", "out_2"), "clash suffix"),
+        (ORIGINAL.replace("out = []", "out = []\n    out_2 = out"), "clash suffix"),
+        (ORIGINAL.replace("out", "out_2"), "clash suffix"),  # `out` was in the original
+        (ORIGINAL.replace("ch * n", "ch * n % 42").replace("out", "digits_mod_42"), None),
         (ORIGINAL.replace("out", "digits"), None),
         (ORIGINAL.replace("out", "lI1lI1"), "obfuscated name"),
         (ORIGINAL.replace("text", "_0x3fa2"), "obfuscated name"),
