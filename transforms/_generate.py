@@ -78,6 +78,10 @@ _MUTUAL_WEIGHT = 0.5
 _MUTANT_STEP_FACTOR = 3
 # Structural transforms found applicable beyond what one chain holds, to rank by impact.
 _SPARE_APPLICABLE = 5
+# A single whose identifier-normalised Jaccard to the original is at least this changes
+# almost no token (helper extraction, naming a returned value, reordering): such singles
+# come after those that change the code, when slots remain.
+_SURFACE_SIMILARITY = 0.97
 _MUTANT_STEP_SLACK = 100
 
 
@@ -484,7 +488,9 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
     Singles (the factorial design's factors): up to `plan.singles` transforms that apply to the
     original, each alone, one slot going to a renaming when there are two or more, the rest to
     structural transforms in a seeded random order (every applicable transform has the same
-    chance, so per-transform figures cover every transform).
+    chance, so per-transform figures cover every transform), except that those which leave
+    the identifier-normalised tokens almost as they were (`_SURFACE_SIMILARITY`: helper
+    extraction, naming a returned value, reordering) come after those that change them.
 
     Composed chains: which structural transforms apply is found lazily (tried in a shuffled
     order until `_SPARE_APPLICABLE` more than a chain holds apply, and the idioms until one
@@ -506,7 +512,9 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
     structural_singles = plan.singles - rename_slot
     wanted = max(plan.max_chain + _SPARE_APPLICABLE, structural_singles)
     applicable = _applicable(builder, structural, salt, wanted)
-    singles = [[name] for name in applicable[:structural_singles]]
+    changed = {name: _structural_similarity(builder, name, salt) for name in applicable}
+    by_change = sorted(applicable, key=lambda name: changed[name] >= _SURFACE_SIMILARITY)
+    singles = [[name] for name in by_change[:structural_singles]]
     if rename_slot:
         singles.append([renames[0]])
     pool = applicable[: plan.max_chain + _SPARE_APPLICABLE]
@@ -515,14 +523,16 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
         pool += _applicable(
             builder, [n for n in structural if n in idioms and n not in pool], salt, 1
         )
-    ranked: list[tuple[float, int, str]] = []
-    for i, name in enumerate(pool):
-        result = builder.apply(builder.code, name, salt)
-        assert result is not None
-        structure = frozenset(normalized_tokens(result.code))
-        ranked.append((_set_jaccard(builder.original_structure, structure), i, name))
+    ranked = [(_structural_similarity(builder, name, salt), i, name) for i, name in enumerate(pool)]
     order = [name for _, _, name in sorted(ranked)]
     return _Round(singles, _composed_chains(order, renames, rng, plan, idioms & set(order)))
+
+
+def _structural_similarity(builder: _Builder, name: str, salt: int) -> float:
+    """Identifier-normalised Jaccard of the original and the transform applied to it."""
+    result = builder.apply(builder.code, name, salt)
+    assert result is not None
+    return _set_jaccard(builder.original_structure, frozenset(normalized_tokens(result.code)))
 
 
 def _composed_chains(
