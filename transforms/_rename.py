@@ -324,6 +324,8 @@ def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
                 vote(node.value, "text", 2)
         elif isinstance(node, cst.Subscript):
             vote(node.value, "sequence")
+        elif isinstance(node, cst.StarredDictElement):
+            vote(node.value, "dict", 2)  # `{**a, **b}`
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.args:
             if node.func.value == "len":
                 vote(node.args[0].value, "sequence")
@@ -346,8 +348,8 @@ def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
         best = max(counter.values())
         roles[name] = next(r for r in _ROLE_PRIORITY if counter.get(r) == best)
     for loop_var, iterated in loops:
-        if roles.get(loop_var) == "item" and roles.get(iterated) == "text":
-            roles[loop_var] = "char"
+        if roles.get(loop_var) in ("item", "text") and roles.get(iterated) == "text":
+            roles[loop_var] = "char"  # `for c in text: c.isdigit()` is a character
         elif roles.get(loop_var) == "char" and roles.get(iterated) in ("sequence", "value"):
             roles[iterated] = "text"
     for name in returned & set(roles) - params:
@@ -573,6 +575,7 @@ def role_names(style: str, role: str, old: str) -> set[str]:
         own = {old[:1].lower()} if role in ("number", "value", "item") else set()
         return set(RenameShort._PREFERRED[role]) | own
     return {name for pools in _STYLES for name in pools[role]}
+
 
 TRANSFORMS: tuple[type[Transform], ...] = (
     RenameShort,

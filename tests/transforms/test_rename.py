@@ -392,3 +392,26 @@ def test_taken_names_give_another_fitting_name_never_a_numbered_one() -> None:
             assert result is not None
             assert not re.search(r"_\d", result.code), result.code
             assert set(result.provenance.renames.values()) <= list_names
+
+
+def test_a_character_and_an_unpacked_dict_are_named_for_what_they_are() -> None:
+    # CRUXEval sample_49 and sample_94. Before: `c` -> `input_string` (a character called a
+    # string), `a` -> `argument` (a dict called an argument).
+    result = transform(
+        RenameVerbose,
+        code(
+            """
+            def f(text):
+                if text.isidentifier():
+                    return ''.join(c for c in text if c.isdigit())
+                else:
+                    return ''.join(text)
+            """
+        ),
+        seed=0,
+    )
+    assert result is not None
+    assert result.provenance.renames["c"] in {"character", "current_char", "letter"}
+    result = transform(RenameVerbose, code("def f(a, b):\n    return {**a, **b}\n"), seed=0)
+    assert result is not None
+    assert set(result.provenance.renames.values()) <= {"lookup_table", "mapping", "counts_by_key"}
