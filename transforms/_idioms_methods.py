@@ -27,6 +27,7 @@ from transforms._analysis import (
     ModuleInfo,
     assigned_names,
     has_comments,
+    invert_comparison,
     is_literal,
     is_pure,
     keep_parens,
@@ -119,8 +120,17 @@ class _ExpressionIdiom(IdiomRewrite):
         raise NotImplementedError
 
     def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
-        """Swap the picked site."""
+        """Swap the picked site; a `not` right above a comparison it became is folded into
+        the operator (`not s.startswith('!')` -> `s[:1] != '!'`, not `not s[:1] == '!'`)."""
         if original_node is not self.site:
+            if (
+                isinstance(result, cst.UnaryOperation)
+                and isinstance(result.operator, cst.Not)
+                and self.info.parent(self.site) is original_node
+            ):
+                inverted = invert_comparison(strip_parens(result.expression))
+                if inverted is not None:
+                    return keep_parens(original_node, inverted) if result.lpar else inverted
             return result
         new = self.build(result)
         if isinstance(original_node, cst.BaseExpression) and isinstance(new, cst.BaseExpression):

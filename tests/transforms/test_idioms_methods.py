@@ -408,3 +408,21 @@ def test_comprehension_becomes_map_or_filter() -> None:
     # A generator that is not consumed at once stays lazy either way, but one passed on
     # elsewhere is left alone.
     assert_declines(ComprehensionToMapFilter, "def f(xs):\n    return g(str(x) for x in xs)\n")
+
+
+def test_a_negated_startswith_becomes_an_inequality_not_not_before_a_comparison() -> None:
+    # CRUXEval sample_125 after a guard clause. Before: `if not text[:1] == '!':`.
+    before = """
+        def f(text):
+            if not text.startswith('!'):
+                return text
+            return text.lower()
+        """
+    after = """
+        def f(text):
+            if text[:1] != '!':
+                return text
+            return text.lower()
+        """
+    assert_transform(StartswithToSlice, before, after)
+    assert_equivalent(before, after, [("!a",), ("a",), ("",)])
