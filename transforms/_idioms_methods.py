@@ -130,7 +130,7 @@ class _ExpressionIdiom(IdiomRewrite):
             ):
                 inverted = invert_comparison(strip_parens(result.expression))
                 if inverted is not None:
-                    return keep_parens(original_node, inverted) if result.lpar else inverted
+                    return inverted.with_changes(lpar=result.lpar, rpar=result.rpar)
             return result
         new = self.build(result)
         if isinstance(original_node, cst.BaseExpression) and isinstance(new, cst.BaseExpression):

@@ -37,7 +37,7 @@ def test_startswith_and_endswith_become_slice_comparisons() -> None:
     assert_transform(StartswithToSlice, before, after, seed=1)
     after = """
         def f(s):
-            return s.startswith('ab') or not s[-3:] == 'xyz'
+            return s.startswith('ab') or s[-3:] != 'xyz'
         """
     assert_transform(StartswithToSlice, before, after, seed=0)
     assert_equivalent(before, after, [("abxyz",), ("",), ("xy",), ("abc",)])
