@@ -36,7 +36,8 @@ from transforms._analysis import (
 )
 from transforms._base import Family, Transform
 
-_LIST_METHODS = frozenset({"append", "extend", "insert", "sort", "reverse", "remove", "clear"})
+# `clear` is not here: dicts and sets have it too.
+_LIST_METHODS = frozenset({"append", "extend", "insert", "sort", "reverse", "remove"})
 _DICT_METHODS = frozenset({"keys", "values", "items", "setdefault", "update", "popitem", "get"})
 _SET_METHODS = frozenset({"add", "discard", "union", "intersection", "difference"})
 
@@ -350,8 +351,12 @@ def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
     for loop_var, iterated in loops:
         if roles.get(loop_var) in ("item", "text") and roles.get(iterated) == "text":
             roles[loop_var] = "char"  # `for c in text: c.isdigit()` is a character
-        elif roles.get(loop_var) == "char" and roles.get(iterated) in ("sequence", "value"):
-            roles[iterated] = "text"
+        elif roles.get(loop_var) in ("char", "text") and roles.get(iterated) in (
+            "sequence",
+            "value",
+        ):
+            roles[iterated] = "text"  # `for x in doc: x.isalpha()`: doc is a text
+            roles[loop_var] = "char"
     for name in returned & set(roles) - params:
         if roles[name] in _RESULT_ROLES:
             roles[name] = "result"

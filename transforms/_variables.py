@@ -37,7 +37,6 @@ _COMPUTATIONS = (
     cst.SetComp,
     cst.DictComp,
 )
-_PREDICATES = (cst.Comparison, cst.BooleanOperation, cst.UnaryOperation)
 _UNMOVABLE = (cst.Yield, cst.Await, cst.NamedExpr, cst.Lambda, cst.GeneratorExp)
 
 
@@ -83,12 +82,9 @@ class NameReturnedValue(Transform):
         assert isinstance(small, cst.Return) and small.value is not None
         value = strip_parens(small.value)
         fresh = FreshNames(info.names.identifiers)
-        # Arithmetic gets `result`: `combined_nums` says less than the expression.
-        guesses = (
-            []
-            if isinstance(value, cst.BinaryOperation)
-            else expression_helper_names(value, isinstance(value, _PREDICATES))
-        )
+        # Only a call names its value well (`split_text`, `length_of_items`); for arithmetic or
+        # a slice the helper names (`combined_nums`, `part_of`) say less than `result`.
+        guesses = expression_helper_names(value, False) if isinstance(value, cst.Call) else []
         named = [n for n in guesses if fresh.is_free(n)]
         self.variable = fresh.take(named[0]) if named else fresh.choose(["result"], self.rng)
         return True

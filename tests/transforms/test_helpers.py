@@ -431,6 +431,7 @@ def test_helpers_are_named_for_what_they_compute() -> None:
         ("text[::-1]", False, "reversed_text"),
         ("total // 2", False, "half_of_total"),
         ("a(b)", False, None),
+        ("not w.startswith(a)", True, "not_starts_with"),  # was `not_startss_with`
     ],
 )
 def test_helper_names_from_the_expression(expr: str, predicate: bool, name: str | None) -> None:

@@ -415,3 +415,42 @@ def test_a_character_and_an_unpacked_dict_are_named_for_what_they_are() -> None:
     result = transform(RenameVerbose, code("def f(a, b):\n    return {**a, **b}\n"), seed=0)
     assert result is not None
     assert set(result.provenance.renames.values()) <= {"lookup_table", "mapping", "counts_by_key"}
+
+
+def test_a_text_iterated_by_characters_and_a_cleared_dict_keep_their_roles() -> None:
+    # CRUXEval sample_60 and sample_160. Before: `doc` -> `lst` (a text called a list),
+    # `dictionary` -> `elements` (`clear` counted as a list method).
+    assert_transform(
+        RenameAbbreviated,
+        """
+        def f(doc):
+            for x in doc:
+                if x.isalpha():
+                    return x.capitalize()
+            return '-'
+        """,
+        """
+        def f(txt):
+            for c in txt:
+                if c.isalpha():
+                    return c.capitalize()
+            return '-'
+        """,
+    )
+    assert_transform(
+        RenameDescriptive,
+        """
+        def f(dictionary):
+            while not dictionary.get(1, len(dictionary)):
+                dictionary.clear()
+                break
+            return dictionary
+        """,
+        """
+        def f(table):
+            while not table.get(1, len(table)):
+                table.clear()
+                break
+            return table
+        """,
+    )

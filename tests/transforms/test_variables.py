@@ -46,6 +46,26 @@ def test_a_returned_computation_gets_a_name_that_says_what_it_holds() -> None:
     )
 
 
+def test_a_returned_slice_is_a_result_not_a_helper_name() -> None:
+    # CRUXEval sample_16. Before: `part_of = text[:-len(suffix)]`.
+    assert_transform(
+        NameReturnedValue,
+        """
+        def f(text, suffix):
+            if text.endswith(suffix):
+                return text[:-len(suffix)]
+            return text
+        """,
+        """
+        def f(text, suffix):
+            if text.endswith(suffix):
+                result = text[:-len(suffix)]
+                return result
+            return text
+        """,
+    )
+
+
 def test_naming_a_returned_value_declines() -> None:
     assert_declines(NameReturnedValue, "def f(x):\n    return x\n")
     assert_declines(NameReturnedValue, "def f(x, y):\n    return x, y\n")
