@@ -21,22 +21,18 @@ Run: `python bench/cruxeval_score.py [--dataset PATH] [--reference-samples N]`.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
-import multiprocessing
 import os
 import random
-import signal
 import sys
-import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
 
 # bench/ holds a script named tracer.py, which would shadow the `tracer` package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from official_scorer import check_correctness
 
 from core_bench.grading import check_program, cruxeval_row, score_cruxeval, skipped
 from tracer import SandboxPool
@@ -95,46 +91,10 @@ def make_input_generations(rows: list[dict[str, str]], seed: int = 0) -> dict[st
 # -- the process-per-generation reference ---------------------------------------------------------
 
 
-class _Alarm(Exception):
-    pass
-
-
-def _execute(program: str, box: Any, seconds: float) -> None:
-    def ring(signum: int, frame: Any) -> None:
-        raise _Alarm
-
-    with tempfile.TemporaryDirectory() as where:
-        os.chdir(where)
-        sink = io.StringIO()
-        try:
-            signal.signal(signal.SIGALRM, ring)
-            signal.setitimer(signal.ITIMER_REAL, seconds)
-            with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-                exec(program, {})
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            box.append("passed")
-        except BaseException as exc:  # everything the program raises is a failure
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            box.append(f"failed: {type(exc).__name__}")
-
-
-def _one_process(program: str, seconds: float = 3.0) -> bool:
-    manager = multiprocessing.Manager()
-    box = manager.list()
-    process = multiprocessing.Process(target=_execute, args=(program, box, seconds))
-    process.start()
-    process.join(timeout=seconds + 1)
-    if process.is_alive():
-        process.kill()
-    passed = len(box) > 0 and box[0] == "passed"
-    manager.shutdown()
-    return passed
-
-
 def _reference_sample(job: tuple[list[str], dict[str, str], str]) -> list[bool]:
     gens, raw, mode = job
     row = cruxeval_row(raw)
-    results = [_one_process(check_program(g, row)) for g in gens if not skipped(g, row, mode)]
+    results = [check_correctness(check_program(g, row)) for g in gens if not skipped(g, row, mode)]
     return results if True in results else [False] * len(gens)
 
 

@@ -26,21 +26,19 @@ Usage: .venv/bin/python bench/sandbox.py [--calls 2000] [--baseline-calls 200] [
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import multiprocessing
 import os
 import resource
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from official_scorer import check_correctness
 
 from tracer._sandbox import SandboxPool
 
@@ -130,35 +128,9 @@ def bench_subprocess(calls: int, workers: int) -> int:
         return sum(clients.map(one, range(calls)))
 
 
-def _unsafe_execute(program: str, result: Any, timeout: float) -> None:
-    """CRUXEval's `unsafe_execute`, trimmed: temporary directory, swallowed IO, exec."""
-    with tempfile.TemporaryDirectory() as work:
-        os.chdir(work)
-        try:
-            with contextlib.redirect_stdout(io.StringIO()):
-                exec(program, {})
-            result.append("passed")
-        except BaseException as exc:
-            result.append(f"failed: {exc}")
-
-
-def _check_correctness(program: str, timeout: float = 3.0) -> bool:
-    """CRUXEval's `check_correctness`: a Manager and a forked Process for every program."""
-    manager = multiprocessing.Manager()
-    result = manager.list()
-    process = multiprocessing.Process(target=_unsafe_execute, args=(program, result, timeout))
-    process.start()
-    process.join(timeout=timeout + 1)
-    if process.is_alive():
-        process.kill()
-    outcome = bool(result) and result[0] == "passed"
-    manager.shutdown()
-    return outcome
-
-
 def bench_cruxeval(calls: int, workers: int) -> int:
     def one(i: int) -> bool:
-        return _check_correctness(f"{CODE}\nassert f({i}) == {i + 1}")
+        return check_correctness(f"{CODE}\nassert f({i}) == {i + 1}")
 
     with ThreadPoolExecutor(max_workers=workers) as clients:
         return sum(clients.map(one, range(calls)))

@@ -6,9 +6,11 @@ frozen and forbids unknown fields, so a file written by another version fails lo
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 SCHEMA_VERSION = 2
 """Bumped whenever a field of a written record changes meaning or shape."""
@@ -349,3 +351,34 @@ RECORDS: dict[str, type[Record]] = {
 }
 """The records written to disk by name (a build's, then a run directory's manifest.json and
 summary.json), as `core-bench schema NAME` knows them."""
+
+
+_R = TypeVar("_R", bound=BaseModel)
+
+
+def invalid(what: str, exc: ValidationError, whole: str = "the line") -> str:
+    """`not a valid <what> (<field>: <problem>)`: the first error of a record that does not
+    validate, in one line (the caller names the file and line before it); `whole` stands for
+    the field when the error is the record's own (invalid JSON)."""
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error["loc"]) or whole
+    return f"not a valid {what} ({where}: {error['msg']})"
+
+
+def read_records(path: Path, model: type[_R]) -> Iterator[_R]:
+    """Read a JSON Lines file of `model` records one line at a time (blank lines skipped).
+
+    Raises:
+        ValueError: a line is not a valid record, as `<file>:<line>: not a valid <model>
+            (<field>: <problem>)`.
+    """
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = model.model_validate_json(line)
+            except ValidationError as exc:
+                what = model.__name__.lower()
+                raise ValueError(f"{path}:{number}: {invalid(what, exc)}") from None
+            yield record

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import UnionType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import libcst as cst
 from libcst.metadata import (
@@ -421,21 +421,27 @@ def in_function(node: cst.CSTNode, info: ModuleInfo) -> bool:
     return info.enclosing_function(node) is not None and not info.in_class(node)
 
 
+_TARGET_HOLDERS = (
+    cst.AssignTarget,
+    cst.AugAssign,
+    cst.AnnAssign,
+    cst.For,
+    cst.CompFor,
+    cst.NamedExpr,
+    cst.Del,
+)
+
+
 def _binds_directly(node: cst.CSTNode) -> set[str]:
-    """Names that `node` itself binds (not its children)."""
-    targets: list[cst.CSTNode] = []
-    if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr):
-        targets = [node.target]
-    elif isinstance(node, cst.AsName):
-        targets = [node.name]
-    elif isinstance(node, cst.Del):
-        targets = [node.target]
-    elif isinstance(node, cst.ImportAlias):
+    """Names that `node` itself binds (not its children) as a target of an assignment, a
+    loop (comprehensions' too), a walrus, a deletion, `with`/`except ... as`, or an import."""
+    if isinstance(node, _TARGET_HOLDERS):
+        return set(bound_names(node.target))
+    if isinstance(node, cst.AsName):
+        return set(bound_names(node.name))
+    if isinstance(node, cst.ImportAlias):
         return {import_binding(node)}
-    out: set[str] = set()
-    for target in targets:
-        out |= _target_names(target)
-    return out
+    return set()
 
 
 def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -447,32 +453,42 @@ def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(reversed(node.children))
 
 
-def name_values(node: cst.CSTNode) -> set[str]:
-    """Identifiers used as variables in `node` (attribute and keyword names excluded)."""
-    found: set[str] = set()
+def variable_names(node: cst.CSTNode) -> list[cst.Name]:
+    """The `Name` nodes used as variables in `node`, in source order (attribute and keyword
+    names excluded)."""
     skip: set[int] = set()
+    found: list[cst.Name] = []
     for sub in walk(node):
         if isinstance(sub, cst.Attribute):
             skip.add(id(sub.attr))
         elif isinstance(sub, cst.Arg) and sub.keyword is not None:
             skip.add(id(sub.keyword))
         elif isinstance(sub, cst.Name) and id(sub) not in skip:
-            found.add(sub.value)
+            found.append(sub)
     return found
+
+
+def subscript_index(expr: cst.CSTNode, name: str) -> cst.Index | None:
+    """The index of `expr` when it is `name[index]` (one index, not a slice), else None."""
+    if (
+        isinstance(expr, cst.Subscript)
+        and isinstance(expr.value, cst.Name)
+        and expr.value.value == name
+        and len(expr.slice) == 1
+        and isinstance(expr.slice[0].slice, cst.Index)
+    ):
+        return expr.slice[0].slice
+    return None
+
+
+def name_values(node: cst.CSTNode) -> set[str]:
+    """Identifiers used as variables in `node` (attribute and keyword names excluded)."""
+    return {sub.value for sub in variable_names(node)}
 
 
 def count_refs(node: cst.CSTNode, name: str) -> int:
     """How many times `name` appears as a variable in `node`."""
-    count = 0
-    skip: set[int] = set()
-    for sub in walk(node):
-        if isinstance(sub, cst.Attribute):
-            skip.add(id(sub.attr))
-        elif isinstance(sub, cst.Arg) and sub.keyword is not None:
-            skip.add(id(sub.keyword))
-        elif isinstance(sub, cst.Name) and sub.value == name and id(sub) not in skip:
-            count += 1
-    return count
+    return [sub.value for sub in variable_names(node)].count(name)
 
 
 def assigned_names(node: cst.CSTNode) -> set[str]:
@@ -480,23 +496,11 @@ def assigned_names(node: cst.CSTNode) -> set[str]:
     assignments, loops, `with`, `except`, walrus, imports, `def`/`class`, deletions)."""
     found: set[str] = set()
     for sub in walk(node):
-        targets: list[cst.CSTNode] = []
-        if isinstance(sub, cst.Assign):
-            targets = [t.target for t in sub.targets]
-        elif isinstance(sub, cst.AugAssign | cst.AnnAssign | cst.For | cst.CompFor | cst.NamedExpr):
-            targets = [sub.target]
-        elif isinstance(sub, cst.AsName):
-            targets = [sub.name]
-        elif isinstance(sub, cst.Del):
-            targets = [sub.target]
-        elif isinstance(sub, cst.FunctionDef | cst.ClassDef | cst.Param):
+        found |= _binds_directly(sub)
+        if isinstance(sub, cst.FunctionDef | cst.ClassDef | cst.Param):
             found.add(sub.name.value)
-        elif isinstance(sub, cst.ImportAlias):
-            found.add(import_binding(sub))
         elif isinstance(sub, cst.Global | cst.Nonlocal):
             found.update(item.name.value for item in sub.names)
-        for target in targets:
-            found.update(_target_names(target))
     return found
 
 
@@ -510,17 +514,16 @@ def import_binding(alias: cst.ImportAlias) -> str:
     return name.value if isinstance(name, cst.Name) else ""
 
 
-def _target_names(target: cst.CSTNode) -> set[str]:
+def bound_names(target: cst.CSTNode) -> list[str]:
+    """The names a target rebinds itself, in order (not those inside its attribute or
+    subscript targets, which store into an object)."""
     if isinstance(target, cst.Name):
-        return {target.value}
+        return [target.value]
     if isinstance(target, cst.Tuple | cst.List):
-        out: set[str] = set()
-        for element in target.elements:
-            out |= _target_names(element.value)
-        return out
+        return [n for e in target.elements for n in bound_names(e.value)]
     if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
-    return set()
+        return bound_names(target.value)
+    return []
 
 
 def target_names(target: cst.CSTNode) -> set[str] | None:
@@ -636,8 +639,9 @@ _INVERSE_CMP: dict[type[cst.BaseCompOp], type[cst.BaseCompOp]] = {
 }
 
 
-def make_comp_op(kind: type[cst.BaseCompOp], like: cst.BaseCompOp) -> cst.BaseCompOp:
-    """A comparison operator of type `kind` with the outer whitespace of `like`."""
+def operator_like(kind: type[Any], like: cst.CSTNode) -> Any:
+    """An operator of type `kind` (binary, augmented, boolean or comparison) with the outer
+    whitespace of `like` (`not in` and `is not` get one blank inside)."""
     before = getattr(like, "whitespace_before", cst.SimpleWhitespace(" "))
     after = getattr(like, "whitespace_after", cst.SimpleWhitespace(" "))
     if kind in (cst.NotIn, cst.IsNot):
@@ -646,7 +650,7 @@ def make_comp_op(kind: type[cst.BaseCompOp], like: cst.BaseCompOp) -> cst.BaseCo
             whitespace_between=cst.SimpleWhitespace(" "),
             whitespace_after=after,
         )
-    return kind(whitespace_before=before, whitespace_after=after)  # type: ignore[call-arg]
+    return kind(whitespace_before=before, whitespace_after=after)
 
 
 _INVERSE_ORDER: dict[type[cst.BaseCompOp], type[cst.BaseCompOp]] = {
@@ -704,7 +708,7 @@ def invert_comparison(expr: cst.BaseExpression) -> cst.BaseExpression | None:
         inverse = _INVERSE_ORDER.get(type(target.operator))
     if inverse is None:
         return None
-    op = make_comp_op(inverse, target.operator)
+    op = operator_like(inverse, target.operator)
     return expr.with_changes(comparisons=[target.with_changes(operator=op)])
 
 

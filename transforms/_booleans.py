@@ -16,6 +16,7 @@ from transforms._analysis import (
     may_raise,
     negate,
     negates_naturally,
+    operator_like,
     required_precedence,
     strip_parens,
     wrap,
@@ -158,13 +159,7 @@ class FlipComparison(Transform):
         target = updated_node.comparisons[0]
         op = target.operator
         mirrored = _MIRROR[type(op)]
-        if mirrored is type(op):
-            new_op = op
-        else:
-            new_op = mirrored(  # type: ignore[call-arg]
-                whitespace_before=op.whitespace_before,  # type: ignore[attr-defined]
-                whitespace_after=op.whitespace_after,  # type: ignore[attr-defined]
-            )
+        new_op = op if mirrored is type(op) else operator_like(mirrored, op)
         return updated_node.with_changes(
             left=target.comparator,
             comparisons=[target.with_changes(operator=new_op, comparator=updated_node.left)],

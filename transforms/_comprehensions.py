@@ -22,6 +22,7 @@ from transforms._analysis import (
     is_pure,
     may_raise,
     name_values,
+    subscript_index,
     target_names,
     walk,
     wrap,
@@ -414,16 +415,9 @@ def _accumulation(
         ):
             return call.args[0].value, None
     if kind == "dict" and isinstance(small, cst.Assign) and len(small.targets) == 1:
-        target = small.targets[0].target
-        if (
-            isinstance(target, cst.Subscript)
-            and isinstance(target.value, cst.Name)
-            and target.value.value == acc
-            and len(target.slice) == 1
-            and isinstance(target.slice[0].slice, cst.Index)
-            and target.slice[0].slice.star is None
-        ):
-            return small.value, target.slice[0].slice.value
+        index = subscript_index(small.targets[0].target, acc)
+        if index is not None and index.star is None:
+            return small.value, index.value
     return None, None
 
 

@@ -640,46 +640,17 @@ def _to_variant(c: _Candidate, verified: int, differing: Sequence[str] = ()) -> 
 # The entry points
 
 
-def generate_variants(
-    code: str,
-    calls: Sequence[str],
-    *,
-    k: int = 4,
-    seed: int = 0,
-    mutants: int = 0,
-    pool: SandboxPool | None = None,
-    extra_calls: int = 8,
-    max_chain: int = 4,
-    singles: int = 0,
-    distractors: bool = False,
-    crash_mutants: bool = False,
-    shipped: Sequence[str] | None = None,
-    known_outcomes: Mapping[str, Outcome] | None = None,
-) -> list[Variant]:
+def generate_variants(code: str, calls: Sequence[str], **options: Any) -> list[Variant]:
     """Up to `k` verified composed variants of `code`, up to `singles` single-transform
     variants, and up to `mutants` mutants.
 
-    See `generate_variants_report`, which this calls, for the arguments and the procedure.
+    See `generate_variants_report`, which this calls, for the procedure and the arguments
+    (`options` are its keyword arguments).
 
     Returns:
         Composed equivalent variants (most diverse first), then singles, then mutants.
     """
-    report = generate_variants_report(
-        code,
-        calls,
-        k=k,
-        seed=seed,
-        mutants=mutants,
-        pool=pool,
-        extra_calls=extra_calls,
-        max_chain=max_chain,
-        singles=singles,
-        distractors=distractors,
-        crash_mutants=crash_mutants,
-        shipped=shipped,
-        known_outcomes=known_outcomes,
-    )
-    return report.variants
+    return generate_variants_report(code, calls, **options).variants
 
 
 def generate_variants_report(

@@ -29,12 +29,14 @@ from transforms._analysis import (
     ModuleInfo,
     block_statements,
     bound_before,
+    bound_names,
     contains,
     count_refs,
     keep_parens,
     loop_control_of,
     strip_parens,
     target_names,
+    variable_names,
     walk,
 )
 from transforms._base import Transform
@@ -46,19 +48,6 @@ def _statement_of(node: cst.CSTNode, info: ModuleInfo) -> cst.CSTNode | None:
         if isinstance(ancestor, cst.SimpleStatementLine | cst.BaseCompoundStatement):
             return ancestor
     return None
-
-
-def _reference_names(root: cst.CSTNode) -> list[cst.Name]:
-    skip: set[int] = set()
-    found: list[cst.Name] = []
-    for sub in walk(root):
-        if isinstance(sub, cst.Attribute):
-            skip.add(id(sub.attr))
-        elif isinstance(sub, cst.Arg) and sub.keyword is not None:
-            skip.add(id(sub.keyword))
-        elif isinstance(sub, cst.Name) and id(sub) not in skip:
-            found.append(sub)
-    return found
 
 
 def _ordered(names: Iterable[str]) -> list[str]:
@@ -74,7 +63,7 @@ class _Classified:
         self.ok = func_scope is not None
         self.locals: list[str] = []  # function locals used, in order of appearance
         self.enclosing: set[str] = set()  # bound by comprehensions/lambdas around root
-        for name in _reference_names(root):
+        for name in variable_names(root):
             scope = info.scopes.get(name)
             if scope is None:
                 self.ok = False
@@ -186,6 +175,7 @@ class _Extract(Transform):
 # Only when the expression tells nothing of what it computes (see `_helper_names`).
 _PREDICATE_NAMES = ["is_valid", "check", "matches"]
 _VALUE_NAMES = ["compute", "calculate", "get_value"]
+# Expressions that compute something: what may move into a helper.
 _EXTRACTABLE = (
     cst.BinaryOperation,
     cst.Comparison,
@@ -195,21 +185,8 @@ _EXTRACTABLE = (
     cst.Subscript,
     cst.UnaryOperation,
 )
-
-
-_OPERATIONS = (
-    cst.BinaryOperation,
-    cst.Comparison,
-    cst.BooleanOperation,
-    cst.Call,
-    cst.IfExp,
-    cst.Subscript,
-    cst.UnaryOperation,
-    cst.ListComp,
-    cst.SetComp,
-    cst.DictComp,
-    cst.GeneratorExp,
-)
+# What a moved expression's size counts (a comprehension inside it is one more operation).
+_OPERATIONS = (*_EXTRACTABLE, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
 def _worth_a_helper(expr: cst.BaseExpression, func: cst.FunctionDef, info: ModuleInfo) -> bool:
@@ -548,36 +525,25 @@ def _bound_by(node: cst.CSTNode) -> list[str]:
         targets = [node.name]
     names: list[str] = []
     for target in targets:
-        names.extend(_direct_names(target))
+        names.extend(bound_names(target))
     return names
-
-
-def _direct_names(target: cst.CSTNode) -> list[str]:
-    """Names a target binds itself (not names inside its attributes or subscripts)."""
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, cst.Tuple | cst.List):
-        return [n for e in target.elements for n in _direct_names(e.value)]
-    if isinstance(target, cst.StarredElement):
-        return _direct_names(target.value)
-    return []
 
 
 def _assigned_before_read(body: cst.IndentedBlock, name: str) -> bool:
     """`name` is bound by a top-level assignment of `body` before anything else uses it."""
     for stmt in body.body:
-        mentions = [n for n in _reference_names(stmt) if n.value == name]
+        mentions = [n for n in variable_names(stmt) if n.value == name]
         if not mentions:
             continue
         if not isinstance(stmt, cst.SimpleStatementLine):
             return False
         for small in stmt.body:
-            in_small = any(n.value == name for n in _reference_names(small))
+            in_small = any(n.value == name for n in variable_names(small))
             if not in_small:
                 continue
             if not isinstance(small, cst.Assign):
                 return False
-            if any(n.value == name for n in _reference_names(small.value)):
+            if any(n.value == name for n in variable_names(small.value)):
                 return False
             return any(name in (target_names(t.target) or set()) for t in small.targets)
         return False

@@ -46,6 +46,7 @@ from transforms._analysis import (
     mutation_free,
     name_values,
     strip_parens,
+    subscript_index,
     target_names,
     walk,
     wrap,
@@ -60,6 +61,7 @@ from transforms._idioms_common import (
     FoldLoop,
     IdiomRewrite,
     Kinds,
+    added_to,
     adjacent_statements,
     assign,
     bare_genexp,
@@ -217,14 +219,8 @@ def _only_small(block: cst.BaseSuite) -> cst.BaseSmallStatement | None:
 
 def _is_item(expr: cst.BaseExpression, mapping: str, key: str) -> bool:
     """Whether `expr` is `mapping[key]` (key compared as code)."""
-    return (
-        isinstance(expr, cst.Subscript)
-        and isinstance(expr.value, cst.Name)
-        and expr.value.value == mapping
-        and len(expr.slice) == 1
-        and isinstance(expr.slice[0].slice, cst.Index)
-        and _code(expr.slice[0].slice.value) == key
-    )
+    index = subscript_index(expr, mapping)
+    return index is not None and _code(index.value) == key
 
 
 def _assigned(small: cst.BaseSmallStatement | None) -> tuple[cst.BaseExpression, Any] | None:
@@ -1227,21 +1223,6 @@ class _Builder:
     grows: set[int]  # ids of the `acc += piece` statement lines
 
 
-def _grow_piece(stmt: cst.CSTNode, acc: str) -> cst.BaseExpression | None:
-    """`piece` for a statement line that is exactly `acc += piece`."""
-    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
-        return None
-    small = stmt.body[0]
-    if (
-        isinstance(small, cst.AugAssign)
-        and isinstance(small.operator, cst.AddAssign)
-        and isinstance(small.target, cst.Name)
-        and small.target.value == acc
-    ):
-        return small.value
-    return None
-
-
 def _loop_item_is_str(name: str, loop: cst.CSTNode, kinds: Kinds, info: ModuleInfo) -> bool:
     """Whether `name` is the target of a `for` (inside `loop`, or `loop` itself) over a str."""
     for node in [loop, *walk_nodes(loop)]:
@@ -1320,7 +1301,7 @@ class StrConcatToJoin(IdiomRewrite):
             return None
         grows: set[int] = set()
         for node in walk_nodes(loop):
-            piece = _grow_piece(node, acc)
+            piece = added_to(node, acc)
             if piece is None:
                 continue
             if acc in name_values(piece):

@@ -28,6 +28,7 @@ import libcst as cst
 from transforms._analysis import (
     STR_ONLY_METHODS,
     ModuleInfo,
+    bound_names,
     count_refs,
     name_values,
     param_names,
@@ -170,6 +171,19 @@ def single_small(stmt: cst.CSTNode | None) -> cst.BaseSmallStatement | None:
     return None
 
 
+def added_to(stmt: cst.CSTNode, acc: str) -> cst.BaseExpression | None:
+    """`e` when `stmt` is a statement line that is exactly `acc += e`."""
+    small = single_small(stmt)
+    if (
+        isinstance(small, cst.AugAssign)
+        and isinstance(small.operator, cst.AddAssign)
+        and isinstance(small.target, cst.Name)
+        and small.target.value == acc
+    ):
+        return small.value
+    return None
+
+
 def only_small(block: cst.BaseSuite) -> cst.BaseSmallStatement | None:
     """The one small statement of an indented block of one statement line, else None."""
     if not isinstance(block, cst.IndentedBlock) or len(block.body) != 1:
@@ -293,18 +307,6 @@ def bare_genexp(
     )
 
 
-def _bound_names(target: cst.CSTNode) -> list[str]:
-    """Names an assignment target rebinds (not those inside a subscript or attribute
-    target, which mutate an object)."""
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, cst.Tuple | cst.List):
-        return [n for e in target.elements for n in _bound_names(e.value)]
-    if isinstance(target, cst.StarredElement):
-        return _bound_names(target.value)
-    return []
-
-
 def _loop_item(loop: cst.For, name: str) -> _LoopItem | None:
     """The binding of `name` by `loop`'s target, when it is the item or the index."""
     target = loop.target
@@ -425,10 +427,10 @@ class Kinds:
                     if isinstance(target.target, cst.Name):
                         self._bind(target.target.value, node.value)
                     else:
-                        for bound in _bound_names(target.target):
+                        for bound in bound_names(target.target):
                             self._bind(bound, None)
             elif isinstance(node, cst.AugAssign | cst.AnnAssign | cst.For | cst.NamedExpr):
-                for bound in _bound_names(node.target):
+                for bound in bound_names(node.target):
                     value = getattr(node, "value", None)
                     if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
                         # `x += e` keeps x's kind when e has it (str + str, int + int).
@@ -440,10 +442,10 @@ class Kinds:
                     else:
                         self._bind(bound, None)
             elif isinstance(node, cst.AsName):
-                for bound in _bound_names(node.name):
+                for bound in bound_names(node.name):
                     self._bind(bound, None)
             elif isinstance(node, cst.Del):
-                for bound in _bound_names(node.target):
+                for bound in bound_names(node.target):
                     self._bind(bound, None)
             elif isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Param):
                 self._bind(node.name.value, None)

@@ -41,6 +41,7 @@ from transforms._analysis import (
     negates_naturally,
     pure_call,
     strip_parens,
+    subscript_index,
     target_names,
     walk,
     wrap,
@@ -55,6 +56,7 @@ from transforms._idioms_common import (
     IdiomRewrite,
     Kinds,
     LoopReplacement,
+    added_to,
     adjacent_statements,
     assign,
     bare_genexp,
@@ -81,19 +83,6 @@ _STR_TESTS = frozenset(
     {"isalpha", "isdigit", "isdecimal", "isnumeric", "isalnum", "isspace", "isupper",
      "islower", "istitle", "isascii", "isidentifier", "isprintable", "startswith", "endswith"}
 ) | _STR_RESULT  # fmt: skip
-
-
-def _aug_of(stmt: cst.BaseStatement, acc: str) -> cst.BaseExpression | None:
-    """`e` when `stmt` is exactly `acc += e`."""
-    small = single_small(stmt)
-    if (
-        isinstance(small, cst.AugAssign)
-        and isinstance(small.operator, cst.AddAssign)
-        and isinstance(small.target, cst.Name)
-        and small.target.value == acc
-    ):
-        return small.value
-    return None
 
 
 def _proves_str(test: cst.BaseExpression | None, name: str) -> bool:
@@ -211,19 +200,19 @@ class _LoopToFold(FoldLoop):
             return None
         stmt = body[0]
         test: cst.BaseExpression | None = None
-        elt = _aug_of(stmt, acc)
+        elt = added_to(stmt, acc)
         if elt is None and isinstance(stmt, cst.If):
             inner = statements(stmt.body)
             if len(inner) != 1:
                 return None
-            elt = _aug_of(inner[0], acc)
+            elt = added_to(inner[0], acc)
             if elt is None:
                 return None
             if stmt.orelse is None:
                 test = stmt.test
             elif isinstance(stmt.orelse, cst.Else):
                 other = statements(stmt.orelse.body)
-                other_elt = _aug_of(other[0], acc) if len(other) == 1 else None
+                other_elt = added_to(other[0], acc) if len(other) == 1 else None
                 if other_elt is None:
                     return None
                 elt = cst.IfExp(
@@ -261,7 +250,7 @@ class _LoopToFold(FoldLoop):
         kinds: Kinds,
     ) -> _Fold | None:
         """A loop body of several `acc += e`: one term, their sum or concatenation."""
-        pieces = [_aug_of(stmt, acc) for stmt in body]
+        pieces = [added_to(stmt, acc) for stmt in body]
         if any(p is None for p in pieces) or len(pieces) > 3:
             return None
         names = target_names(loop.target)
@@ -916,15 +905,8 @@ class IndexLoopToEnumerate(IdiomRewrite):
             return None
         reads: set[int] = set()
         for node in walk(loop.body):
-            if (
-                isinstance(node, cst.Subscript)
-                and isinstance(node.value, cst.Name)
-                and node.value.value == seq
-                and len(node.slice) == 1
-                and isinstance(node.slice[0].slice, cst.Index)
-                and isinstance(node.slice[0].slice.value, cst.Name)
-                and node.slice[0].slice.value.value == index
-            ):
+            at = subscript_index(node, seq)
+            if at is not None and isinstance(at.value, cst.Name) and at.value.value == index:
                 reads.add(id(node))
         if not reads:
             return None

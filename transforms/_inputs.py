@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -470,38 +471,16 @@ def _run_traced(
     return outcomes
 
 
-def generate_calls(
-    code: str,
-    calls: Sequence[str],
-    *,
-    n: int = 8,
-    seed: int = 0,
-    pool: SandboxPool | None = None,
-    max_raising: int = 2,
-    timeout_s: float = 2.0,
-    memory_mb: int = 512,
-    max_steps: int = 10_000,
-    rounds: int = 3,
-) -> list[str]:
+def generate_calls(code: str, calls: Sequence[str], **options: Any) -> list[str]:
     """The problem's calls followed by up to `n` new calls on which the original behaves.
 
-    See `generate_call_outcomes`, which this calls, for the procedure and the arguments.
+    See `generate_call_outcomes`, which this calls, for the procedure and the arguments
+    (`options` are its keyword arguments).
 
     Returns:
         ``list(calls)`` plus the kept new calls, in generation order.
     """
-    kept = generate_call_outcomes(
-        code,
-        calls,
-        n=n,
-        seed=seed,
-        pool=pool,
-        max_raising=max_raising,
-        timeout_s=timeout_s,
-        memory_mb=memory_mb,
-        max_steps=max_steps,
-        rounds=rounds,
-    )
+    kept = generate_call_outcomes(code, calls, **options)
     return [*calls, *(call for call, _ in kept)]
 
 
@@ -542,37 +521,26 @@ def generate_call_outcomes(
     Returns:
         (call, outcome) of every kept new call, in generation order.
     """
-    if pool is None:
-        with SandboxPool(workers=1) as own:
-            return generate_call_outcomes(
-                code,
-                calls,
-                n=n,
-                seed=seed,
-                pool=own,
-                max_raising=max_raising,
-                timeout_s=timeout_s,
-                memory_mb=memory_mb,
-                max_steps=max_steps,
-                rounds=rounds,
-            )
     # Candidates are drawn once for all rounds, so a later round never repeats an earlier one.
     per_round = 2 * n + 4
     candidates = candidate_calls(calls, count=per_round * rounds, seed=seed, code=code)
     kept: list[tuple[str, Outcome]] = []
     raising = 0
-    for r in range(rounds):
-        batch = candidates[r * per_round : (r + 1) * per_round]
-        if len(kept) >= n or not batch:
-            break
-        outcomes = _run_traced(pool, code, batch, timeout_s, memory_mb, max_steps)
-        for call, outcome in zip(batch, outcomes, strict=True):
-            verdict = _keep(outcome)
-            if verdict is None or len(kept) >= n:
-                continue
-            if verdict == "raise":
-                if raising >= max_raising:
+    with ExitStack() as stack:
+        if pool is None:
+            pool = stack.enter_context(SandboxPool(workers=1))
+        for r in range(rounds):
+            batch = candidates[r * per_round : (r + 1) * per_round]
+            if len(kept) >= n or not batch:
+                break
+            outcomes = _run_traced(pool, code, batch, timeout_s, memory_mb, max_steps)
+            for call, outcome in zip(batch, outcomes, strict=True):
+                verdict = _keep(outcome)
+                if verdict is None or len(kept) >= n:
                     continue
-                raising += 1
-            kept.append((call, outcome))
+                if verdict == "raise":
+                    if raising >= max_raising:
+                        continue
+                    raising += 1
+                kept.append((call, outcome))
     return kept

@@ -15,7 +15,7 @@ from transforms._analysis import (
     bound_before,
     in_function,
     keep_parens,
-    make_comp_op,
+    operator_like,
     range_args,
     required_precedence,
     strip_parens,
@@ -60,14 +60,8 @@ def _shift(expr: cst.BaseExpression, delta: int) -> cst.BaseExpression:
         offset = sign * (_int_literal(expr.right) or 0) + delta
         if offset == 0:
             return keep_parens(expr, expr.left)
-        op: cst.BaseBinaryOp = cst.Add() if offset > 0 else cst.Subtract()
-        return expr.with_changes(
-            operator=op.with_changes(
-                whitespace_before=getattr(expr.operator, "whitespace_before"),  # noqa: B009
-                whitespace_after=getattr(expr.operator, "whitespace_after"),  # noqa: B009
-            ),
-            right=cst.Integer(str(abs(offset))),
-        )
+        op = operator_like(cst.Add if offset > 0 else cst.Subtract, expr.operator)
+        return expr.with_changes(operator=op, right=cst.Integer(str(abs(offset))))
     plus_or_minus: cst.BaseBinaryOp = cst.Add() if delta > 0 else cst.Subtract()
     return cst.BinaryOperation(
         left=wrap(expr, 10), operator=plus_or_minus, right=cst.Integer(str(abs(delta)))
@@ -151,7 +145,7 @@ class MutantSwapComparison(_Mutant):
             if isinstance(node, cst.ComparisonTarget) and in_function(node, info):
                 choices = _COMPARISON_SWAPS.get(type(node.operator))
                 if choices:
-                    new = make_comp_op(self.rng.choice(choices), node.operator)
+                    new = operator_like(self.rng.choice(choices), node.operator)
                     self.sites.append((node, node.with_changes(operator=new)))
 
 
@@ -219,7 +213,7 @@ class MutantDropNegation(_Mutant):
                 node.operator, cst.NotIn | cst.IsNot
             ):
                 kind = cst.In if isinstance(node.operator, cst.NotIn) else cst.Is
-                new = make_comp_op(kind, node.operator)
+                new = operator_like(kind, node.operator)
                 self.sites.append((node, node.with_changes(operator=new)))
 
 
@@ -255,11 +249,7 @@ class MutantArithmetic(_Mutant):
             swapped: Any = _ARITHMETIC_SWAPS.get(type(operator))
             if swapped is None:
                 continue
-            new_op = swapped(
-                whitespace_before=getattr(operator, "whitespace_before"),  # noqa: B009
-                whitespace_after=getattr(operator, "whitespace_after"),  # noqa: B009
-            )
-            self.sites.append((node, node.with_changes(operator=new_op)))
+            self.sites.append((node, node.with_changes(operator=operator_like(swapped, operator))))
 
 
 class MutantBooleanOperator(_Mutant):
@@ -273,12 +263,8 @@ class MutantBooleanOperator(_Mutant):
         """Every boolean operator."""
         for node in info.nodes:
             if isinstance(node, cst.BooleanOperation) and in_function(node, info):
-                operator = node.operator
-                swapped = cst.Or if isinstance(operator, cst.And) else cst.And
-                new_op = swapped(
-                    whitespace_before=operator.whitespace_before,
-                    whitespace_after=operator.whitespace_after,
-                )
+                swapped = cst.Or if isinstance(node.operator, cst.And) else cst.And
+                new_op = operator_like(swapped, node.operator)
                 self.sites.append((node, node.with_changes(operator=new_op)))
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from core_bench.build._problem import ProblemBuild
 from core_bench.build._share import Sharer
-from core_bench.schemas import Manifest, Probe, Problem, SkippedRow, Variant
+from core_bench.schemas import Manifest, Probe, Problem, SkippedRow, Variant, read_records
 
 WORK_DIR = ".work"
 FILES = ("problems.jsonl", "variants.jsonl", "probes.jsonl")
@@ -101,14 +101,5 @@ def write_benchmark(out: Path, store: WorkStore, count: int, manifest: Manifest)
 def read_jsonl(path: Path, model: type[Any], sharer: Sharer | None = None) -> list[Any]:
     """Read one of a build's `.jsonl` files back into records, naming the line of a bad one;
     line by line, equal values shared through `sharer` (`_share`)."""
-    records = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = model.model_validate_json(line)
-            except ValueError as exc:
-                raise ValueError(f"{path}:{number}: not a valid {model.__name__}: {exc}") from None
-            records.append(sharer.share(record) if sharer is not None else record)
-    return records
+    records = read_records(path, model)
+    return [sharer.share(r) for r in records] if sharer is not None else list(records)

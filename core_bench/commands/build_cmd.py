@@ -12,8 +12,7 @@ from core_bench.commands._args import (
     POSITIVE,
     WHOLE,
     add_endpoint_flags,
-    check_top_p,
-    read_system_prompt,
+    endpoint_settings,
 )
 from core_bench.errors import UsageError
 from core_bench.schemas import SkippedRow
@@ -114,22 +113,13 @@ def _authors(args: argparse.Namespace) -> AuthorOptions | None:
         check_authors(args.authors)
     except ValueError as exc:
         raise UsageError(f"--authors: {exc}") from None
-    check_top_p(args.top_p)
-    system = read_system_prompt(args.system_prompt)
     return AuthorOptions(
         models=tuple(dict.fromkeys(args.authors)),
         samples=args.author_samples,
-        base_urls=tuple(args.base_url),
-        api=args.api,
         temperature=args.temperature,
         top_p=args.top_p,
         max_tokens=args.max_tokens,
-        system_prompt=system,
-        concurrency=args.concurrency,
-        timeout_s=args.request_timeout,
-        retries=args.retries,
-        backoff_s=args.backoff,
-        stream=args.stream,
+        **endpoint_settings(args),
     )
 
 

@@ -17,8 +17,7 @@ from core_bench.commands._args import (
     add_endpoint_flags,
     add_suite_flags,
     add_task_flags,
-    check_top_p,
-    read_system_prompt,
+    endpoint_settings,
 )
 from core_bench.commands._isolation import add_isolation_flag, check_isolation
 from core_bench.commands._report import add_report_flags, write_run_report
@@ -151,8 +150,7 @@ def handle(args: argparse.Namespace) -> int:
             parse_model(spec)
         except ValueError as exc:
             raise UsageError(f"--model: {exc}") from None
-    check_top_p(args.top_p)
-    system_prompt = read_system_prompt(args.system_prompt)
+    endpoint = endpoint_settings(args)
     benchmark = _benchmark(args.bench)
     if args.samples > 1 and args.temperature == 0:
         print("note: --samples > 1 at temperature 0; samples may be identical", file=sys.stderr)
@@ -173,18 +171,11 @@ def handle(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 top_p=args.top_p,
             ),
-            api=args.api,
-            base_urls=tuple(args.base_url),
-            system_prompt=system_prompt,
-            concurrency=args.concurrency,
-            timeout_s=args.request_timeout,
-            retries=args.retries,
-            backoff_s=args.backoff,
-            stream=args.stream,
             stop=args.stop,
             float_tolerance=args.float_tolerance,
             suite=suite,
             suite_seed=args.suite_seed,
+            **endpoint,
         )
         if args.dry_run:
             _dry_run(config, benchmark)

@@ -6,6 +6,7 @@ import ast
 import json
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -193,12 +194,53 @@ def _missing(row: dict[str, Any], keys: tuple[str, ...]) -> list[str]:
     return [k for k in keys if not isinstance(row.get(k), str)]
 
 
+_Row = dict[str, Any]
+_Calls = tuple[list[str], list[str]]
+
+
 def _load_cruxeval_format(path: Path, *, name: str) -> LoadedDataset:
+    def calls(row: _Row, entry: str) -> _Calls:
+        return [f"{entry}({row['input']})"], [row["output"]]
+
+    source = name if name == "cruxeval" else "jsonl"
+    return _load_rows(path, name, source, ("code", "input", "output"), calls)
+
+
+def _load_bundled(path: Path) -> LoadedDataset:
+    def check(row: _Row) -> str | None:
+        calls, outputs = row.get("calls"), row.get("outputs")
+        if (
+            isinstance(calls, list)
+            and isinstance(outputs, list)
+            and calls
+            and len(calls) == len(outputs)
+            and all(isinstance(x, str) for x in [*calls, *outputs])
+        ):
+            return None
+        return "calls and outputs must be lists of strings of the same, non-zero length"
+
+    def calls(row: _Row, entry: str) -> _Calls:
+        return list(row["calls"]), list(row["outputs"])
+
+    return _load_rows(path, "bundled", "bundled", ("code",), calls, check)
+
+
+def _load_rows(
+    path: Path,
+    name: str,
+    source: str,
+    keys: tuple[str, ...],
+    calls: Callable[[_Row, str], _Calls],
+    check: Callable[[_Row], str | None] = lambda row: None,
+) -> LoadedDataset:
+    """Problems of a JSON Lines file of one format: rows need the string fields `keys`, pass
+    `check` (a reason to skip, or None) and name an entry function; `calls` reads a row's calls
+    and outputs given its entry. Every other row is skipped with its line and reason."""
     loaded = LoadedDataset(info=_info(name, path), rows=[])
     seen: set[str] = set()
     for number, row in _json_lines(path, loaded.skipped):
         row_id = str(row.get("id", f"line-{number}"))
-        reason = _row_problem(row, ("code", "input", "output"), row_id, seen)
+        reason = _row_problem(row, keys, row_id, seen) or check(row)
         entry = ""
         if reason is None:
             try:
@@ -209,13 +251,14 @@ def _load_cruxeval_format(path: Path, *, name: str) -> LoadedDataset:
             loaded.skipped.append(SkippedRow(file=str(path), line=number, id=row_id, reason=reason))
             continue
         seen.add(row_id)
+        call_list, outputs = calls(row, entry)
         problem = Problem(
             id=row_id,
-            source=name if name == "cruxeval" else "jsonl",
+            source=source,
             code=row["code"],
             entry=entry,
-            calls=[f"{entry}({row['input']})"],
-            outputs=[row["output"]],
+            calls=call_list,
+            outputs=outputs,
         )
         loaded.rows.append(SourcedProblem(problem, str(path), number))
     return loaded
@@ -230,40 +273,3 @@ def _row_problem(
     if row_id in seen:
         return f"duplicate id {row_id!r}"
     return None
-
-
-def _load_bundled(path: Path) -> LoadedDataset:
-    loaded = LoadedDataset(info=_info("bundled", path), rows=[])
-    seen: set[str] = set()
-    for number, row in _json_lines(path, loaded.skipped):
-        row_id = str(row.get("id", f"line-{number}"))
-        reason = _row_problem(row, ("code",), row_id, seen)
-        calls, outputs = row.get("calls"), row.get("outputs")
-        if reason is None and not (
-            isinstance(calls, list)
-            and isinstance(outputs, list)
-            and calls
-            and len(calls) == len(outputs)
-            and all(isinstance(x, str) for x in [*calls, *outputs])
-        ):
-            reason = "calls and outputs must be lists of strings of the same, non-zero length"
-        entry = ""
-        if reason is None:
-            try:
-                entry = entry_of(row["code"])
-            except ValueError as exc:
-                reason = str(exc)
-        if reason is not None:
-            loaded.skipped.append(SkippedRow(file=str(path), line=number, id=row_id, reason=reason))
-            continue
-        seen.add(row_id)
-        problem = Problem(
-            id=row_id,
-            source="bundled",
-            code=row["code"],
-            entry=entry,
-            calls=list(calls),  # type: ignore[arg-type]
-            outputs=list(outputs),  # type: ignore[arg-type]
-        )
-        loaded.rows.append(SourcedProblem(problem, str(path), number))
-    return loaded

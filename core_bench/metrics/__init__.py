@@ -38,7 +38,7 @@ from core_bench.build import Benchmark
 from core_bench.metrics._accuracy import accuracy_rows
 from core_bench.metrics._consistency import consistency_rows
 from core_bench.metrics._core import Budget, core_rows, draw_budget, expected_strict
-from core_bench.metrics._data import Context, Graded
+from core_bench.metrics._data import Context, Graded, GradedSample
 from core_bench.metrics._faithfulness import (
     Traces,
     claimed_trace,
@@ -57,6 +57,7 @@ __all__ = [
     "Bootstrap",
     "Budget",
     "Graded",
+    "GradedSample",
     "MutantOutputs",
     "Traces",
     "claimed_trace",

@@ -4,47 +4,41 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from core_bench.build import Benchmark
 from core_bench.metrics._stats import Bootstrap
-from core_bench.schemas import MetricRow, Probe, Variant
+from core_bench.schemas import MetricRow, Probe, Sample, Variant
 
 
-class Graded(Protocol):
-    """What the metrics read of a graded sample: a `core_bench.schemas.Sample`, or a lighter
-    record with the same fields (a run reads its samples.jsonl back into those)."""
+@dataclass(slots=True)
+class GradedSample:
+    """What the metrics and the usage counts read of a `Sample` (same field names).
 
-    @property
-    def task_id(self) -> str: ...
-    @property
-    def task(self) -> str: ...
-    @property
-    def strategy(self) -> str: ...
-    @property
-    def problem_id(self) -> str: ...
-    @property
-    def variant_id(self) -> str: ...
-    @property
-    def probe_id(self) -> str | None: ...
-    @property
-    def call_index(self) -> int: ...
-    @property
-    def sample_index(self) -> int: ...
-    @property
-    def answer(self) -> str | None: ...
-    @property
-    def verdict(self) -> str: ...
-    @property
-    def response(self) -> str: ...
-    @property
-    def finish_reason(self) -> str | None: ...
-    @property
-    def truncated(self) -> bool: ...
-    @property
-    def prompt_tokens(self) -> int | None: ...
-    @property
-    def completion_tokens(self) -> int | None: ...
+    `response` and `answer` are kept only where a metric reads them (the claimed trace of an
+    output or input sample of the `trace` strategy; the answer of an output sample); elsewhere
+    they are "" and None. `prompt_hash` and `reason` are not kept.
+    """
+
+    task_id: str
+    task: str
+    strategy: str
+    problem_id: str
+    variant_id: str
+    probe_id: str | None
+    call_index: int
+    sample_index: int
+    answer: str | None
+    verdict: str
+    response: str
+    finish_reason: str | None
+    truncated: bool
+    prompt_tokens: int | None
+    completion_tokens: int | None
+
+
+Graded = Sample | GradedSample
+"""What the metrics read of a graded sample: a `core_bench.schemas.Sample`, or the lighter
+`GradedSample` with the same fields (a run reads its samples.jsonl back into those)."""
 
 
 @dataclass(slots=True)

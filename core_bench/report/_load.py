@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from core_bench.build import Benchmark, load_benchmark
 from core_bench.metrics import Graded
 from core_bench.runs import read_graded
-from core_bench.schemas import MetricRow, Sample, Summary
+from core_bench.schemas import MetricRow, Sample, Summary, invalid, read_records
 
 
 @dataclass(slots=True)
@@ -84,9 +84,7 @@ def _load_summary(path: Path) -> RunData:
     try:
         summary = Summary.model_validate_json(summary_path.read_text(encoding="utf-8"))
     except ValidationError as exc:
-        error = exc.errors()[0]
-        where = ".".join(str(part) for part in error["loc"]) or "the file"
-        raise ValueError(f"{summary_path}: not a valid summary ({where}: {error['msg']})") from None
+        raise ValueError(f"{summary_path}: {invalid('summary', exc, 'the file')}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"{summary_path}: cannot read ({exc})") from None
     run = summary.run.model_dump()
@@ -114,8 +112,7 @@ def load_samples(data: RunData, *, full: bool = False) -> None:
         return
     try:
         if full:
-            with path.open(encoding="utf-8") as handle:
-                data.samples = [Sample.model_validate_json(line) for line in handle if line.strip()]
+            data.samples = list(read_records(path, Sample))
         else:
             data.samples = list(read_graded(path))
     except ValueError as exc:

@@ -97,6 +97,19 @@ def _legend_below(figure: Figure, axes: Axes) -> None:
         )
 
 
+def _rows_by_run(
+    runs: list[RunData], keep: Callable[[MetricRow], bool]
+) -> dict[int, list[MetricRow]]:
+    """Each run's metric rows that `keep` accepts, by run index, for the runs that have any."""
+    rows = {i: [r for r in data.rows if keep(r)] for i, data in enumerate(runs)}
+    return {i: members for i, members in rows.items() if members}
+
+
+def _by_group(rows: dict[int, list[MetricRow]], key: tuple[int, str, str]) -> dict[str, MetricRow]:
+    """The rows of one (run, task, strategy) series by group."""
+    return {r.group: r for r in rows[key[0]] if (r.task, r.strategy) == key[1:]}
+
+
 def _series_names(
     runs: list[RunData], rows: dict[int, list[MetricRow]]
 ) -> dict[tuple[int, str, str], str]:
@@ -117,10 +130,7 @@ def robustness_heatmap(runs: list[RunData]) -> Drawn:
         "transform (rows) and run (columns), from the `robustness_gap` rows of summary.json "
         '("all": every transform); each cell shows the gap and its n; red: worse on variants.'
     )
-    rows = {
-        i: [r for r in data.rows if r.metric == "robustness_gap"] for i, data in enumerate(runs)
-    }
-    rows = {i: members for i, members in rows.items() if members}
+    rows = _rows_by_run(runs, lambda r: r.metric == "robustness_gap")
     if not rows:
         return Plot(name, title, description, None, "skipped: no run has robustness_gap rows"), None
     names = _series_names(runs, rows)
@@ -180,11 +190,7 @@ def accuracy_by_dimension(runs: list[RunData]) -> Drawn:
         "`accuracy_by_dimension` (or `accuracy`) rows of summary.json whose group is a "
         "dimension; error bars are 95% intervals where the row has one."
     )
-    rows = {
-        i: [r for r in data.rows if r.metric in DIMENSION_METRICS and r.group in DIMENSIONS]
-        for i, data in enumerate(runs)
-    }
-    rows = {i: members for i, members in rows.items() if members}
+    rows = _rows_by_run(runs, lambda r: r.metric in DIMENSION_METRICS and r.group in DIMENSIONS)
     if not rows:
         note = "skipped: no run has accuracy by dimension"
         return Plot(name, title, description, None, note), None
@@ -194,7 +200,7 @@ def accuracy_by_dimension(runs: list[RunData]) -> Drawn:
     figure = _new_figure(2.5 + 1.3 * len(dims) * max(1, len(names) / 2), 4.2)
     axes = figure.add_subplot()
     for k, key in enumerate(names):
-        found = {r.group: r for r in rows[key[0]] if (r.task, r.strategy) == key[1:]}
+        found = _by_group(rows, key)
         xs = [d + k * width - 0.4 + width / 2 for d in range(len(dims))]
         values = [found[d].value if d in found else np.nan for d in dims]
         errors = np.array([_error_bar(found.get(d)) for d in dims]).T
@@ -297,11 +303,7 @@ def accuracy_by_trace_position(runs: list[RunData]) -> Drawn:
         "`accuracy_by_position` rows of summary.json (the same as the tables), with their 95% "
         "intervals; each point is labelled with its n."
     )
-    rows = {
-        i: [r for r in data.rows if r.metric == "accuracy_by_position" and r.task == "probe"]
-        for i, data in enumerate(runs)
-    }
-    rows = {i: members for i, members in rows.items() if members}
+    rows = _rows_by_run(runs, lambda r: r.metric == "accuracy_by_position" and r.task == "probe")
     if not rows:
         note = "skipped: no run has accuracy_by_position rows"
         return Plot(name, title, description, None, note), None
@@ -309,9 +311,7 @@ def accuracy_by_trace_position(runs: list[RunData]) -> Drawn:
     buckets = sorted({r.group for members in rows.values() for r in members}, key=_bucket_start)
     figure = _new_figure(6.5, 4.4)
     axes = figure.add_subplot()
-    found = {
-        key: {r.group: r for r in rows[key[0]] if (r.task, r.strategy) == key[1:]} for key in names
-    }
+    found = {key: _by_group(rows, key) for key in names}
     # n under each bucket's name when every series has the same n there, else beside each point
     shared = {
         b: ns.pop() if len(ns := {f[b].n for f in found.values() if b in f}) == 1 else None

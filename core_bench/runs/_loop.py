@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import core_bench.grading as grading
@@ -47,28 +48,20 @@ class _Quiet:
         pass
 
 
+@dataclass(eq=False)
 class Loop:
     """One run's state while it goes on."""
 
-    def __init__(
-        self,
-        config: RunConfig,
-        backend: Backend,
-        cache: ResponseCache,
-        grader: str,
-        pool: Callable[[], SandboxPool],
-        exec_timeout: float,
-    ) -> None:
-        self.config = config
-        self.backend = backend
-        self.cache = cache
-        self.grader = grader
-        self.pool = pool
-        self.exec_timeout = exec_timeout
-        self.cached = 0
-        self.requested = 0
-        self.failed = 0
-        self._inputs: InputGrader | None = None
+    config: RunConfig
+    backend: Backend
+    cache: ResponseCache
+    grader: str
+    pool: Callable[[], SandboxPool]
+    exec_timeout: float
+    cached: int = field(default=0, init=False)
+    requested: int = field(default=0, init=False)
+    failed: int = field(default=0, init=False)
+    _inputs: InputGrader | None = field(default=None, init=False)
 
     def _input_grader(self) -> InputGrader:
         if self._inputs is None:

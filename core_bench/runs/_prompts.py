@@ -298,6 +298,34 @@ _EX_TRACE_TRACE = """[Step 1] Line 2: y = x + 1 | locals: {x: 3, y: 4}
 [Step 4] Line 5: return y | locals: {x: 3, y: 40}
 [Return] 40"""
 
+_ASSERT_SHOTS: dict[str, dict[Strategy, tuple[_Shot, ...]]] = {
+    "output": {
+        "direct": _OUTPUT_SHOTS,
+        "cot": (_OUTPUT_COT_SHOT,),
+        "trace": (
+            _Shot(
+                _EX_OUTPUT_CODE,
+                f"assert {_EX_OUTPUT_CALL} == ??",
+                f"assert {_EX_OUTPUT_CALL} == {_EX_OUTPUT_VALUE}",
+                trace=_EX_OUTPUT_TRACE,
+            ),
+        ),
+    },
+    "input": {
+        "direct": _INPUT_SHOTS,
+        "cot": (_INPUT_COT_SHOT,),
+        "trace": (
+            _Shot(
+                _EX_INPUT_CODE,
+                f"assert f(??) == {_EX_INPUT_OUTPUT}",
+                f"assert {_EX_INPUT_CALL} == {_EX_INPUT_OUTPUT}",
+                trace=_EX_INPUT_TRACE,
+            ),
+        ),
+    },
+}
+"""The worked examples of the output and input tasks, per strategy."""
+
 EXAMPLE_TRACES: tuple[tuple[str, str, str], ...] = (
     (_EX_OUTPUT_CODE, _EX_OUTPUT_CALL, _EX_OUTPUT_TRACE),
     (_EX_INPUT_CODE, _EX_INPUT_CALL, _EX_INPUT_TRACE),
@@ -355,19 +383,13 @@ def _worked(query: str, strategy: Strategy, answer: str, thought: str, trace: st
 def _examples(task: TaskKind, strategy: Strategy) -> str:
     """The worked examples of a task kind in the strategy's form, each ending in its answer,
     separated by blank lines."""
-    if task == "output":
-        if strategy == "trace":
-            query = _assert_block(_EX_OUTPUT_CODE, f"assert {_EX_OUTPUT_CALL} == ??", True)
-            answer = f"assert {_EX_OUTPUT_CALL} == {_EX_OUTPUT_VALUE}"
-            return _worked(query, strategy, answer, "", _EX_OUTPUT_TRACE)
-        shots = (_OUTPUT_COT_SHOT,) if strategy == "cot" else _OUTPUT_SHOTS
-    elif task == "input":
-        if strategy == "trace":
-            query = _assert_block(_EX_INPUT_CODE, f"assert f(??) == {_EX_INPUT_OUTPUT}", True)
-            answer = f"assert {_EX_INPUT_CALL} == {_EX_INPUT_OUTPUT}"
-            return _worked(query, strategy, answer, "", _EX_INPUT_TRACE)
-        shots = (_INPUT_COT_SHOT,) if strategy == "cot" else _INPUT_SHOTS
-    elif task == "probe":
+    if task == "output" or task == "input":
+        numbers = strategy == "trace"  # its example's trace names lines
+        return "\n\n".join(
+            _worked(_assert_block(s.code, s.query, numbers), strategy, s.answer, s.thought, s.trace)
+            for s in _ASSERT_SHOTS[task][strategy]
+        )
+    if task == "probe":
         return "\n\n".join(
             _worked(
                 _probe_block(_EX_PROBE_CODE, _EX_PROBE_CALL, question),
@@ -378,13 +400,8 @@ def _examples(task: TaskKind, strategy: Strategy) -> str:
             )
             for question, answer, thought in _PROBE_SHOTS
         )
-    else:
-        query = _probe_block(_EX_TRACE_CODE, _EX_TRACE_CALL, _EX_TRACE_QUESTION)
-        return _worked(query, strategy, _EX_TRACE_ANSWER, _EX_TRACE_THOUGHT, _EX_TRACE_TRACE)
-    return "\n\n".join(
-        _worked(_assert_block(s.code, s.query, False), strategy, s.answer, s.thought, s.trace)
-        for s in shots
-    )
+    query = _probe_block(_EX_TRACE_CODE, _EX_TRACE_CALL, _EX_TRACE_QUESTION)
+    return _worked(query, strategy, _EX_TRACE_ANSWER, _EX_TRACE_THOUGHT, _EX_TRACE_TRACE)
 
 
 def render_user(task: Task) -> str:

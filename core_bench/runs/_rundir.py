@@ -28,6 +28,7 @@ from core_bench.schemas import (
     RunSummary,
     Sample,
     Summary,
+    read_records,
 )
 
 
@@ -105,10 +106,12 @@ def sample_lines(samples: Iterable[Sample]) -> str:
 
 
 def read_samples(path: Path | str) -> list[Sample]:
-    """Read a samples.jsonl back."""
-    path = Path(path)
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return [Sample.model_validate_json(line) for line in lines if line.strip()]
+    """Read a samples.jsonl back.
+
+    Raises:
+        ValueError: a line is not a valid sample (the file and line named).
+    """
+    return list(read_records(Path(path), Sample))
 
 
 # -- summary -------------------------------------------------------------------------------

@@ -18,11 +18,11 @@ import os
 from array import array
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from core_bench.schemas import Sample
+from core_bench.metrics import GradedSample
+from core_bench.schemas import Sample, read_records
 
 _MISSING = -1
 
@@ -104,32 +104,6 @@ def _sync(handle: IO[bytes]) -> None:
     os.fsync(handle.fileno())
 
 
-@dataclass(slots=True)
-class GradedSample:
-    """What the metrics and the usage counts read of a `Sample` (same field names).
-
-    `response` and `answer` are kept only where a metric reads them (the claimed trace of an
-    output or input sample of the `trace` strategy; the answer of an output sample); elsewhere
-    they are "" and None. `prompt_hash` and `reason` are not kept.
-    """
-
-    task_id: str
-    task: str
-    strategy: str
-    problem_id: str
-    variant_id: str
-    probe_id: str | None
-    call_index: int
-    sample_index: int
-    answer: str | None
-    verdict: str
-    response: str
-    finish_reason: str | None
-    truncated: bool
-    prompt_tokens: int | None
-    completion_tokens: int | None
-
-
 def read_graded(path: Path) -> Iterator[GradedSample]:
     """Read a samples.jsonl back one line at a time (each validated as a `Sample`), as
     `GradedSample`s.
@@ -142,33 +116,25 @@ def read_graded(path: Path) -> Iterator[GradedSample]:
     def same(text: str) -> str:  # ids and labels repeat across samples: keep one copy of each
         return shared.setdefault(text, text)
 
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                sample = Sample.model_validate_json(line)
-            except ValueError as exc:
-                first = str(exc).splitlines()[0]
-                raise ValueError(f"{path}:{number}: not a valid sample ({first})") from None
-            keep = sample.strategy == "trace" and sample.task in ("output", "input")
-            yield GradedSample(
-                task_id=sample.task_id,
-                task=same(sample.task),
-                strategy=same(sample.strategy),
-                problem_id=same(sample.problem_id),
-                variant_id=same(sample.variant_id),
-                probe_id=sample.probe_id,
-                call_index=sample.call_index,
-                sample_index=sample.sample_index,
-                answer=sample.answer if sample.task == "output" else None,
-                verdict=same(sample.verdict),
-                response=sample.response if keep else "",
-                finish_reason=sample.finish_reason,
-                truncated=sample.truncated,
-                prompt_tokens=sample.prompt_tokens,
-                completion_tokens=sample.completion_tokens,
-            )
+    for sample in read_records(path, Sample):
+        keep = sample.strategy == "trace" and sample.task in ("output", "input")
+        yield GradedSample(
+            task_id=sample.task_id,
+            task=same(sample.task),
+            strategy=same(sample.strategy),
+            problem_id=same(sample.problem_id),
+            variant_id=same(sample.variant_id),
+            probe_id=sample.probe_id,
+            call_index=sample.call_index,
+            sample_index=sample.sample_index,
+            answer=sample.answer if sample.task == "output" else None,
+            verdict=same(sample.verdict),
+            response=sample.response if keep else "",
+            finish_reason=sample.finish_reason,
+            truncated=sample.truncated,
+            prompt_tokens=sample.prompt_tokens,
+            completion_tokens=sample.completion_tokens,
+        )
 
 
 __all__ = ["GradedSample", "SampleWriter", "read_graded"]

@@ -14,6 +14,7 @@ from transform_testing import (
     transform,
 )
 
+from transforms import all_transforms
 from transforms._analysis import RESERVED_NAMES, identifiers
 from transforms._rename import (
     RenameAbbreviated,
@@ -301,15 +302,10 @@ def test_equivalent(style: str) -> None:
 
 
 def test_styles_are_registered() -> None:
-    for cls in (
-        RenameShort,
-        RenameDescriptive,
-        RenameAbbreviated,
-        RenameVerbose,
-        RenameMisleading,
-        RenameObfuscated,
-    ):
-        assert cls.name in STYLES and cls.kind == "equivalent" and cls.description
+    registered = {cls.name: cls for cls in all_transforms()}
+    for style in STYLES:
+        cls = registered[style]
+        assert cls.kind == "equivalent" and cls.description
 
 
 SELFIE = """
