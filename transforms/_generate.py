@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tracer import Outcome, SandboxPool, die_with_parent, same_value
+from transforms._artifacts import find_artifacts
 from transforms._base import (
     Family,
     Provenance,
@@ -434,6 +435,12 @@ class _Builder:
             self.seen.add(key)
             if not _compiles(built[0]):
                 self.rejected["does not compile"] += 1
+                continue
+            distractor = any(self._classes[name].family == "distractor" for name in built[1])
+            if kind == "equivalent" and not distractor and find_artifacts(self.code, built[0]):
+                # A chain can leave what no single step does (a helper that a later idiom
+                # shrinks to one operation): such a variant is not kept.
+                self.rejected["machine artifact"] += 1
                 continue
             code, chain, provenance = built
             token_set = frozenset(key)
