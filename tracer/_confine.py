@@ -12,6 +12,8 @@ import os
 import resource
 import stat
 import sys
+import time
+from collections.abc import Callable
 from typing import Any
 
 SANDBOX_UID = 65534
@@ -134,6 +136,46 @@ def no_new_processes() -> None:
     resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
 
 
+def bare_fork() -> Callable[[], int] | None:
+    """`fork(2)` without the interpreter's own work around it, for a fork server's template.
+
+    `os.fork` takes the import lock, runs every handler registered with `os.register_at_fork`
+    (`random` reseeds itself from `os.urandom` in the child) and re-initialises the locks and
+    thread states of the threads that did not survive the fork. In a process with one thread
+    none of that is needed (no lock is held by another thread, no other thread state exists),
+    and a child that skips it copies about 20 fewer pages of the template (60 more where a
+    `random` imported before the guard reseeds). The call holds the GIL throughout
+    (`ctypes.PyDLL`), so the child's only thread still holds it.
+
+    Returns:
+        The function (it raises `OSError` when the fork fails), or None where it is not safe
+        or not available: not Linux and CPython, no `ctypes`, more than one thread.
+    """
+    if not sys.platform.startswith("linux") or sys.implementation.name != "cpython":
+        return None
+    try:
+        import ctypes
+
+        threads = len(os.listdir("/proc/self/task"))
+        libc = ctypes.PyDLL(None, use_errno=True)
+        fork = libc.fork
+    except (ImportError, OSError, AttributeError):
+        return None
+    if threads != 1:
+        return None
+    fork.argtypes = []
+    fork.restype = ctypes.c_int
+
+    def forked() -> int:
+        pid = int(fork())
+        if pid < 0:
+            errno = ctypes.get_errno()
+            raise OSError(errno, os.strerror(errno))
+        return pid
+
+    return forked
+
+
 _PR_SET_PDEATHSIG = 1
 _PR_SET_DUMPABLE = 4
 
@@ -190,8 +232,8 @@ class CallLimits:
 
     def enter(self, *, memory_mb: int, timeout_s: float) -> None:
         """Lower the limits for one call."""
-        usage = resource.getrusage(resource.RUSAGE_SELF)
-        cpu = math.ceil(usage.ru_utime + usage.ru_stime + timeout_s + self.margin_s)
+        # The process's CPU time so far, as getrusage counts it, without building its record.
+        cpu = math.ceil(time.process_time() + timeout_s + self.margin_s)
         if self._cpu_hard != resource.RLIM_INFINITY:
             cpu = min(cpu, self._cpu_hard)
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, self._cpu_hard))

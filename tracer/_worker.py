@@ -26,7 +26,6 @@ import gc
 import io
 import json
 import os
-import random
 import select
 import signal
 import sys
@@ -54,6 +53,7 @@ from tracer._codec import (
     literal_text,
     snapshot,
 )
+from tracer._dict_version import version_reader
 from tracer._model import Trace, TraceError
 
 _trace: Callable[..., Trace] | None
@@ -70,6 +70,9 @@ MODULE_NAME = "__core_bench__"
 
 _EXTRA_FDS = 8
 """Descriptors a call may leave open before the worker asks to be retired."""
+
+_MODULES_KEPT = 16
+"""Compiled modules a fork server keeps for requests that send the same code again."""
 
 # Module-level aliases, so the worker still works while untrusted code has emptied builtins.
 _BaseException = BaseException
@@ -126,6 +129,8 @@ class _State:
         self.private = private
         self.builtins_dict = builtins.__dict__
         self.builtins_saved = dict(builtins.__dict__)
+        self.builtins_version = version_reader(self.builtins_dict)
+        self.builtins_seen = self.builtins_version() if self.builtins_version else -1
         self.stdin, self.stdout, self.stderr = sys.stdin, sys.stdout, sys.stderr
         self.excepthook, self.displayhook = sys.excepthook, sys.displayhook
         self.unraisablehook = sys.unraisablehook
@@ -150,10 +155,16 @@ class _State:
         self.fd_count = _count_fds()
 
     def restore_builtins(self) -> None:
-        """Put builtins back; uses only dict methods, so it works when they were emptied."""
+        """Put builtins back when they changed; uses only dict methods, so it works when they
+        were emptied. Unchanged, they are not touched (see `tracer._dict_version`)."""
+        version = self.builtins_version
+        if version is not None and version() == self.builtins_seen:
+            return
         current = self.builtins_dict
         current.clear()
         current.update(self.builtins_saved)
+        if version is not None:
+            self.builtins_seen = version()
 
     def clean_directory(self) -> bool:
         """Empty the working directory; False when that failed (the worker should retire)."""
@@ -288,6 +299,16 @@ class _Worker:
         self.stdout_limit = int(config["stdout_limit"])
         self.limits = _confine.CallLimits()
         self.state = _State(config["workdir"], private)
+        # Imported only now, after the guard: on import `random` registers an at-fork handler
+        # (a reseed from os.urandom) that would run in every child of a fork server, which
+        # seeds it anyway; the guard's `os.register_at_fork` drops it. Unless something
+        # imported it first (a `.pth` file of the interpreter's site-packages may).
+        self.random_reseeded_at_fork = "random" in sys.modules
+        import random
+
+        self.random = random
+        self.seed_each_call = True
+        """False in a fork server whose children inherit its seeded state as it is."""
 
     def send(self, message: dict[str, Any]) -> None:
         _wire.write_all(self.write_fd, self.reply_bytes(message))
@@ -363,7 +384,8 @@ class _Worker:
         back only as `literal_text`, never as a repr the value's class could write).
 
         `parsed` is the call already read by `parse_request_call`, when it was."""
-        random.seed(0)
+        if self.seed_each_call:
+            self.random.seed(0)
         capture = _Capture(self.stdout_limit)
         sink = _Capture(0)
         state = self.state
@@ -507,11 +529,18 @@ class _ForkServer:
     the child at the deadline, reaps it, empties the working directory, and relays the
     child's bytes with a header saying how the child ended. Nothing a child does reaches the
     next call: each one starts from the template's memory as it was before any call.
+
+    A child costs mostly the template's pages it writes to, each copied on its first write,
+    and the template pays the same for its own writes while a child lives: both do as little
+    as they can between fork and exit (`_confine.bare_fork`, code read before the fork, the
+    encoder made once, builtins left alone unless the call changed them).
     """
 
     def __init__(self, fork: Callable[[], int], pidfd_open: Callable[[int], int]) -> None:
         self._fork = fork
         self._pidfd_open = pidfd_open
+        self._poller = select.poll()  # one for every call: each registers its two descriptors
+        self._modules: dict[str, CodeType | TraceError] = {}
         self._pid = os.getpid()
 
     def handle(
@@ -527,16 +556,9 @@ class _ForkServer:
         memory_mb = int(request["memory_mb"])
         traced = bool(request.get("trace", False))
         max_steps = int(request.get("max_steps", 10_000))
-        # Compiled once here (compiling runs nothing), so every child starts with the code
-        # object instead of compiling it again.
-        compiled: list[CodeType | TraceError] = []
-        if not traced:
-            try:
-                compiled.append(compile_module(code))
-            except TraceError as exc:
-                compiled.append(exc)
-            except (RecursionError, MemoryError):
-                compiled.clear()  # let each child fail under its own limits
+        # Compiled here (compiling runs nothing), so every child starts with the code object
+        # instead of compiling it again.
+        compiled = [] if traced else self.module(code)
         # Read here too, all before the first fork: what a child does not do itself it does
         # not pay for in copied pages (a fork copies each page either process writes to).
         parsed = [None if traced else parse_request_call(call, mode) for call in calls]
@@ -559,11 +581,13 @@ class _ForkServer:
                 self.reap(pid)
                 pid = 0
                 header["retire"] = not worker.state.clean_directory()
-            _wire.write_all(worker.write_fd, _wire.encode(header))
-            _wire.write_all(worker.write_fd, len(body).to_bytes(4, "big") + body)
-            self.reap(pid)
-            if not worker.state.clean_directory():
-                return False  # the parent learns it from the next reply's absence
+            # One write for the header and the child's bytes.
+            framed = _wire.encode(header) + len(body).to_bytes(4, "big") + body
+            _wire.write_all(worker.write_fd, framed)
+            if not last:
+                self.reap(pid)
+                if not worker.state.clean_directory():
+                    return False  # the parent learns it from the next reply's absence
         return True
 
     def one(
@@ -607,7 +631,7 @@ class _ForkServer:
         os.close(write_end)
         pidfd = self._pidfd_open(pid)
         deadline = time.monotonic() + timeout_s + 0.05
-        poller = select.poll()
+        poller = self._poller
         poller.register(read_end, select.POLLIN)
         poller.register(pidfd, select.POLLIN)
         body = bytearray()
@@ -627,7 +651,7 @@ class _ForkServer:
                         os.set_blocking(read_end, False)  # drain what it wrote, then stop
                         continue
                     try:
-                        chunk = os.read(read_end, 1 << 20)
+                        chunk = os.read(read_end, _wire.READ_CHUNK)
                     except BlockingIOError:
                         chunk = b""
                     if not chunk:
@@ -644,10 +668,17 @@ class _ForkServer:
                 if exited and not ended:
                     ended = "exit"
         finally:
-            with contextlib.suppress(OSError):
+            # try/except rather than contextlib.suppress: this runs for every call, and each
+            # object the template touches after a fork is a page it copies.
+            try:  # noqa: SIM105 (see above)
                 signal.pidfd_send_signal(pidfd, signal.SIGKILL)
-            os.close(pidfd)
+            except OSError:
+                pass
+            poller.unregister(read_end)
+            if not exited:
+                poller.unregister(pidfd)
             os.close(read_end)
+            os.close(pidfd)
         header: dict[str, Any] = {"ended": ended, "duration_s": _perf_counter() - started}
         if ended != "reply":
             wait_status = self.reap(pid)
@@ -658,6 +689,28 @@ class _ForkServer:
                 header["code"] = os.WEXITSTATUS(wait_status)
             body = bytearray()
         return header, bytes(body), pid
+
+    def module(self, code: str) -> list[CodeType | TraceError]:
+        """`code` compiled (or the error compiling it raised), or nothing when compiling it
+        exhausted the stack or memory (each child then fails under its own limits).
+
+        The last few requests' code is kept, so a request with the same code (one call per
+        request, for one) compiles nothing. Children only ever see the template's copy: a
+        child's interpreter specialising the code as it runs writes to its own pages.
+        """
+        known = self._modules.get(code)
+        if known is not None:
+            return [known]
+        try:
+            compiled: CodeType | TraceError = compile_module(code)
+        except TraceError as exc:
+            compiled = exc.with_traceback(None)
+        except (RecursionError, MemoryError):
+            return []
+        if len(self._modules) >= _MODULES_KEPT:
+            del self._modules[next(iter(self._modules))]
+        self._modules[code] = compiled
+        return [compiled]
 
     @staticmethod
     def reap(pid: int) -> int:
@@ -685,13 +738,20 @@ def main(config_json: str) -> None:
         processes=forking,
     )
     # The template keeps the real functions it forks and waits with; the guard disables them.
-    real_fork, real_pidfd_open = os.fork, os.pidfd_open
+    bare_fork = _confine.bare_fork() if forking else None
+    real_fork, real_pidfd_open = bare_fork or os.fork, os.pidfd_open
     # Its own descriptor, so code that closes sys.stdin leaves fd 0 (/dev/null) in place.
     sys.stdin = _open(os.devnull, encoding="utf-8")
     private = _guard.install(workdir)
     worker = _Worker(config, private)
     if forking:
         worker.fork = _ForkServer(real_fork, real_pidfd_open)
+        if bare_fork is not None or not worker.random_reseeded_at_fork:
+            # The template never draws from `random`, and no at-fork handler reseeds it:
+            # every child starts from this state, as a reused worker's call starts from its
+            # own `random.seed(0)`.
+            worker.random.seed(0)
+            worker.seed_each_call = False
         gc.collect()
         gc.freeze()  # children then share the template's pages instead of copying them
     worker.send(

@@ -12,7 +12,7 @@ import keyword
 import random
 import re
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import UnionType
 from typing import Any, TypeVar
@@ -30,6 +30,7 @@ from libcst.metadata import (
 )
 
 _N = TypeVar("_N", bound=cst.CSTNode)
+_V = TypeVar("_V")
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 RESERVED_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | BUILTIN_NAMES
@@ -80,6 +81,27 @@ STR_ONLY_METHODS = NON_MUTATING_METHODS - {"count", "index", "copy", "get", "key
 # Names
 
 
+_CHILDREN: dict[int, tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = {}
+_CHILDREN_LIMIT = 100_000
+
+
+def children(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
+    """`node.children`, listed once per node.
+
+    LibCST lists a node's children by rebuilding the node (tens of microseconds), and the
+    analyses walk the same trees over and over; nodes never change, so one list serves them
+    all. An entry holds its node, so the node's id cannot be reused while the entry lives.
+    """
+    entry = _CHILDREN.get(id(node))
+    if entry is not None and entry[0] is node:
+        return entry[1]
+    found = tuple(node.children)
+    if len(_CHILDREN) >= _CHILDREN_LIMIT:
+        _CHILDREN.clear()
+    _CHILDREN[id(node)] = (node, found)
+    return found
+
+
 def identifiers(module: cst.CSTNode) -> set[str]:
     """Every identifier spelled anywhere in `module` (variables, attributes, keywords...)."""
     found: set[str] = set()
@@ -88,7 +110,7 @@ def identifiers(module: cst.CSTNode) -> set[str]:
         node = stack.pop()
         if isinstance(node, cst.Name):
             found.add(node.value)
-        stack.extend(node.children)
+        stack.extend(children(node))
     return found
 
 
@@ -192,65 +214,42 @@ class NameIndex:
     has_match: bool = False
 
 
-class _NameCollector(cst.CSTVisitor):
-    def __init__(self) -> None:
-        super().__init__()
-        self.index = NameIndex()
-        self._skip: set[int] = set()
-        self._in_import = 0
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.index.identifiers.add(node.value)
-        if id(node) in self._skip or self._in_import:
-            return
-        if node.value in DYNAMIC_NAMES:
-            self.index.dynamic = True
-        self.index.references.append(node)
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        self._skip.add(id(node.attr))
-        if node.attr.value in _DYNAMIC_ATTRIBUTES:
-            self.index.dynamic = True
-
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if node.keyword is not None:
-            self._skip.add(id(node.keyword))
-
-    def visit_Import(self, node: cst.Import) -> None:
-        self._in_import += 1
-
-    def leave_Import(self, original_node: cst.Import) -> None:
-        self._in_import -= 1
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        self._in_import += 1
-
-    def leave_ImportFrom(self, original_node: cst.ImportFrom) -> None:
-        self._in_import -= 1
-
-    def visit_Global(self, node: cst.Global) -> None:
-        for item in node.names:
-            self.index.declared.add(item.name.value)
-            self._skip.add(id(item.name))
-
-    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
-        for item in node.names:
-            self.index.declared.add(item.name.value)
-            self._skip.add(id(item.name))
-
-    def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
-        if node.equal is not None:
-            self.index.dynamic = True
-
-    def visit_Match(self, node: cst.Match) -> None:
-        self.index.has_match = True
-
-
 def name_index(module: cst.Module) -> NameIndex:
-    """Index the names of `module` (see `NameIndex`)."""
-    collector = _NameCollector()
-    module.visit(collector)
-    return collector.index
+    """Index the names of `module` (see `NameIndex`), in source order.
+
+    One pass over the nodes in source order (`walk`, whose children lists the analysis
+    shares): a node that hides names (an attribute, a keyword argument, an import, a
+    `global`) comes before the names it hides.
+    """
+    index = NameIndex()
+    skip: set[int] = set()
+    for node in walk(module):
+        if isinstance(node, cst.Name):
+            index.identifiers.add(node.value)
+            if id(node) in skip:
+                continue
+            if node.value in DYNAMIC_NAMES:
+                index.dynamic = True
+            index.references.append(node)
+        elif isinstance(node, cst.Attribute):
+            skip.add(id(node.attr))
+            if node.attr.value in _DYNAMIC_ATTRIBUTES:
+                index.dynamic = True
+        elif isinstance(node, cst.Arg):
+            if node.keyword is not None:
+                skip.add(id(node.keyword))
+        elif isinstance(node, cst.Import | cst.ImportFrom):
+            skip.update(id(sub) for sub in walk(node) if isinstance(sub, cst.Name))
+        elif isinstance(node, cst.Global | cst.Nonlocal):
+            for item in node.names:
+                index.declared.add(item.name.value)
+                skip.add(id(item.name))
+        elif isinstance(node, cst.FormattedStringExpression):
+            if node.equal is not None:
+                index.dynamic = True
+        elif isinstance(node, cst.Match):
+            index.has_match = True
+    return index
 
 
 _LOCAL_SCOPES = (FunctionScope, ComprehensionScope)
@@ -310,16 +309,36 @@ class ModuleInfo:
         self.module = wrapper.module
         self.nodes: list[cst.CSTNode] = []
         self.parents: dict[cst.CSTNode, cst.CSTNode] = {}
-        stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(self.module, None)]
+        # The nearest enclosing `def` and whether inside a class, found on the way down:
+        # transforms ask both of nearly every node.
+        self._function: dict[cst.CSTNode, cst.FunctionDef] = {}
+        self._in_class: set[cst.CSTNode] = set()
+        _Frame = tuple[cst.CSTNode, cst.CSTNode | None, cst.FunctionDef | None, bool]
+        stack: list[_Frame] = [(self.module, None, None, False)]
         while stack:
-            node, parent = stack.pop()
+            node, parent, func, in_class = stack.pop()
             self.nodes.append(node)
             if parent is not None:
                 self.parents[node] = parent
-            stack.extend((child, node) for child in reversed(node.children))
+            if func is not None:
+                self._function[node] = func
+            if in_class:
+                self._in_class.add(node)
+            inner = node if isinstance(node, cst.FunctionDef) else func
+            inner_class = in_class or isinstance(node, cst.ClassDef)
+            stack.extend((child, node, inner, inner_class) for child in reversed(children(node)))
         self.names = name_index(self.module)
         self._scopes: Mapping[cst.CSTNode, Scope | None] | None = None
         self._bound: set[str] | None = None
+        self._derived: dict[Any, Any] = {}
+
+    def derived(self, compute: Callable[[ModuleInfo], _V]) -> _V:
+        """`compute(self)`, computed once per analysis: for figures of the whole module that
+        several transforms read (`compute` must only read the analysis)."""
+        if compute not in self._derived:
+            self._derived[compute] = compute(self)
+        result: _V = self._derived[compute]
+        return result
 
     @property
     def scopes(self) -> Mapping[cst.CSTNode, Scope | None]:
@@ -341,14 +360,11 @@ class ModuleInfo:
 
     def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
         """The nearest `def` around `node` (lambdas are not counted), or None."""
-        for ancestor in self.ancestors(node):
-            if isinstance(ancestor, cst.FunctionDef):
-                return ancestor
-        return None
+        return self._function.get(node)
 
     def in_class(self, node: cst.CSTNode) -> bool:
         """Whether `node` is inside a class body."""
-        return any(isinstance(a, cst.ClassDef) for a in self.ancestors(node))
+        return node in self._in_class
 
     def is_builtin(self, name: str) -> bool:
         """Whether `name` is a builtin the module never rebinds (so a call to it is known)."""
@@ -378,7 +394,7 @@ class ModuleInfo:
             if isinstance(node, cst.Global | cst.Nonlocal):
                 declared.update(item.name.value for item in node.names)
             found |= _binds_directly(node)
-            stack.extend(node.children)
+            stack.extend(children(node))
         return found - declared
 
     def captured_names(self, func: cst.FunctionDef) -> set[str]:
@@ -450,7 +466,7 @@ def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(node.children))
+        stack.extend(reversed(children(node)))
 
 
 def variable_names(node: cst.CSTNode) -> list[cst.Name]:
@@ -962,7 +978,7 @@ def loop_control_of(loop_body: cst.CSTNode) -> list[cst.Continue | cst.Break]:
     found: list[cst.Continue | cst.Break] = []
 
     def visit(node: cst.CSTNode) -> None:
-        for child in node.children:
+        for child in children(node):
             if isinstance(child, cst.Continue | cst.Break):
                 found.append(child)
             elif isinstance(child, cst.For | cst.While):
@@ -987,7 +1003,7 @@ def is_generator(func: cst.FunctionDef) -> bool:
     """Whether `func` itself (not a nested function) contains `yield`."""
 
     def visit(node: cst.CSTNode) -> bool:
-        for child in node.children:
+        for child in children(node):
             if isinstance(child, cst.Yield):
                 return True
             if isinstance(child, cst.FunctionDef | cst.ClassDef | cst.Lambda):

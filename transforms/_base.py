@@ -20,14 +20,15 @@ from __future__ import annotations
 import random
 import warnings
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar, cast
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata.position_provider import PositionProvidingCodegenState
 
-from transforms._analysis import ModuleInfo
+from transforms._analysis import ModuleInfo, children
 
 Kind = Literal["equivalent", "mutant"]
 
@@ -244,10 +245,17 @@ class Transform(cst.CSTTransformer):
         `leave_*` method returned for `original_node`; return its replacement."""
         return result
 
-    def line_map(self, wrapper: MetadataWrapper, result: cst.Module) -> dict[int, list[int]]:
-        """Original line -> variant lines, from the offspring recorded while visiting."""
+    def line_map(
+        self,
+        wrapper: MetadataWrapper,
+        result: cst.Module,
+        after: Mapping[cst.CSTNode, CodeRange] | None = None,
+    ) -> dict[int, list[int]]:
+        """Original line -> variant lines, from the offspring recorded while visiting
+        (`after`: the positions of `result`'s nodes, when already known)."""
         before = wrapper.resolve(PositionProvider)
-        after = MetadataWrapper(result, unsafe_skip_copy=True).resolve(PositionProvider)
+        if after is None:
+            after = MetadataWrapper(result, unsafe_skip_copy=True).resolve(PositionProvider)
         mapping: dict[int, set[int]] = {}
         for node in _line_nodes(result):
             entry = self._origins.get(id(node))
@@ -282,13 +290,28 @@ def _map_lines(
     return {o: new_lines for o in old_lines}
 
 
+#: The nodes that can hold statements (a statement holds no statement otherwise): walks for
+#: `LINE_NODES` need not enter anything else.
+_STATEMENT_HOLDERS: tuple[type[cst.CSTNode], ...] = (
+    cst.Module,
+    cst.IndentedBlock,
+    cst.BaseCompoundStatement,
+    cst.Else,
+    cst.Finally,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.MatchCase,
+)
+
+
 def _line_nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     stack = [root]
     while stack:
         node = stack.pop()
         if isinstance(node, LINE_NODES):
             yield node
-        stack.extend(reversed(node.children))
+        if isinstance(node, _STATEMENT_HOLDERS):
+            stack.extend(reversed(children(node)))
 
 
 def apply_transform(
@@ -327,8 +350,8 @@ def apply_transform(
             f"{cls.name} built an invalid tree ({exc}); dropped", TransformBugWarning, stacklevel=2
         )
         return None
-    new_code = result.code
-    if new_code == wrapper.module.code:
+    new_code, positions = printed_with_positions(result)
+    if new_code == code:  # `wrapper.module` prints as `code`: LibCST round-trips exactly
         return None
     try:
         compile(new_code, "<variant>", "exec", dont_inherit=True)
@@ -340,9 +363,27 @@ def apply_transform(
         )
         return None
     provenance = Provenance(
-        renames=dict(instance.renames), line_map=instance.line_map(wrapper, result)
+        renames=dict(instance.renames), line_map=instance.line_map(wrapper, result, positions)
     )
     return TransformResult(code=new_code, name=cls.name, kind=cls.kind, provenance=provenance)
+
+
+def printed_with_positions(module: cst.Module) -> tuple[str, Mapping[cst.CSTNode, CodeRange]]:
+    """`module.code` and `PositionProvider`'s position of every node, from one printing.
+
+    Both print the whole tree (the costly part of applying a transform after the analysis);
+    this prints once, with LibCST's own position-recording printer state, so the code and
+    the positions are exactly those of `module.code` and `resolve(PositionProvider)`.
+    """
+    provider = PositionProvider()
+    state = PositionProvidingCodegenState(
+        default_indent=module.default_indent,
+        default_newline=module.default_newline,
+        provider=provider,
+    )
+    module._codegen(state)
+    positions = cast(Mapping[cst.CSTNode, CodeRange], provider._computed)
+    return "".join(state.tokens), positions
 
 
 _ANALYSED: OrderedDict[str, MetadataWrapper | None] = OrderedDict()
@@ -361,7 +402,9 @@ def analysed(code: str) -> MetadataWrapper | None:
         _ANALYSED.move_to_end(code)
         return _ANALYSED[code]
     try:
-        wrapper: MetadataWrapper | None = MetadataWrapper(cst.parse_module(code))
+        # The tree is fresh and never changed in place, so the wrapper need not copy it.
+        module = cst.parse_module(code)
+        wrapper: MetadataWrapper | None = MetadataWrapper(module, unsafe_skip_copy=True)
     except (cst.ParserSyntaxError, RecursionError, ValueError):
         wrapper = None
     _ANALYSED[code] = wrapper

@@ -788,7 +788,7 @@ def generate_variants_report(
     report.transform_s += time.perf_counter() - clock
     if mutants > 0:
         rule = _MutantRule(list(calls if shipped is None else shipped), crash_mutants)
-        report.variants.extend(_mutants(builder, report, limits, pool, mutants, rule))
+        report.variants.extend(_mutants(builder, report, limits, pool, mutants, rule, known))
     return report
 
 
@@ -897,14 +897,15 @@ def _mutants(
     pool: SandboxPool,
     wanted: int,
     rule: _MutantRule,
+    known: Mapping[str, Outcome],
 ) -> list[Variant]:
     """Mutants that finish on every call and are told apart from the original on a shipped
     call (`_separating_calls`), tried in a seeded order a few at a time until `wanted` are
-    found."""
+    found. The original's traced outcomes in `known` are not run again."""
     names = [t.name for t in all_transforms("mutant")]
     random.Random(f"core-bench-mutants:{builder.seed}:{builder.code}").shuffle(names)
     clock = time.perf_counter()
-    (reference,) = _run_many(pool, [builder.code], report.calls, limits, trace=True)
+    reference = _traced_reference(pool, builder.code, report.calls, known, limits)
     report.execute_s += time.perf_counter() - clock
     # A mutant that loops is stopped at a step budget relative to the original's longest
     # call, not at `max_steps`: tracing thousands of steps of a runaway loop is what would
@@ -937,6 +938,32 @@ def _mutants(
                 continue
             out.append(_to_variant(candidate, verdict.calls, separating))
     return out
+
+
+def _traced_reference(
+    pool: SandboxPool,
+    code: str,
+    calls: list[str],
+    known: Mapping[str, Outcome],
+    limits: _Limits,
+) -> list[Outcome]:
+    """The original's traced outcome on every call. A call already run traced (`known`:
+    generated calls) that finished within fewer steps than `limits.max_steps` is not run
+    again: each call runs in fresh globals, so a second run would trace the same steps."""
+
+    def reusable(outcome: Outcome | None) -> bool:
+        trace = None if outcome is None else outcome.trace
+        if outcome is None or trace is None or not _finished(outcome):
+            return False
+        return len(trace.steps) < limits.max_steps
+
+    reused = {call: known[call] for call in calls if reusable(known.get(call))}
+    missing = list(dict.fromkeys(call for call in calls if call not in reused))
+    ran: dict[str, Outcome] = {}
+    if missing:
+        (outcomes,) = _run_many(pool, [code], missing, limits, trace=True)
+        ran = dict(zip(missing, outcomes, strict=True))
+    return [reused[call] if call in reused else ran[call] for call in calls]
 
 
 def _finished(outcome: Outcome) -> bool:

@@ -102,13 +102,18 @@ def touches_bytes(module: cst.Module) -> bool:
 def function_nodes(info: ModuleInfo) -> Iterator[tuple[cst.CSTNode, cst.FunctionDef]]:
     """Every node inside a top-level-style function (not in a class), with its function;
     nothing at all for modules that use bytes or `global`/`nonlocal`."""
+    return iter(info.derived(_function_nodes))
+
+
+def _function_nodes(info: ModuleInfo) -> list[tuple[cst.CSTNode, cst.FunctionDef]]:
     if touches_bytes(info.module) or info.names.declared or info.names.has_match:
-        return
+        return []
+    out: list[tuple[cst.CSTNode, cst.FunctionDef]] = []
     for node in info.nodes:
         func = info.enclosing_function(node)
-        if func is None or info.in_class(node):
-            continue
-        yield node, func
+        if func is not None and not info.in_class(node):
+            out.append((node, func))
+    return out
 
 
 def function_sites(
@@ -407,18 +412,48 @@ class FoldLoop(LoopReplacement):
         )
 
 
+_Evidence = tuple[
+    dict[str, list["_Binding"]],
+    dict[str, list[tuple[str, cst.CSTNode]]],
+    dict[str, list[tuple[cst.BaseExpression, cst.CSTNode]]],
+]
+
+
+def _kinds_evidence(info: ModuleInfo) -> dict[cst.FunctionDef, _Evidence]:
+    """Where `Kinds` keeps what it collected of each function of an analysis."""
+    return {}
+
+
 class Kinds:
     """The kinds (str, list, dict, int) of the names of one function (see module doc)."""
 
+    _bindings: dict[str, list[_Binding]]
+    _methods: dict[str, list[tuple[str, cst.CSTNode]]]
+    # name -> (expression, node): the name is a str when the expression is (the node raises
+    # otherwise).
+    _str_if: dict[str, list[tuple[cst.BaseExpression, cst.CSTNode]]]
+
     def __init__(self, func: cst.FunctionDef, info: ModuleInfo) -> None:
-        """Collect every binding of every name of `func` and the methods called on them."""
+        """Collect every binding of every name of `func` and the methods called on them
+        (once per function of an analysis: the collections are only read afterwards)."""
         self.info = info
         self.func = func
-        self._bindings: dict[str, list[_Binding]] = {}
-        self._methods: dict[str, list[tuple[str, cst.CSTNode]]] = {}
-        # name -> (expression, node): the name is a str when the expression is (the node
-        # raises otherwise).
-        self._str_if: dict[str, list[tuple[cst.BaseExpression, cst.CSTNode]]] = {}
+        collected = info.derived(_kinds_evidence)
+        if func not in collected:
+            self._collect(func)
+            collected[func] = (self._bindings, self._methods, self._str_if)
+        else:
+            self._bindings, self._methods, self._str_if = collected[func]
+        self._cache: dict[str, str | None] = {}
+        self._pending: set[str] = set()
+        self._recursed: set[str] = set()
+        self._excluded: set[int] = set()
+        self._excluded_root: cst.CSTNode | None = None
+
+    def _collect(self, func: cst.FunctionDef) -> None:
+        self._bindings = {}
+        self._methods = {}
+        self._str_if = {}
         for name in param_names(func):
             self._bindings.setdefault(name, []).append(None)
         for node in walk(func.body):
@@ -475,11 +510,6 @@ class Kinds:
             ):
                 # Slicing raises on a dict, a set or a number.
                 self._methods.setdefault(node.value.value, []).append(("[:]", node))
-        self._cache: dict[str, str | None] = {}
-        self._pending: set[str] = set()
-        self._recursed: set[str] = set()
-        self._excluded: set[int] = set()
-        self._excluded_root: cst.CSTNode | None = None
 
     def excluding(self, call: cst.CSTNode | None) -> Kinds:
         """These kinds, with nothing inside `call` counted as evidence (a rewrite of that

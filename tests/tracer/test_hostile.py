@@ -517,6 +517,33 @@ def test_deleting_builtins_does_not_outlive_the_call(pool: SandboxPool, code: st
     assert_serves(pool)
 
 
+@pytest.mark.parametrize("untrusted_text", [False, True], ids=["reused", "fork"])
+def test_builtins_changed_by_the_call_are_back_before_its_result_is_read(
+    pool: SandboxPool, untrusted_text: bool
+) -> None:
+    # A worker puts builtins back only when the call changed them (it reads the dict's
+    # modification counter): these changes must still be seen and undone before the result
+    # is read and the reply written.
+    code = (
+        "import builtins\n"
+        "def f(x):\n"
+        "    builtins.repr = lambda v: 'forged'\n"
+        "    builtins.isinstance = lambda *a: True\n"
+        "    del builtins.len\n"
+        "    builtins.__dict__['sorted'] = builtins.__dict__['sorted']\n"
+        "    return [x, 'a', (1.5, None)]"
+    )
+    out = pool.run(code, "f(7)", untrusted=untrusted_text)
+    assert (out.status, out.result, out.result_literal) == ("ok", "[7, 'a', (1.5, None)]", True)
+    assert out.args_after == ["7"]
+    following = pool.run(
+        "def f():\n    return repr(len), isinstance(1, str), repr([1])",
+        "f()",
+        untrusted=untrusted_text,
+    )
+    assert following.result == "('<built-in function len>', False, '[1]')", following
+
+
 @pytest.mark.parametrize(
     "code",
     [
@@ -669,6 +696,28 @@ def test_nothing_carries_into_the_next_call(pool: SandboxPool, attack: str) -> N
     out = untrusted(pool, STATE_ATTACKS[attack])
     assert out.status in {"ok", "exception"}, out
     assert_clean(pool)
+
+
+def test_the_worker_imports_random_after_the_guard() -> None:
+    # `random` registers an at-fork reseed when it is imported; imported after the guard (whose
+    # `os.register_at_fork` does nothing) it does not run in every child of a fork server.
+    program = (
+        "import sys, types\n"
+        "package = types.ModuleType('tracer')\n"  # as a worker boots
+        f"package.__path__ = [{str(Path(tracer.__file__).parent)!r}]\n"
+        "sys.modules['tracer'] = package\n"
+        "before = 'random' in sys.modules\n"
+        "import tracer._worker\n"
+        "print(before, 'random' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-s", "-B", "-P", "-c", program],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False"]
 
 
 def test_the_guard_does_not_import_threading() -> None:
@@ -890,6 +939,33 @@ def test_each_forked_call_is_a_new_process(pool: SandboxPool) -> None:
     started = "def f():\n    return open('/proc/self/stat').read().rsplit(')', 1)[1].split()[19]"
     reused = {pool.run(started, "f()").result for _ in range(5)}
     assert len(reused) == 1  # one worker served them all (its start time, not its pid)
+
+
+def test_a_child_that_rewrites_its_compiled_module_leaves_the_next_call_alone(
+    pool: SandboxPool,
+) -> None:
+    # A fork server keeps the code object of a request's code for the next request with the
+    # same code: a child that overwrites a constant of it in memory writes to its own copy.
+    code = (
+        "import ctypes, sys\n"
+        "MODULE = sys._getframe(0).f_code\n"
+        "SEEN = 'marker'\n"
+        "KEEP = []\n"
+        "def f():\n"
+        "    consts = MODULE.co_consts\n"
+        "    i = consts.index('marker')\n"
+        "    KEEP.append('pwned')\n"
+        "    ctypes.c_void_p.from_address(id(consts) + 24 + 8 * i).value = id(KEEP[0])\n"
+        "    return MODULE.co_consts[i]\n"
+        "def g():\n"
+        "    return SEEN\n"
+    )
+    assert untrusted(pool, code, "f()").result == "'pwned'"
+    assert untrusted(pool, code, "g()").result == "'marker'"
+    broken = "def f(:\n    pass"
+    first, second = untrusted(pool, broken), untrusted(pool, broken)
+    assert first.status == second.status == "exception"
+    assert first.exception == second.exception and "line 1" in str(first.exception)
 
 
 # -- what bubblewrap hides: files, sockets, other processes -----------------------------------

@@ -219,8 +219,10 @@ def test_memory_limit_is_per_call(pool: SandboxPool) -> None:
     assert module_level.status == "memory"
 
 
-def test_long_results_are_cut_and_marked(pool: SandboxPool) -> None:
-    out = pool.run("def f():\n    return 'x' * 1_000_000", "f()")
+@pytest.mark.parametrize("untrusted", [False, True], ids=["reused", "fork"])
+def test_long_results_are_cut_and_marked(pool: SandboxPool, untrusted: bool) -> None:
+    # The reply (over 100 KB) takes several reads of the pipe, in the fork server and here.
+    out = pool.run("def f():\n    return 'x' * 1_000_000", "f()", untrusted=untrusted)
     assert out.status == "ok" and not out.result_literal
     assert out.result is not None and out.result.endswith(CUT_MARK)
     assert len(out.result) < 200_000

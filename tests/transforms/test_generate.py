@@ -237,6 +237,40 @@ def test_the_original_runs_each_generated_call_once(
     assert runs == Counter({own: 1})
 
 
+def test_mutants_reuse_the_original_s_traced_outcomes(
+    pool: SandboxPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: Counter[str] = Counter()
+    real_map = pool.map
+
+    def counting_map(jobs: Any, **options: Any) -> list[list[Outcome]]:
+        jobs = list(jobs)
+        for code, calls in jobs:
+            if code == MUTATING and options.get("trace"):
+                runs.update(calls)
+        return real_map(jobs, **options)
+
+    own = "f([4, 1, 7, 2], 5)"
+    report = generate_variants_report(MUTATING, [own], k=0, mutants=2, extra_calls=4, pool=pool)
+    generated = report.calls[1:]
+    assert len(generated) == 4 and sum(v.kind == "mutant" for v in report.variants) == 2
+    known = dict(zip(generated, pool.map([(MUTATING, generated)], trace=True)[0], strict=True))
+    monkeypatch.setattr(pool, "map", counting_map)
+    limits = _generate._Limits(2.0, 512, 10_000)
+    reused = _generate._traced_reference(pool, MUTATING, report.calls, known, limits)
+    assert runs == Counter({own: 1})  # only the call no traced outcome is known for
+    fresh = _generate._traced_reference(pool, MUTATING, report.calls, {}, limits)
+    for a, b in zip(reused, fresh, strict=True):
+        assert (a.status, a.result, a.args_after) == (b.status, b.result, b.args_after)
+        assert a.trace is not None and b.trace is not None
+        assert len(a.trace.steps) == len(b.trace.steps)
+    # A known outcome that used up the step budget is run again.
+    runs.clear()
+    tight = _generate._Limits(2.0, 512, min(len(o.trace.steps) for o in fresh if o.trace))
+    _generate._traced_reference(pool, MUTATING, report.calls, known, tight)
+    assert runs[own] == 1 and sum(runs.values()) > 1
+
+
 def test_generated_calls_that_raise_still_verify_variants(pool: SandboxPool) -> None:
     # A traced run reports the arguments after an exception, an untraced run does not: the
     # reference for a raising generated call must be untraced, like the variants' runs.

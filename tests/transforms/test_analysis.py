@@ -1,0 +1,218 @@
+"""The shared analysis's shortcuts give what LibCST and plain walks give."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper
+from transform_testing import code
+
+from transforms import _analysis, _base
+from transforms._analysis import ModuleInfo, children
+from transforms._idioms_common import Kinds
+
+SOURCE = code(
+    """
+    LIMIT = 3
+
+    class Box:
+        def put(self, items):
+            def key(x):
+                return -x
+            return sorted(items, key=key)
+
+    def f(text, n):
+        def helper(c):
+            return c.upper() if c.isalpha() else c
+        out = ''
+        for i, c in enumerate(text):
+            try:
+                out += helper(c)
+            except ValueError:
+                pass
+            else:
+                continue
+            finally:
+                n -= 1
+        while n > 0:
+            n -= 1
+        else:
+            out = out + 'x'
+        match n:
+            case 0:
+                return out
+            case _:
+                return [y for y in out if y != ' ']  # a comment
+    """
+)
+
+
+def _all_nodes(root: cst.CSTNode) -> list[cst.CSTNode]:
+    out = [root]
+    for child in root.children:
+        out.extend(_all_nodes(child))
+    return out
+
+
+def test_children_are_libcst_children_listed_once() -> None:
+    module = cst.parse_module(SOURCE)
+    for node in _all_nodes(module):
+        first = children(node)
+        assert list(first) == list(node.children)
+        assert children(node) is first
+
+
+def test_enclosing_function_and_in_class_are_those_of_the_ancestors() -> None:
+    info = ModuleInfo(MetadataWrapper(cst.parse_module(SOURCE)))
+    functions = 0
+    for node in info.nodes:
+        ancestors = list(info.ancestors(node))
+        expected = next((a for a in ancestors if isinstance(a, cst.FunctionDef)), None)
+        assert info.enclosing_function(node) is expected
+        assert info.in_class(node) == any(isinstance(a, cst.ClassDef) for a in ancestors)
+        functions += expected is not None
+    assert functions > 100
+    stranger = cst.parse_expression("x + 1")
+    assert info.enclosing_function(stranger) is None
+    assert not info.in_class(stranger)
+
+
+def test_line_nodes_skip_only_what_holds_no_statement() -> None:
+    module = cst.parse_module(SOURCE)
+    everything = [n for n in _all_nodes(module) if isinstance(n, _base.LINE_NODES)]
+    assert list(_base._line_nodes(module)) == everything
+    assert len(everything) > 20
+
+
+def test_derived_figures_are_computed_once_per_analysis() -> None:
+    calls: list[ModuleInfo] = []
+
+    def count_names(info: ModuleInfo) -> int:
+        calls.append(info)
+        return len(info.nodes)
+
+    info = ModuleInfo(MetadataWrapper(cst.parse_module(SOURCE)))
+    assert info.derived(count_names) == info.derived(count_names) == len(info.nodes)
+    assert calls == [info]
+
+
+def test_kinds_sharing_a_function_s_evidence_answer_as_a_fresh_one() -> None:
+    source = code(
+        """
+        def f(s, items):
+            t = s[1:]
+            t = t + 'a'
+            n = len(items)
+            for x in items:
+                n += x
+            return t.upper(), n, items.count(1)
+        """
+    )
+    wrapper = _base.analysed(source)
+    assert wrapper is not None
+    info = ModuleInfo.of(wrapper)
+    func = next(n for n in info.nodes if isinstance(n, cst.FunctionDef))
+    names = ["s", "t", "n", "items", "x"]
+    first = [Kinds(func, info).of_name(name) for name in names]
+    shared = [Kinds(func, info).of_name(name) for name in names]
+    _analysis._SHARED_INFOS.clear()
+    fresh_info = ModuleInfo(MetadataWrapper(cst.parse_module(source)))
+    fresh_func = next(n for n in fresh_info.nodes if isinstance(n, cst.FunctionDef))
+    fresh = [Kinds(fresh_func, fresh_info).of_name(name) for name in names]
+    assert first == shared == fresh
+    assert any(first)
+
+
+def test_one_printing_gives_the_code_and_the_positions_of_libcst() -> None:
+    module = cst.parse_module(SOURCE).visit(_Upper())
+    code, positions = _base.printed_with_positions(module)
+    expected = MetadataWrapper(module, unsafe_skip_copy=True).resolve(cst.metadata.PositionProvider)
+    assert code == module.code != SOURCE
+    assert dict(positions) == dict(expected)
+    assert len(positions) == len(_all_nodes(module))
+
+
+class _Upper(cst.CSTTransformer):
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        return updated_node.with_changes(value=updated_node.value.upper())
+
+
+class _ReferenceNames(cst.CSTVisitor):
+    """The plain visitor `name_index` replaced: a differential reference."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.references: list[cst.Name] = []
+        self.identifiers: set[str] = set()
+        self.declared: set[str] = set()
+        self.skip: set[int] = set()
+        self.imports = 0
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.identifiers.add(node.value)
+        if id(node) not in self.skip and not self.imports:
+            self.references.append(node)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.skip.add(id(node.attr))
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self.skip.add(id(node.keyword))
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self.imports += 1
+
+    def leave_Import(self, original_node: cst.Import) -> None:
+        self.imports -= 1
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.imports += 1
+
+    def leave_ImportFrom(self, original_node: cst.ImportFrom) -> None:
+        self.imports -= 1
+
+    def visit_Global(self, node: cst.Global) -> None:
+        for item in node.names:
+            self.declared.add(item.name.value)
+            self.skip.add(id(item.name))
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        self.visit_Global(cst.Global(names=node.names))
+
+
+NAMES = code(
+    """
+    import os.path as osp
+    from collections import Counter as C, deque
+
+    def f(text, n=3):
+        global LIMIT
+        def g():
+            nonlocal n
+            n = int(text, base=10)
+            return osp.join(text, str(n))
+        return sorted(C(text).items(), key=lambda kv: (-kv[1], kv[0])), f"{n=}", g()
+    """
+)
+
+
+def test_name_index_finds_what_a_visitor_finds() -> None:
+    sources = [SOURCE, NAMES]
+    dataset = os.environ.get("CORE_BENCH_CRUXEVAL")
+    if dataset:
+        with open(dataset, encoding="utf-8") as fh:
+            sources += [json.loads(line)["code"] for line in fh if line.strip()][:200]
+    for source in sources:
+        module = cst.parse_module(source)
+        index = _analysis.name_index(module)
+        reference = _ReferenceNames()
+        module.visit(reference)
+        assert index.references == reference.references
+        assert index.identifiers == reference.identifiers
+        assert index.declared == reference.declared
+    names = _analysis.name_index(cst.parse_module(NAMES))
+    assert names.dynamic and names.declared == {"LIMIT", "n"}
+    assert "osp" not in [n.value for n in names.references[:3]]
