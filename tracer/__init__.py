@@ -16,6 +16,7 @@ from tracer._sandbox import Isolation, SandboxPool, default_isolation, run_call
 from tracer._static import Loop, build_code_map
 from tracer._trace import trace
 from tracer._values import (
+    COMPARISONS,
     MAX_LITERAL_CHARS,
     Strictness,
     read_literal,
@@ -24,6 +25,7 @@ from tracer._values import (
 )
 
 __all__ = [
+    "COMPARISONS",
     "CUT_MARK",
     "MAX_LITERAL_CHARS",
     "Argument",

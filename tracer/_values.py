@@ -24,11 +24,26 @@ from __future__ import annotations
 
 import ast
 import math
+import operator
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Literal
 
 Strictness = Literal["python", "typed", "strict"]
 """How equal two values must be (see the module docstring)."""
+
+COMPARISONS: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+}
+"""Python's value comparisons by their `ast` operator type, for code that evaluates a comparison
+of values it has read (`is` and `is not` are left out: identity is not a value's)."""
 
 MAX_LITERAL_CHARS = 200_000
 """Longer texts are not read (a model's runaway answer must not stall grading)."""

@@ -55,7 +55,6 @@ globals, as the official does.
 from __future__ import annotations
 
 import ast
-import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -68,7 +67,7 @@ from core_bench.grading._inputs import (
     literal_arguments,
 )
 from core_bench.schemas import Problem
-from tracer import Outcome, SandboxPool, literal_value
+from tracer import COMPARISONS, Outcome, SandboxPool, literal_value
 
 
 def _parsed(source: str, mode: str = "exec") -> ast.AST:
@@ -380,16 +379,7 @@ class _RowScorer:
 
     # -- generations the parser splits: the assert's test evaluated here, piece by piece ------
 
-    _COMPARE: ClassVar[dict[type, Callable[[Any, Any], Any]]] = {
-        ast.Eq: operator.eq,
-        ast.NotEq: operator.ne,
-        ast.Lt: operator.lt,
-        ast.LtE: operator.le,
-        ast.Gt: operator.gt,
-        ast.GtE: operator.ge,
-        ast.In: lambda a, b: a in b,
-        ast.NotIn: lambda a, b: a not in b,
-    }
+    _COMPARE: ClassVar[dict[type[ast.cmpop], Callable[[Any, Any], Any]]] = COMPARISONS
 
     def _splittable(self, node: ast.expr) -> bool:
         """Whether the path from the test down to the output is made of what `_truth`

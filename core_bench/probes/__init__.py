@@ -6,9 +6,10 @@
 the kinds of DESIGN.md's table (all but `input` and `output`, which are tasks), weighted toward
 error-prone steps, deterministic from the seed. `anchor_probes` asks the original's probes of
 another variant, where that variant's trace shows the same value history. Each kind is one row
-of `KINDS` (`core_bench.probes._registry`): its dimensions, answer type, REval stage, reader,
-question, anchoring and static answerability rule. A probe whose answer the code text alone
-gives (`answerable`, documented in `core_bench.probes._answerable`) is never asked; the build
+of `KINDS` (`core_bench.probes._registry`), the `ROW` of its own module `_kind_<name>`: its
+dimensions, answer type, REval stage, reader, question, anchoring, static answerability rule
+and code-blind guesses. A probe whose answer the code text alone gives (`answerable`, each
+kind's rule on the facts of `core_bench.probes._answerable`) is never asked; the build
 also drops probes that do not hold under a second hash seed (`probe_holds`).
 """
 
@@ -22,9 +23,9 @@ from core_bench.probes._build import build_probe, probe_id
 from core_bench.probes._context import CallContext
 from core_bench.probes._guesses import Rule as GuessRule
 from core_bench.probes._guesses import Seen, first_argument, type_default
-from core_bench.probes._kinds import MAX_TRACE_LINES, RETURN_MARK
+from core_bench.probes._kind_full_trace import MAX_TRACE_LINES
 from core_bench.probes._questions import ordinal
-from core_bench.probes._reading import Reading
+from core_bench.probes._reading import RETURN_MARK, Reading
 from core_bench.probes._registry import (
     KINDS,
     ROWS,

@@ -14,11 +14,10 @@ import io
 import tokenize
 from collections.abc import Callable
 
-from core_bench.probes._build import build_probe
+from core_bench.probes._build import rebuild_probe
 from core_bench.probes._context import CallContext, same_value
-from core_bench.probes._kinds import RETURN_MARK, read_next_line
 from core_bench.probes._lines import LineFacts
-from core_bench.probes._reading import Reading
+from core_bench.probes._reading import RETURN_MARK, Reading
 from core_bench.probes._registry import KINDS, answerable
 from core_bench.schemas import Probe
 from tracer import Trace
@@ -113,16 +112,26 @@ class _Matcher:
         same = self._text_match(line, accept)
         return same if len(same) == 1 else []
 
-    def value_counterpart(self, reading: Reading) -> Reading | None:
-        """Counterpart of a state_after or loop_exit_state reading, by value history.
+    def value(self, reading: Reading) -> Reading | None:
+        """Counterpart of a reading of a variable's value right after a run, by value
+        history."""
+        return self.value_counterpart(reading, loops=False)
+
+    def loop_value(self, reading: Reading) -> Reading | None:
+        """Counterpart of a reading of a variable's value right after a loop, by value
+        history."""
+        return self.value_counterpart(reading, loops=True)
+
+    def value_counterpart(self, reading: Reading, *, loops: bool) -> Reading | None:
+        """Counterpart of a reading of a variable's value, by value history.
 
         The variant's reading must show the variable with the same distinct values before the
-        anchored run (or loop entry) and after it (or after the loop), and the same answer.
+        anchored run (or loop entry, for `loops`) and after it (or after the loop), and the
+        same answer.
         """
         o, v = self.original, self.variant
         if reading.variable is None:
             return None
-        loops = reading.kind == "loop_exit_state"
         if loops:
             entry = o.entry_at(reading.line, reading.occurrence)
             if entry is None or entry.exit_step is None:
@@ -195,7 +204,7 @@ class _Matcher:
                 return r
         return found[0] if found else None
 
-    def branch(self, reading: Reading) -> Reading | None:
+    def condition(self, reading: Reading) -> Reading | None:
         """Same outcomes of the mapped condition at every run up to the anchor's."""
         o, v = self.original, self.variant
         kind = o.facts.lines[reading.line].condition_kind
@@ -205,10 +214,10 @@ class _Matcher:
         for line in lines:
             runs = v.runs.get(line, [])
             if len(runs) >= k and [v.steps[i].branch for i in runs[:k]] == outcomes:
-                return KINDS["branch"].read(v, line, k, None)
+                return KINDS[reading.kind].read(v, line, k, None)
         return None
 
-    def loop_iterations(self, reading: Reading) -> Reading | None:
+    def body_counts(self, reading: Reading) -> Reading | None:
         """Same body counts of the mapped loop for every entry up to the anchor's."""
         o, v = self.original, self.variant
         lines = self.lines(reading.line, lambda f: f.loop is not None)
@@ -217,15 +226,15 @@ class _Matcher:
         for line in lines:
             entries = v.loop_entries(line)
             if len(entries) >= e and [x.body_runs for x in entries[:e]] == counts:
-                return KINDS["loop_iterations"].read(v, line, entries[e - 1].run, None)
+                return KINDS[reading.kind].read(v, line, entries[e - 1].run, None)
         return None
 
-    def coverage(self, reading: Reading) -> Reading | None:
+    def coverable_line(self, reading: Reading) -> Reading | None:
         """The mapped line, run (or not) alike."""
         facts = self.original.facts.lines[reading.line]
         lines = self.lines(reading.line, lambda f: f.coverable and _same_role(facts, f))
         for line in lines:
-            found = KINDS["coverage"].read(self.variant, line, 1, None)
+            found = KINDS[reading.kind].read(self.variant, line, 1, None)
             if found is not None and found.answer == reading.answer:
                 return found
         return None
@@ -241,7 +250,7 @@ class _Matcher:
         wanted = _tokens(self.original.facts.text(line), self.renames)
         return wanted is not None and wanted == _tokens(self.variant.facts.text(other), {})
 
-    def next_line(self, reading: Reading) -> Reading | None:
+    def next_lines(self, reading: Reading) -> Reading | None:
         """The mapped line, followed by corresponding lines at every run up to the anchor's."""
         o, v = self.original, self.variant
         facts = o.facts.lines[reading.line]
@@ -250,9 +259,9 @@ class _Matcher:
         for line in lines:
             if len(v.runs.get(line, [])) < k:
                 continue
+            read = KINDS[reading.kind].read
             pairs = [
-                (read_next_line(o, reading.line, j), read_next_line(v, line, j))
-                for j in range(1, k + 1)
+                (read(o, reading.line, j, None), read(v, line, j, None)) for j in range(1, k + 1)
             ]
             if all(
                 self._corresponds(a.answer if a else None, b.answer if b else None)
@@ -261,7 +270,7 @@ class _Matcher:
                 return pairs[-1][1]
         return None
 
-    def call_return(self, reading: Reading) -> Reading | None:
+    def returns(self, reading: Reading) -> Reading | None:
         """The renamed function, returning the same values in every call up to the anchor's."""
         o, v = self.original, self.variant
         if reading.variable is None:
@@ -272,20 +281,20 @@ class _Matcher:
             return None
         k = reading.occurrence
 
-        def returns(ctx: CallContext, func: str, line: int) -> list[str | None]:
+        def returned(ctx: CallContext, func: str, line: int) -> list[str | None]:
             out: list[str | None] = []
             for index in ctx.calls.get((func, line), [])[:k]:
                 end = ctx.steps[ctx.frame_steps[ctx.steps[index].frame][-1]]
                 out.append(end.value if end.event == "return" else None)
             return out
 
-        wanted = returns(o, reading.variable, reading.line)
-        got = returns(v, name, function.line)
+        wanted = returned(o, reading.variable, reading.line)
+        got = returned(v, name, function.line)
         if len(got) < k or not all(same_value(a, b) for a, b in zip(wanted, got, strict=True)):
             return None
-        return KINDS["call_return"].read(v, function.line, k, name)
+        return KINDS[reading.kind].read(v, function.line, k, name)
 
-    def count(self, reading: Reading) -> Reading | None:
+    def mapped_line(self, reading: Reading) -> Reading | None:
         """The mapped line of the same role, with the same answer (a count or a pass)."""
         facts = self.original.facts.lines[reading.line]
         read = KINDS[reading.kind].read
@@ -295,7 +304,7 @@ class _Matcher:
                 return found
         return None
 
-    def def_line(self, reading: Reading) -> Reading | None:
+    def entry_function(self, reading: Reading) -> Reading | None:
         """The variant's entry function, asked about the renamed variable (if any)."""
         v = self.variant
         if not v.steps:
@@ -312,16 +321,17 @@ class _Matcher:
         or None."""
         strategy = KINDS[reading.kind].anchoring
         if strategy is None:
-            return None  # full_trace: line numbers differ by construction
+            return None  # a kind never anchored (line numbers differ by construction)
         found = {
-            "value": self.value_counterpart,
-            "branch": self.branch,
-            "loop": self.loop_iterations,
-            "coverage": self.coverage,
-            "line": self.next_line,
-            "call": self.call_return,
-            "count": self.count,
-            "def_line": self.def_line,
+            "value": self.value,
+            "loop_value": self.loop_value,
+            "condition": self.condition,
+            "body_counts": self.body_counts,
+            "coverable_line": self.coverable_line,
+            "next_lines": self.next_lines,
+            "returns": self.returns,
+            "mapped_line": self.mapped_line,
+            "entry_function": self.entry_function,
         }[strategy](reading)
         if found is None or found.kind != reading.kind:
             return None
@@ -350,7 +360,8 @@ def anchor_probes(
     trace shows the same value history and gives the same answer (for next_line, the line
     that corresponds through the line map). Counterparts have `anchored=True` and the id
     `{original probe id}@{variant_id}`; use `mark_anchored` to set `anchored` on the
-    originals that got at least one counterpart. full_trace probes are never anchored.
+    originals that got at least one counterpart. Probes of a kind without an anchoring
+    strategy are never anchored.
 
     Args:
         original_probes: probes of the original variant, all for the call of `original_trace`.
@@ -386,17 +397,12 @@ def anchor_probes(
         found = matcher.counterpart(reading)
         if found is None or answerable(variant, found):
             continue
-        built = build_probe(
-            variant,
-            found,
-            problem_id=probe.problem_id,
-            variant_id=variant_id,
-            call_index=probe.call_index,
-            anchored=True,
-            id=f"{anchor_group(probe)}{GROUP_MARK}{variant_id}",
+        group = anchor_group(probe)
+        built = rebuild_probe(
+            variant, found, probe, variant_id, id=f"{group}{GROUP_MARK}{variant_id}"
         )
         if built is not None:
-            out.append(built.model_copy(update={"anchor_of": anchor_group(probe)}))
+            out.append(built.model_copy(update={"anchor_of": group}))
     return out
 
 

@@ -7,41 +7,12 @@ probe whose recorded answer equals that derived answer is dropped before selecti
 derives a wrong answer (an exception cut the straight-line code short, say) keeps the probe: it
 is then a real question.
 
-The rules, per kind (each kind's registry row in `_registry` names its rule):
-
-- coverage: "True" for a statement that always runs when its function runs: a statement of the
-  function body's top level (or of a `with` body that always runs) with no earlier sibling that
-  can leave the function (`return`, `raise`, `assert`, or a `while` loop with a constant-true
-  test). "False" for dead code: a statement after a `return`, `raise`, `break` or `continue` in
-  the same block.
-- next_line: for a simple statement (not a loop or `if` header, not inside `try` or at the end
-  of a `with` body), the line that follows it in the control-flow graph: the next statement of
-  its block, else the loop header for the last statement of a loop body, else what follows the
-  enclosing `if`, else "'return'" at the end of the function. `continue` gives its loop header
-  and `break` what follows its loop.
-- state_after: the value of a name assigned a literal (`x = []`, `a, b = 0, ''`, `s = str()`),
-  and the value of a `for` target over a literal sequence (`for c in 'abc'`) at the k-th run of
-  a header that runs in one entry per call (a loop at the top level of its function), the
-  run that ends the loop leaving the last element.
-- loop_iterations: the length of a literal iterable of a `for` loop whose body cannot leave it
-  early (no `break`, `continue`, `return` or `raise`), or of an argument of the call that the
-  function never changes (`for c in text`, `range(len(xs))`, `range(n)`, `d.items()`, ...):
-  reading the call is not executing it. The same known passes also give the coverage of the
-  lines directly in such a loop's body, the next line after its header's runs, its target's
-  values and their run counts, as for a literal.
-- loop_exit_state: the last element of a literal iterable, for the loop's own target, same loop;
-  and the exit condition of a `while` loop that no `break` leaves: after `while x != C` (or
-  `x is not C`, either side, or one such test among those joined by `or`: the loop goes on
-  while any holds) ends, `x` is `C`, a literal.
-- branch: the outcome of a test made of literals only (`if 'a' in 'abc':`).
-- run_count: a line that always runs, outside any loop, in a function called once: 1; a line
-  directly in the body of a top-level `for` loop over a literal that cannot be left early:
-  its length (and length + 1 for the header).
-- return_line: a `return` statement that always runs (see coverage).
-- call_return: a function whose first statement is `return` of a literal.
-- change_count: one change per statement that binds the name after its first value, when each
-  runs exactly once (always runs, in no loop) and nothing changes the name in place.
-- first_true, full_trace: no static rule.
+The facts (`StaticFacts`) are what the syntax tells: statements that always run, dead code,
+the static successor of a simple statement, names assigned literals, loops whose passes are
+known (from literals, or from arguments of the call the function never changes: reading the
+call is not executing it), tests made of literals, ... Each kind's rule, in its `_kind_<name>`
+module (its row's `static`), reads its answer off these facts; `_registry.static_answer`
+applies it.
 """
 
 from __future__ import annotations
@@ -51,23 +22,12 @@ import operator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-RETURN = "'return'"
-
+from core_bench.probes._reading import RETURN_MARK
+from tracer import COMPARISONS
 
 _EXITS = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-_COMPARE = {
-    ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
-    ast.Lt: operator.lt,
-    ast.LtE: operator.le,
-    ast.Gt: operator.gt,
-    ast.GtE: operator.ge,
-    ast.In: lambda a, b: a in b,
-    ast.NotIn: lambda a, b: a not in b,
-    ast.Is: operator.is_,
-    ast.IsNot: operator.is_not,
-}
+_COMPARE = {**COMPARISONS, ast.Is: operator.is_, ast.IsNot: operator.is_not}
 _EMPTY_CALLS = {"str": "''", "list": "[]", "dict": "{}", "tuple": "()", "set": "set()"}
 
 
@@ -264,7 +224,7 @@ class _Walker:
             if value is not None:
                 self.facts.returns_literal[node.lineno] = value
         self._always(node.body, node.lineno)
-        self.block(node.body, RETURN, loops=[], loop_depth=0, top=True)
+        self.block(node.body, RETURN_MARK, loops=[], loop_depth=0, top=True)
 
     def _always(self, body: list[ast.stmt], def_line: int) -> bool:
         """Mark the statements of `body` that always run; False once one may leave."""
@@ -501,120 +461,6 @@ def static_facts(code: str) -> StaticFacts:
     return facts
 
 
-# The rules: (facts, line, occurrence, variable, calls) -> the answer derived from the syntax,
-# or None where the rule derives nothing. `calls` is how many times the line's function ran.
-
-
-def coverage_rule(
-    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
-) -> str | None:
-    """Coverage of a statement that always runs, of dead code, or of a statement directly in
-    the body of a loop that always starts and whose passes are known."""
-    if line in facts.dead:
-        return "False"
-    if line in facts.always and calls >= 1:
-        return "True"
-    for header, count in facts.loop_counts.items():
-        if header in facts.always and calls >= 1 and line in facts.loop_body[header]:
-            return repr(count > 0)
-    return None
-
-
-def next_line_rule(
-    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
-) -> str | None:
-    """The static successor of a simple statement; after the k-th run of the header of a
-    top-level loop with known passes, in a function run once, its body or what follows it."""
-    if line in facts.successor:
-        return facts.successor[line]
-    count = facts.loop_counts.get(line)
-    if count is None or line not in facts.top_level_loops or calls != 1:
-        return None
-    return facts.loop_first[line] if occurrence <= count else facts.loop_follow.get(line)
-
-
-def _loop_value(facts: StaticFacts, line: int, occurrence: int, variable: str | None) -> str | None:
-    elements = facts.literal_loops.get(line)
-    if elements is None or facts.loop_target.get(line) != variable:
-        return None
-    if line not in facts.top_level_loops or not elements:
-        return None
-    return elements[min(occurrence, len(elements)) - 1]
-
-
-def state_after_rule(
-    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
-) -> str | None:
-    """A name assigned a literal, or the target of a top-level loop over a literal."""
-    if variable is None:
-        return None
-    constant = facts.constants.get(line, {}).get(variable)
-    if constant is not None:
-        return constant
-    return _loop_value(facts, line, occurrence, variable)
-
-
-def loop_iterations_rule(
-    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
-) -> str | None:
-    """The length of a literal iterable (or an unchanged argument) that the body cannot leave
-    early."""
-    count = facts.loop_counts.get(line)
-    return None if count is None else repr(count)
-
-
-def loop_exit_state_rule(
-    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
-) -> str | None:
-    """The last element of a literal iterable, for the loop's target; the value a `while` test
-    forces on a name when the loop ends."""
-    forced = facts.while_exits.get(line, {}).get(variable or "")
-    if forced is not None:
-        return forced
-    elements = facts.literal_loops.get(line)
-    if not elements or facts.loop_target.get(line) != variable:
-        return None
-    return elements[-1]
-
-
-def branch_rule(
-    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
-) -> str | None:
-    """The outcome of a test made of literals."""
-    return facts.tests.get(line)
-
-
-def run_count_rule(
-    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
-) -> str | None:
-    """1 for an always-run line outside loops of a function run once; the length of a literal
-    loop for its header (+1) and the lines directly in its body."""
-    if line in facts.always and line not in facts.in_loop and calls == 1:
-        return "1"
-    for header, count in facts.loop_counts.items():
-        if header not in facts.top_level_loops or calls != 1:
-            continue
-        if line == header:
-            return repr(count + 1)
-        if line in facts.loop_body[header]:
-            return repr(count)
-    return None
-
-
-def return_line_rule(
-    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
-) -> str | None:
-    """The first `return` that always runs (`line` is the function's `def` line)."""
-    return facts.first_return.get(line)
-
-
-def call_return_rule(
-    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
-) -> str | None:
-    """A function whose first statement returns a literal."""
-    return facts.returns_literal.get(line)
-
-
 def _evaluate_int(node: ast.expr, values: dict[str, object]) -> int | None:
     """An int from a constant, an unchanged int parameter, or `len` of a parameter."""
     if isinstance(node, ast.Constant) and type(node.value) is int:
@@ -624,18 +470,25 @@ def _evaluate_int(node: ast.expr, values: dict[str, object]) -> int | None:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = _evaluate_int(node.operand, values)
         return None if inner is None else -inner
+    name = len_argument(node)
+    if name is not None and name in values:
+        try:
+            return len(values[name])  # type: ignore[arg-type]
+        except TypeError:
+            return None
+    return None
+
+
+def len_argument(node: ast.expr) -> str | None:
+    """The name `len` is called with in `len(name)`, else None."""
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
         and node.func.id == "len"
         and len(node.args) == 1
         and isinstance(node.args[0], ast.Name)
-        and node.args[0].id in values
     ):
-        try:
-            return len(values[node.args[0].id])  # type: ignore[arg-type]
-        except TypeError:
-            return None
+        return node.args[0].id
     return None
 
 
@@ -731,18 +584,3 @@ def for_call(code: str, call: str) -> StaticFacts:
             if known[1] is not None:
                 literals[header] = known[1]
     return replace(facts, loop_counts=counts, literal_loops=literals)
-
-
-def change_count_rule(
-    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
-) -> str | None:
-    """How many times a name of the entry function changes, when every statement that binds it
-    runs exactly once (always runs, in no loop) and nothing changes it in place: one change per
-    binding after its first value (a parameter's first value is its argument)."""
-    if variable is None or line not in facts.bindings or variable in facts.in_place[line]:
-        return None
-    lines = facts.bindings[line].get(variable)
-    if not lines or any(b not in facts.always or b in facts.in_loop for b in lines):
-        return None
-    first_is_argument = variable in facts.params[line][1]
-    return repr(len(lines) if first_is_argument else len(lines) - 1)

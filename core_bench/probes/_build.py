@@ -68,3 +68,19 @@ def build_probe(
         features=features,
         anchored=anchored,
     )
+
+
+def rebuild_probe(
+    ctx: CallContext, reading: Reading, like: Probe, variant_id: str, *, id: str | None = None
+) -> Probe | None:
+    """The probe record of a reading that asks `like`'s question of `variant_id` (the same
+    problem and call); anchored when it is another variant's, with the given id."""
+    return build_probe(
+        ctx,
+        reading,
+        problem_id=like.problem_id,
+        variant_id=variant_id,
+        call_index=like.call_index,
+        anchored=variant_id != like.variant_id,
+        id=id,
+    )

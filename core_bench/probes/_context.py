@@ -283,3 +283,17 @@ class CallContext:
         """Weight bonus for steps late in a loop (0 outside loops and in first iterations)."""
         iteration = self.iteration(index)
         return 0.3 * min(iteration - 1, 10) if iteration else 0.0
+
+    def entry_frame(self, line: int) -> list[int] | None:
+        """Step indices of the entry frame when `line` is its function's `def` line, the
+        function does not yield, and the frame returned; else None."""
+        steps = self.steps
+        if not steps or steps[0].event != "call" or steps[0].line != line:
+            return None
+        function = self.facts.functions.get(line)
+        if function is None or function.generator:
+            return None
+        frame = self.frame_steps[steps[0].frame]
+        if steps[frame[-1]].event != "return":
+            return None
+        return frame

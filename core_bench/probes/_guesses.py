@@ -1,9 +1,11 @@
 """Code-blind guesses: cheap rules that answer from the code text and the call, never run.
 
-Each probe kind's registry row lists its candidate rules (`guesses`) and the one `ref:blind`
-uses (`blind`, the best of them on the bundled build as `bench/blind_rules.py` prints it).
+Each probe kind's registry row (in its `_kind_<name>` module) lists its candidate rules
+(`guesses`) and the one `ref:blind` uses (`blind`, the best of them on the bundled build as
+`bench/blind_rules.py` prints it).
 A rule sees the code, the call, the probe's kind and anchor (line, occurrence, variable),
-never an answer or a trace. Selection also reads them: a candidate probe whose answer one of
+never an answer or a trace. This module holds what rules of several kinds share; a kind's
+own rules are in its module. Selection also reads them: a candidate probe whose answer one of
 its kind's rules gives is kept only with the kind's `keep_guessed` probability
 (`core_bench.probes.probes_for_call`), so a cheap guess is rarely right.
 """
@@ -16,8 +18,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from core_bench.schemas import Anchor, Probe
-
-RETURN = "'return'"
 
 _DEFAULTS = {
     bool: "False",
@@ -35,7 +35,15 @@ _DEFAULTS = {
 
 @dataclass(frozen=True, slots=True)
 class Seen:
-    """What a blind rule may look at."""
+    """What a blind rule may look at.
+
+    Attributes:
+        code: the code's source text.
+        entry: the name of the function the call calls.
+        call: the call expression.
+        probe: the probe asked (its kind and anchor, never its answer), or None.
+        anchor: the anchor asked about, when there is no probe record.
+    """
 
     code: str
     entry: str
@@ -44,16 +52,23 @@ class Seen:
     anchor: Anchor | None = None
 
 
+Rule = Callable[[Seen], str]
+"""A blind guess: the answer text from what a reader sees."""
+
+
 @dataclass(frozen=True, slots=True)
-class _Source:
+class Source:
+    """A parsed module and its lines."""
+
     tree: ast.Module
     lines: list[str]
 
 
 @lru_cache(maxsize=512)
-def _source(code: str) -> _Source | None:
+def source(code: str) -> Source | None:
+    """The parsed code (cached), or None when it does not parse."""
     try:
-        return _Source(ast.parse(code), code.splitlines())
+        return Source(ast.parse(code), code.splitlines())
     except SyntaxError:
         return None
 
@@ -69,9 +84,9 @@ def _arguments(code: str, entry: str, call: str) -> tuple[tuple[str, str], ...]:
         return ()
     texts = [ast.get_source_segment(call, a) or "None" for a in node.args]
     params: list[str] = []
-    source = _source(code)
-    if source is not None:
-        for sub in ast.walk(source.tree):
+    parsed = source(code)
+    if parsed is not None:
+        for sub in ast.walk(parsed.tree):
             if isinstance(sub, ast.FunctionDef) and sub.name == entry:
                 params = [a.arg for a in [*sub.args.posonlyargs, *sub.args.args]]
                 break
@@ -82,7 +97,8 @@ def _arguments(code: str, entry: str, call: str) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
-def _value(text: str) -> tuple[bool, object]:
+def parse(text: str) -> tuple[bool, object]:
+    """(True, value) when `text` is a literal, else (False, None)."""
     try:
         return True, ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -93,7 +109,7 @@ def type_default(text: str | None) -> str | None:
     """The default value of a literal's type (`0`, `''`, `[]`, ...), or None."""
     if text is None:
         return None
-    ok, value = _value(text)
+    ok, value = parse(text)
     return _DEFAULTS.get(type(value)) if ok else None
 
 
@@ -103,81 +119,55 @@ def first_argument(seen: Seen) -> str:
     return args[0][1] if args else "None"
 
 
-def _length(text: str) -> int | None:
-    ok, value = _value(text)
+def length(text: str) -> int | None:
+    """The length of a literal (an int literal is its own length), or None."""
+    ok, value = parse(text)
     try:
         return len(value) if ok else None  # type: ignore[arg-type]
     except TypeError:
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _first_literal(seen: Seen, name: str | None) -> str | None:
+def first_literal(seen: Seen, name: str | None) -> str | None:
     """Source of the first literal assigned to `name` in the code."""
-    source = _source(seen.code)
-    if source is None or name is None:
+    parsed = source(seen.code)
+    if parsed is None or name is None:
         return None
     found: list[tuple[int, str]] = []
-    for sub in ast.walk(source.tree):
+    for sub in ast.walk(parsed.tree):
         if isinstance(sub, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == name for t in sub.targets
         ):
-            ok, _ = _value(ast.get_source_segment(seen.code, sub.value) or "")
+            ok, _ = parse(ast.get_source_segment(seen.code, sub.value) or "")
             if ok:
                 found.append((sub.lineno, ast.get_source_segment(seen.code, sub.value) or ""))
     return min(found)[1] if found else None
 
 
-def _argument_of(seen: Seen, name: str | None) -> str | None:
+def argument_of(seen: Seen, name: str | None) -> str | None:
+    """Source of the call's argument for the parameter `name`, or None."""
     return dict(_arguments(seen.code, seen.entry, seen.call)).get(name or "")
 
 
-def _line_text(seen: Seen, line: int) -> str:
-    source = _source(seen.code)
-    if source is None or not 1 <= line <= len(source.lines):
+def line_text(seen: Seen, line: int) -> str:
+    """The stripped source of `line` ("" outside the code)."""
+    parsed = source(seen.code)
+    if parsed is None or not 1 <= line <= len(parsed.lines):
         return ""
-    return source.lines[line - 1].strip()
+    return parsed.lines[line - 1].strip()
 
 
-def _next_nonblank(seen: Seen, line: int) -> str:
-    source = _source(seen.code)
-    if source is None:
-        return RETURN
-    for number in range(line + 1, len(source.lines) + 1):
-        text = source.lines[number - 1].strip()
-        if text and not text.startswith("#"):
-            if text.startswith("def ") or text.startswith("class "):
-                return RETURN
-            return repr(number)
-    return RETURN
-
-
-def _statement(seen: Seen, line: int) -> ast.stmt | None:
-    source = _source(seen.code)
-    if source is None:
+def statement(seen: Seen, line: int) -> ast.stmt | None:
+    """The first statement starting on `line`, or None."""
+    parsed = source(seen.code)
+    if parsed is None:
         return None
-    found = [s for s in ast.walk(source.tree) if isinstance(s, ast.stmt) and s.lineno == line]
+    found = [s for s in ast.walk(parsed.tree) if isinstance(s, ast.stmt) and s.lineno == line]
     return found[0] if found else None
 
 
-def _after_block(seen: Seen, line: int) -> str:
-    """The line after the whole statement on `line` (its body skipped)."""
-    stmt = _statement(seen, line)
-    if stmt is None:
-        return _next_nonblank(seen, line)
-    return _next_nonblank(seen, stmt.end_lineno or line)
-
-
-def _returns(seen: Seen) -> list[int]:
-    source = _source(seen.code)
-    if source is None:
-        return []
-    for sub in ast.walk(source.tree):
-        if isinstance(sub, ast.FunctionDef) and sub.name == seen.entry:
-            return sorted(r.lineno for r in ast.walk(sub) if isinstance(r, ast.Return))
-    return []
-
-
-def _anchor(seen: Seen) -> tuple[int, int, str | None]:
+def anchor_of(seen: Seen) -> tuple[int, int, str | None]:
+    """(line, occurrence, variable) of the anchor asked about."""
     a = seen.anchor
     if a is None:
         assert seen.probe is not None
@@ -187,8 +177,8 @@ def _anchor(seen: Seen) -> tuple[int, int, str | None]:
 
 def _loop_iterable_argument(seen: Seen) -> str | None:
     """The argument a loop header iterates over directly (`for x in xs`, `range(len(xs))`)."""
-    line, _, _ = _anchor(seen)
-    stmt = _statement(seen, line)
+    line, _, _ = anchor_of(seen)
+    stmt = statement(seen, line)
     if not isinstance(stmt, ast.For):
         return None
     args = dict(_arguments(seen.code, seen.entry, seen.call))
@@ -198,24 +188,26 @@ def _loop_iterable_argument(seen: Seen) -> str | None:
     return None
 
 
-def _len_first(seen: Seen) -> str:
-    n = _length(first_argument(seen))
+def len_first(seen: Seen) -> str:
+    """The length of the first argument (0 when it has none)."""
+    n = length(first_argument(seen))
     return repr(n if n is not None else 0)
 
 
-def _len_iterable(seen: Seen) -> str:
+def len_iterable(seen: Seen) -> str:
+    """The length of the argument the anchored loop iterates, else of the first argument."""
     text = _loop_iterable_argument(seen) or first_argument(seen)
-    n = _length(text)
+    n = length(text)
     return repr(n if n is not None else 0)
 
 
 def _element_of(seen: Seen, name: str | None) -> str | None:
     """repr of the first element of the argument a `for` over `name` iterates, if any."""
-    source = _source(seen.code)
-    if source is None or name is None:
+    parsed = source(seen.code)
+    if parsed is None or name is None:
         return None
     args = dict(_arguments(seen.code, seen.entry, seen.call))
-    for sub in ast.walk(source.tree):
+    for sub in ast.walk(parsed.tree):
         if (
             isinstance(sub, ast.For)
             and isinstance(sub.target, ast.Name)
@@ -223,161 +215,51 @@ def _element_of(seen: Seen, name: str | None) -> str | None:
             and isinstance(sub.iter, ast.Name)
             and sub.iter.id in args
         ):
-            ok, value = _value(args[sub.iter.id])
+            ok, value = parse(args[sub.iter.id])
             if ok and isinstance(value, str | list | tuple) and value:
                 return repr(value[0])
     return None
 
 
 def _state_default(seen: Seen) -> str:
-    _, _, name = _anchor(seen)
+    _, _, name = anchor_of(seen)
     return (
-        type_default(_first_literal(seen, name))
-        or type_default(_argument_of(seen, name))
+        type_default(first_literal(seen, name))
+        or type_default(argument_of(seen, name))
         or type_default(_element_of(seen, name))
         or "0"
     )
 
 
-def _state_first_literal(seen: Seen) -> str:
-    _, _, name = _anchor(seen)
-    return _first_literal(seen, name) or _argument_of(seen, name) or "0"
+def first_literal_or_argument(seen: Seen) -> str:
+    """The first literal assigned to the anchor's variable, else its argument, else 0."""
+    _, _, name = anchor_of(seen)
+    return first_literal(seen, name) or argument_of(seen, name) or "0"
 
 
 def _state_argument(seen: Seen) -> str:
-    _, _, name = _anchor(seen)
-    return _argument_of(seen, name) or _first_literal(seen, name) or first_argument(seen)
+    _, _, name = anchor_of(seen)
+    return argument_of(seen, name) or first_literal(seen, name) or first_argument(seen)
 
 
-def _bound(seen: Seen, node: ast.expr) -> int | None:
-    """An int bound a test compares with: a literal, an argument, or `len` of an argument."""
-    text = ast.get_source_segment(seen.code, node) or ""
-    ok, value = _value(text)
-    if ok and type(value) is int:
-        return value
-    if isinstance(node, ast.Name):
-        ok, value = _value(_argument_of(seen, node.id) or "")
-        return value if ok and type(value) is int else None
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "len"
-        and len(node.args) == 1
-        and isinstance(node.args[0], ast.Name)
-    ):
-        return _length(_argument_of(seen, node.args[0].id) or "")
-    return None
-
-
-def _exit_value(seen: Seen) -> str | None:
-    """The value that makes a `while` test on the variable false (`while i != -1` -> -1,
-    `while i < len(s)` -> len(s)), or the last item a `for` over an argument gives its
-    target."""
-    line, _, name = _anchor(seen)
-    stmt = _statement(seen, line)
-    if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
-        for sub in ast.walk(stmt.iter):
-            if isinstance(sub, ast.Name):
-                ok, value = _value(_argument_of(seen, sub.id) or "")
-                if ok and isinstance(value, str | list | tuple) and value:
-                    return repr(value[-1])
-        if isinstance(stmt.iter, ast.Call) and getattr(stmt.iter.func, "id", "") == "range":
-            bounds = [_bound(seen, a) for a in stmt.iter.args]
-            if bounds and all(b is not None for b in bounds) and len(bounds) <= 2:
-                numbers = range(*[b for b in bounds if b is not None])
-                return repr(numbers[-1]) if numbers else None
-        return None
-    if not isinstance(stmt, ast.While) or name is None:
-        return None
-    tests = stmt.test.values if isinstance(stmt.test, ast.BoolOp) else [stmt.test]
-    for test in tests:
-        if isinstance(test, ast.Name) and test.id == name:
-            return type_default(_first_literal(seen, name) or _argument_of(seen, name))
-        if not isinstance(test, ast.Compare) or len(test.ops) != 1:
-            continue
-        left, op, right = test.left, test.ops[0], test.comparators[0]
-        if not (isinstance(left, ast.Name) and left.id == name):
-            continue
-        if isinstance(op, ast.NotEq | ast.IsNot):
-            return ast.get_source_segment(seen.code, right)
-        bound = _bound(seen, right)
-        if bound is None:
-            continue
-        shift = {ast.Lt: 0, ast.LtE: 1, ast.Gt: 0, ast.GtE: -1}.get(type(op))
-        if shift is not None:
-            return repr(bound + shift)
-    return None
-
-
-def _exit_or_literal(seen: Seen) -> str:
-    return _exit_value(seen) or _state_first_literal(seen)
-
-
-def _return_guess(which: int) -> Callable[[Seen], str]:
-    def rule(seen: Seen) -> str:
-        found = _returns(seen)
-        return repr(found[which]) if found else RETURN
-
-    return rule
-
-
-def _enclosing_header(seen: Seen) -> str:
-    """The header of the innermost loop around the line (the jump back), else the next line."""
-    line = _anchor(seen)[0]
-    source = _source(seen.code)
-    loops = [
-        sub
-        for sub in (ast.walk(source.tree) if source is not None else ())
-        if isinstance(sub, ast.For | ast.While) and sub.lineno < line <= (sub.end_lineno or 0)
-    ]
-    best = max(loops, key=lambda loop: loop.lineno, default=None)
-    return repr(best.lineno) if best is not None else _next_nonblank(seen, line)
-
-
-def _constant(text: str) -> Callable[[Seen], str]:
+def constant(text: str) -> Rule:
+    """The rule that always guesses `text`."""
     return lambda seen: text
 
 
-Rule = Callable[[Seen], str]
-"""A blind guess: the answer text from what a reader sees."""
-
-BOOL: dict[str, Rule] = {"True": _constant("True"), "False": _constant("False")}
-COMMON: dict[str, Rule] = {t: _constant(t) for t in ("0", "1", "2", "True", "False", "None")}
+BOOL: dict[str, Rule] = {"True": constant("True"), "False": constant("False")}
+COMMON: dict[str, Rule] = {t: constant(t) for t in ("0", "1", "2", "True", "False", "None")}
 """The values a variable most often holds."""
-STATE: dict[str, Rule] = {
+VALUE: dict[str, Rule] = {
     "type default": _state_default,
-    "first literal or argument": _state_first_literal,
+    "first literal or argument": first_literal_or_argument,
     "argument or first literal": _state_argument,
     **COMMON,
 }
-LOOP_EXIT: dict[str, Rule] = {
-    **STATE,
-    "value ending the loop, else first literal": _exit_or_literal,
-}
-NEXT_LINE: dict[str, Rule] = {
-    "next non-blank line": lambda s: _next_nonblank(s, _anchor(s)[0]),
-    "line after the block": lambda s: _after_block(s, _anchor(s)[0]),
-    "return": _constant(RETURN),
-    "header of the enclosing loop": _enclosing_header,
-}
-CALL_RETURN: dict[str, Rule] = {"first argument": first_argument, **COMMON}
-SMALL: dict[str, Rule] = {str(n): _constant(str(n)) for n in range(6)}
-LOOP_ITERATIONS: dict[str, Rule] = {
-    "len of the first argument": _len_first,
-    "len of the iterated argument": _len_iterable,
-    **SMALL,
-}
-RUN_COUNT: dict[str, Rule] = {
-    "len of the first argument": _len_first,
-    "len of the iterated argument (+1 for a header)": lambda s: repr(
-        int(_len_iterable(s)) + (1 if _line_text(s, _anchor(s)[0]).startswith("for ") else 0)
-    ),
-    **SMALL,
-}
-CHANGE_COUNT: dict[str, Rule] = {"len of the first argument": _len_first, **SMALL}
-FIRST_TRUE: dict[str, Rule] = {str(n): _constant(str(n)) for n in range(2, 6)}
-RETURN_LINE: dict[str, Rule] = {"last return": _return_guess(-1), "first return": _return_guess(0)}
-FULL_TRACE: dict[str, Rule] = {"empty": _constant("[]")}
+"""Guesses of a variable's value."""
+SMALL: dict[str, Rule] = {str(n): constant(str(n)) for n in range(6)}
+COUNT: dict[str, Rule] = {"len of the first argument": len_first, **SMALL}
+"""Guesses of a count."""
 
 
 @lru_cache(maxsize=1024)

@@ -114,20 +114,8 @@ def static_rule(
 
 
 ROW = KindSpec(
-    kind="call_count",
-    dimensions=("Logic", "Boundary"),
-    answer="int",
-    stage="path",
-    read=read,
-    each=each,
-    question=question,
-    anchoring="def_line",
-    static=static_rule,
-    on_def_line=True,
-    summary="how many times a function of the code is called during the call",
-    weight=1.2,
-    per_call=1,
-    guesses=guess.CHANGE_COUNT,
-    blind="len of the first argument",
-    keep_guessed=0.1,
+    "call_count", ("Logic", "Boundary"), "int", "path", read, each, question,
+    "entry_function", static_rule, True,
+    "how many times a function of the code is called during the call", 1.2, 1, guess.COUNT,
+    "len of the first argument", 0.1,
 )  # fmt: skip

@@ -20,12 +20,12 @@ Everything about the kind is here (its registry row `ROW` is listed in `_registr
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 
 from core_bench.probes import _guesses as guess
+from core_bench.probes import _questions as ask
 from core_bench.probes._answerable import StaticFacts
 from core_bench.probes._context import CallContext
-from core_bench.probes._reading import Reading
+from core_bench.probes._reading import Reading, at_entry
 from core_bench.probes._spec import KindSpec
 
 _NOT_ASKED = frozenset({"GeneratorExit", "StopIteration", "StopAsyncIteration"})
@@ -33,9 +33,7 @@ _NOT_ASKED = frozenset({"GeneratorExit", "StopIteration", "StopAsyncIteration"})
 gets to it) and the end of an iterator are not errors of the code."""
 
 
-def read(
-    ctx: CallContext, line: int, occurrence: int = 1, variable: str | None = None
-) -> Reading | None:
+def read(ctx: CallContext, line: int, occurrence: int, variable: str | None) -> Reading | None:
     """The first exception raised during the call whose entry function is defined on `line`."""
     steps = ctx.steps
     if occurrence != 1 or variable is not None or not steps:
@@ -52,22 +50,15 @@ def read(
     return Reading("exception_line", line, 1, None, repr((name, first.line)), first.index, weight)
 
 
-def each(ctx: CallContext) -> Iterator[Reading]:
-    """The call's exception_line reading, if it raised."""
-    if ctx.steps:
-        reading = read(ctx, ctx.steps[0].line)
-        if reading is not None:
-            yield reading
+each = at_entry(read)
+"""The call's exception_line reading, if it raised."""
 
 
-def question(ctx: CallContext, r: Reading) -> str:
-    """The question of a reading."""
-    entry = ctx.facts.functions[r.line].name
-    return (
-        f"During this call of `{entry}`, an exception is raised (it may be caught). Which "
-        f"exception is raised first, and on which line of the code? Answer with a tuple "
-        f"('ExceptionName', line), like ('KeyError', 7)."
-    )
+question = ask.about_entry(
+    "During this call of `{function}`, an exception is raised (it may be caught). Which "
+    "exception is raised first, and on which line of the code? Answer with a tuple "
+    "('ExceptionName', line), like ('KeyError', 7)."
+)
 
 
 def _function(tree: ast.Module, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -116,6 +107,7 @@ def _try_guess(seen: guess.Seen, default: str | None) -> str:
 
 
 def _raise_guess(seen: guess.Seen) -> str:
+    """(the first `raise` statement's class, at its line)."""
     try:
         tree = ast.parse(seen.code)
     except SyntaxError:
@@ -128,25 +120,15 @@ def _raise_guess(seen: guess.Seen) -> str:
     return repr((raises[0][1], raises[0][0])) if raises else "None"
 
 
+GUESSES: dict[str, guess.Rule] = {
+    "first handler's class at the try's first line": lambda s: _try_guess(s, None),
+    "ValueError at the try's first line": lambda s: _try_guess(s, "ValueError"),
+    "first raise statement": _raise_guess,
+}
+
 ROW = KindSpec(
-    kind="exception_line",
-    dimensions=("Logic", "State"),
-    answer="value",
-    stage="path",
-    read=read,
-    each=each,
-    question=question,
-    anchoring="def_line",
-    static=static_rule,
-    on_def_line=True,
-    summary="which exception the call raises first, and on which line",
-    weight=2.0,
-    per_call=1,
-    guesses={
-        "first handler's class at the try's first line": lambda s: _try_guess(s, None),
-        "ValueError at the try's first line": lambda s: _try_guess(s, "ValueError"),
-        "first raise statement": _raise_guess,
-    },
-    blind="first handler's class at the try's first line",
-    keep_guessed=0.2,
-)
+    "exception_line", ("Logic", "State"), "value", "path", read, each, question,
+    "entry_function", static_rule, True,
+    "which exception the call raises first, and on which line", 2.0, 1, GUESSES,
+    "first handler's class at the try's first line", 0.2,
+)  # fmt: skip

@@ -1,121 +1,61 @@
 """The probe kinds: one row per kind holds everything about it.
 
-A row gives the kind's name, its CoRE dimensions, its answer type, its REval stage (which
-`core_bench.metrics` reads for incremental consistency), how its answer is read from a trace
-(`read` at one anchor, `each` for every anchor of a call), its question, how it is anchored
-on a variant (a strategy of `_anchoring`), its static answerability rule, its code-blind
-guesses (which `ref:blind` answers with and selection avoids) and how strongly selection
-favours it. The first twelve kinds' functions are in `_kinds`, `_kinds_flow`, `_questions`,
-`_answerable` and `_guesses`; a new kind is one module holding all of it and its `ROW`
-(`_kind_exception`, `_kind_call_count`), listed in `KIND_MODULES`, plus its name in
-`schemas.ProbeKind` (the record's literal, which `core-bench schema` prints).
+A row (`KindSpec`) gives the kind's name, its CoRE dimensions, its answer type, its REval stage
+(which `core_bench.metrics` reads for incremental consistency), how its answer is read from a
+trace (`read` at one anchor, `each` for every anchor of a call), its question, how it is
+anchored on a variant (a strategy of `_anchoring`), its static answerability rule, its
+code-blind guesses (which `ref:blind` answers with and selection avoids) and how strongly
+selection favours it. Each kind is one module, `_kind_<name>`, holding all of it and its `ROW`;
+adding a kind is that module, one line in `KIND_MODULES` and its name in `schemas.ProbeKind`
+(the record's literal, which `core-bench schema` prints). Nothing outside a kind's module names
+the kind.
 """
 
 from __future__ import annotations
 
-from core_bench.probes import _answerable as rules
 from core_bench.probes import _guesses as guess
-from core_bench.probes import _kind_call_count, _kind_exception
-from core_bench.probes import _kinds as trace_kinds
-from core_bench.probes import _kinds_flow as flow
-from core_bench.probes import _questions as ask
+from core_bench.probes import (
+    _kind_branch,
+    _kind_call_count,
+    _kind_call_return,
+    _kind_change_count,
+    _kind_coverage,
+    _kind_exception,
+    _kind_first_true,
+    _kind_full_trace,
+    _kind_loop_exit_state,
+    _kind_loop_iterations,
+    _kind_next_line,
+    _kind_return_line,
+    _kind_run_count,
+    _kind_state_after,
+)
 from core_bench.probes._answerable import for_call
 from core_bench.probes._context import CallContext, literal, same_value
 from core_bench.probes._reading import Reading
 from core_bench.probes._spec import KindSpec, Stage
 from core_bench.schemas import Anchor, Dimension
 
-KIND_MODULES = (_kind_exception, _kind_call_count)
-"""Kinds that live in a module of their own, each with everything about it in its `ROW`."""
+KIND_MODULES = (
+    _kind_state_after,
+    _kind_branch,
+    _kind_loop_iterations,
+    _kind_loop_exit_state,
+    _kind_coverage,
+    _kind_next_line,
+    _kind_call_return,
+    _kind_full_trace,
+    _kind_run_count,
+    _kind_change_count,
+    _kind_first_true,
+    _kind_return_line,
+    _kind_exception,
+    _kind_call_count,
+)
+"""The modules of the kinds, each with everything about its kind in its `ROW`, in the fixed
+order selection shuffles (a new kind goes last: the order is part of every build's draws)."""
 
-ROWS: tuple[KindSpec, ...] = (
-    KindSpec(
-        "state_after", ("State",), "value", "state",
-        trace_kinds.read_state_after, trace_kinds.each_state_after, ask.ask_state_after,
-        "value", rules.state_after_rule, False,
-        "the value of a variable right after the k-th run of a line", 0.85, 1,
-        guess.STATE, "2", 0.2,
-    ),
-    KindSpec(
-        "branch", ("Logic",), "bool", "path",
-        trace_kinds.read_branch, trace_kinds.each_branch, ask.ask_branch,
-        "branch", rules.branch_rule, False,
-        "whether a condition holds at the k-th run of its line", 0.2, 1,
-        guess.BOOL, "False",
-    ),
-    KindSpec(
-        "loop_iterations", ("Boundary",), "int", None,
-        trace_kinds.read_loop_iterations, trace_kinds.each_loop_iterations,
-        ask.ask_loop_iterations, "loop", rules.loop_iterations_rule, False,
-        "how many times a loop's body runs in one start of the loop", 0.8, 1,
-        guess.LOOP_ITERATIONS, "len of the iterated argument", 0.1,
-    ),
-    KindSpec(
-        "loop_exit_state", ("Boundary", "State"), "value", "state",
-        trace_kinds.read_loop_exit_state, trace_kinds.each_loop_exit_state,
-        ask.ask_loop_exit_state, "value", rules.loop_exit_state_rule, False,
-        "the value of a variable right after a loop ends", 2.5, 1,
-        guess.LOOP_EXIT, "value ending the loop, else first literal", 0.2,
-    ),
-    KindSpec(
-        "coverage", ("Logic",), "bool", "coverage",
-        trace_kinds.read_coverage, trace_kinds.each_coverage, ask.ask_coverage,
-        "coverage", rules.coverage_rule, False,
-        "whether a line runs at all", 0.2, 1,
-        guess.BOOL, "True",
-    ),
-    KindSpec(
-        "next_line", ("Logic",), "line", "path",
-        trace_kinds.read_next_line, trace_kinds.each_next_line, ask.ask_next_line,
-        "line", rules.next_line_rule, False,
-        "which line of the same frame runs after the k-th run of a line", 0.4, 1,
-        guess.NEXT_LINE, "next non-blank line", 0.1,
-    ),
-    KindSpec(
-        "call_return", ("State",), "value", "state",
-        trace_kinds.read_call_return, trace_kinds.each_call_return, ask.ask_call_return,
-        "call", rules.call_return_rule, True,
-        "the value the k-th call of a function returns", 3.0, None,
-        guess.CALL_RETURN, "1", 0.2,
-    ),
-    KindSpec(
-        "full_trace", ("Arithmetic", "Logic", "State", "Boundary"), "trace", None,
-        trace_kinds.read_full_trace, trace_kinds.each_full_trace, ask.ask_full_trace,
-        None, None, True,
-        "every line the entry call runs, with the values each run changes", 0.8, None,
-        guess.FULL_TRACE, "empty", 0.2,
-    ),
-    KindSpec(
-        "run_count", ("Boundary", "Logic"), "int", None,
-        flow.read_run_count, flow.each_run_count, ask.ask_run_count,
-        "count", rules.run_count_rule, False,
-        "how many times a line runs", 1.2, 1,
-        guess.RUN_COUNT, "len of the iterated argument (+1 for a header)", 0.1,
-    ),
-    KindSpec(
-        "change_count", ("State",), "int", "state",
-        flow.read_change_count, flow.each_change_count, ask.ask_change_count,
-        "def_line", rules.change_count_rule, True,
-        "how many times a variable of the entry call changes value", 1.5, 2,
-        guess.CHANGE_COUNT, "1", 0.1,
-    ),
-    KindSpec(
-        "first_true", ("Logic", "Boundary"), "int", "path",
-        flow.read_first_true, flow.each_first_true, ask.ask_first_true,
-        "count", None, False,
-        "the pass of a loop in which a condition first holds", 0.7, 1,
-        guess.FIRST_TRUE, "2", 0.1,
-    ),
-    KindSpec(
-        "return_line", ("Logic",), "line", "path",
-        flow.read_return_line, flow.each_return_line, ask.ask_return_line,
-        "def_line", rules.return_line_rule, True,
-        "which return statement ends the entry call", 0.5, 1,
-        guess.RETURN_LINE, "last return", 0.1,
-    ),
-)  # fmt: skip
-
-ROWS = ROWS + tuple(module.ROW for module in KIND_MODULES)
+ROWS: tuple[KindSpec, ...] = tuple(module.ROW for module in KIND_MODULES)
 
 KINDS: dict[str, KindSpec] = {row.kind: row for row in ROWS}
 """Every trace-derived kind by name, in the fixed order selection shuffles."""
@@ -125,10 +65,10 @@ STAGE_OF_KIND: dict[str, Stage] = {row.kind: row.stage for row in ROWS if row.st
 
 
 def dimensions(kind: str, operators: int) -> list[Dimension]:
-    """CoRE dimensions of a probe: its kind's, plus Arithmetic for a state_after probe on a line
-    with two or more operators."""
+    """CoRE dimensions of a probe: its kind's, plus Arithmetic on a line with two or more
+    operators for a kind with `operator_dimension`."""
     dims = list(KINDS[kind].dimensions)
-    if kind == "state_after" and operators >= 2:
+    if KINDS[kind].operator_dimension and operators >= 2:
         dims.insert(0, "Arithmetic")
     return dims
 
@@ -151,8 +91,8 @@ _TYPES = {
 def answer_type(kind: str, answer: str) -> str | None:
     """The answer type a grader parses the answer as; None when the answer is not a literal.
 
-    "line" for a line answer (an int, or the string 'return'), "trace" for full_trace (a list
-    of [line, dict] pairs); otherwise the type of the literal: "int", "float", "bool", "str",
+    "line" for a line answer (an int, or the string 'return'), "trace" for a trace answer (a
+    list of [line, dict] pairs); otherwise the type of the literal: "int", "float", "bool", "str",
     "list", "tuple", "dict", "set", "none", "bytes" or "complex".
     """
     declared = KINDS[kind].answer

@@ -1,4 +1,7 @@
-"""The shape of a probe kind's registry row (`KindSpec`) and the types its fields use."""
+"""The shape of a probe kind's registry row (`KindSpec`) and the types its fields use.
+
+Each kind's row is the `ROW` of its own module, `_kind_<name>`; `_registry` lists them.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from typing import Literal
 from core_bench.probes import _guesses as guess
 from core_bench.probes._answerable import StaticFacts
 from core_bench.probes._context import CallContext
-from core_bench.probes._reading import Reading
+from core_bench.probes._reading import Reader, Reading
 from core_bench.schemas import Dimension, ProbeKind
 
 Stage = Literal["coverage", "state", "path", "output"]
@@ -19,15 +22,27 @@ AnswerType = Literal["value", "bool", "int", "line", "trace"]
 """How an answer is read: "value" (the literal's own type), "bool", "int", "line" (a line
 number, or 'return'), "trace" (a list of [line, dict] pairs)."""
 
-Anchoring = Literal["value", "branch", "loop", "coverage", "line", "call", "count", "def_line"]
+Anchoring = Literal[
+    "value",
+    "loop_value",
+    "condition",
+    "body_counts",
+    "coverable_line",
+    "mapped_line",
+    "next_lines",
+    "returns",
+    "entry_function",
+]
 """How a variant gets the same question (a strategy of `_anchoring._Matcher`): by the value
-history of the variable ("value"), the outcomes of the mapped condition ("branch"), the body
-counts of the mapped loop ("loop"), the mapped line ("coverage", "count"), the mapped next
-lines ("line"), the renamed function's returns ("call"), or the renamed entry function's
-answer ("def_line")."""
+history of the variable right after the run ("value") or the loop ("loop_value"), the outcomes
+of the mapped condition ("condition"), the body counts of the mapped loop ("body_counts"), the
+mapped line of the same role ("mapped_line", "coverable_line" for coverable lines only), the
+mapped next lines ("next_lines"), the renamed function's returns ("returns"), or the renamed
+entry function's answer ("entry_function")."""
 
-Reader = Callable[[CallContext, int, int, str | None], Reading | None]
 Rule = Callable[[StaticFacts, int, int, str | None, int], str | None]
+"""A static answerability rule: (facts, line, occurrence, variable, calls of the line's
+function) -> the answer the syntax alone gives, or None where it derives nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +72,8 @@ class KindSpec:
             build, as `bench/blind_rules.py` prints it).
         keep_guessed: the probability that selection keeps a candidate whose answer one of
             `guesses` gives (1.0 for True/False kinds, which selection balances instead).
+        operator_dimension: a probe on a line with two or more operators also has the
+            Arithmetic dimension.
     """
 
     kind: ProbeKind
@@ -75,3 +92,4 @@ class KindSpec:
     guesses: Mapping[str, guess.Rule] = field(default_factory=dict)
     blind: str = ""
     keep_guessed: float = 1.0
+    operator_dimension: bool = False

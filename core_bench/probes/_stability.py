@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core_bench.probes._build import build_probe
+from core_bench.probes._build import rebuild_probe
 from core_bench.probes._context import CallContext, same_value
 from core_bench.probes._registry import KINDS
 from core_bench.schemas import Probe
@@ -25,13 +25,7 @@ def probe_holds(probe: Probe, code: str, trace: Trace) -> bool:
     reading = KINDS[probe.kind].read(ctx, anchor.line, anchor.occurrence, anchor.variable)
     if reading is None:
         return False
-    again = build_probe(
-        ctx,
-        reading,
-        problem_id=probe.problem_id,
-        variant_id=probe.variant_id,
-        call_index=probe.call_index,
-    )
+    again = rebuild_probe(ctx, reading, probe, probe.variant_id)
     return (
         again is not None
         and again.question == probe.question

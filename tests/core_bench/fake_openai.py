@@ -458,20 +458,16 @@ def answers_for(
     return answers
 
 
-_BUILT: dict[str, Any] = {}
-
-
 def small_benchmark(root: Any) -> Any:
     """A small benchmark (3 bundled problems, 2 variants and 1 mutant each), built once per
-    test session under `root` (pytest's base temporary directory) and shared by test files."""
+    test session under `root` (pytest's base temporary directory; its parent, shared by every
+    worker, under pytest-xdist) and shared by test files."""
     from pathlib import Path
+
+    from shared_builds import build_shared, shared_root
 
     from core_bench.build import BuildOptions, build_benchmark
 
-    out = Path(root) / "runs-small-benchmark"
-    if "small" not in _BUILT:
-        if not (out / "manifest.json").is_file():
-            options = BuildOptions(limit=3, variants=2, mutants=1, calls=3, probes=2)
-            build_benchmark(options, out)
-        _BUILT["small"] = out
-    return _BUILT["small"]
+    options = BuildOptions(limit=3, variants=2, mutants=1, calls=3, probes=2)
+    out = shared_root(Path(root)) / "runs-small-benchmark"
+    return build_shared(out, lambda directory: build_benchmark(options, directory))

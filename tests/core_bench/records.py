@@ -1,8 +1,32 @@
-"""Records that the metrics tests build by hand."""
+"""Records that the tests build by hand."""
 
 from __future__ import annotations
 
-from core_bench.schemas import Sample
+from typing import Any
+
+from core_bench.runs import Task
+from core_bench.schemas import DatasetInfo, Manifest, Sample
+
+
+def manifest(
+    dataset: str = "test", sha256: str = "0", *, seed: int = 0, built_at: str = ""
+) -> Manifest:
+    """The manifest of a benchmark built by hand from `dataset` (no options, no counts)."""
+    return Manifest(
+        dataset=DatasetInfo(name=dataset, sha256=sha256),
+        seed=seed,
+        options={},
+        package_versions={},
+        counts={},
+        skipped=[],
+        built_at=built_at,
+    )
+
+
+def located(variant: str, call: int) -> dict[str, object]:
+    """The fields that place a record on `variant`'s call `call` (its problem is the part of
+    the variant id before the first colon)."""
+    return {"problem_id": variant.split(":")[0], "variant_id": variant, "call_index": call}
 
 
 def sample(
@@ -21,13 +45,31 @@ def sample(
         task_id=f"direct/{task}/{base}",
         task=task,  # type: ignore[arg-type]
         strategy="direct",
-        problem_id=variant.split(":")[0],
-        variant_id=variant,
+        **located(variant, call),  # type: ignore[arg-type]
         probe_id=probe_id,
-        call_index=call,
         sample_index=index,
         prompt_hash="h",
         response="",
         answer=answer,
         verdict="correct" if right else "wrong",
     )
+
+
+def original_task(code: str, call: str, output: str, **fields: Any) -> Task:
+    """A direct-strategy output task on the original of problem `p` (its call 0, entry `f`),
+    with `fields` changed."""
+    task: dict[str, Any] = {
+        "id": "t",
+        "kind": "output",
+        "strategy": "direct",
+        "problem_id": "p",
+        "variant_id": "p",
+        "variant_kind": "original",
+        "call_index": 0,
+        "code": code,
+        "entry": "f",
+        "call": call,
+        "output": output,
+        "original_output": output,
+    }
+    return Task(**{**task, **fields})

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_testing import refused
 
 from core_bench.cli import main
 from tracer import Trace
@@ -59,29 +60,27 @@ def test_max_steps_truncates(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert t.truncated and len(t.steps) == 50
 
 
+def test_a_missing_file_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "code.py"
+    assert "no such file" in refused(["trace", str(missing), "--call", "f(1)"], capsys)
+
+
 @pytest.mark.parametrize(
     ("source", "call", "message"),
     [
-        (None, "f(1)", "no such file"),
         ("def f(x):\n    return x +\n", "f(1)", "line 2"),
         ("def f(x):\n    return x\n", "f(", "call does not parse"),
         ("def f(x):\n    return x\n", "g(1)", "names nothing"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(
-    source: str | None,
-    call: str,
-    message: str,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    source: str, call: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "code.py"
-    if source is not None:
-        path.write_text(source)
-    assert main(["trace", str(path), "--call", call]) == 2
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1
-    assert err.startswith("core-bench trace: error: ") and message in err
+    path.write_text(source)
+    assert message in refused(["trace", str(path), "--call", call], capsys)
 
 
 def test_console_script_is_installed() -> None:

@@ -26,14 +26,15 @@ def write(path: Path, rows: list[dict[str, object]]) -> Path:
     return path
 
 
-def row(id_: str, code: str, input_: str, output: str, question: str, answer: str) -> dict:
+def row(id_: str, code: str, input_: str, output: str, question: str = "q") -> dict:
+    """A CoRE QA row whose ground truth is its output."""
     return {
         "id": id_,
         "source_code": code,
         "input": input_,
         "output": output,
         "question": question,
-        "ground_truth": answer,
+        "ground_truth": output,
         "answer_type": "integer",
         "target_line_number": 3,
         "target_step_index": 4,
@@ -49,14 +50,12 @@ CONSUMING = "def total(xs):\n    s = 0\n    while xs:\n        s += xs.pop()\n  
 RECURSIVE = "def total(xs):\n    if not xs:\n        return 0\n    return xs[0] + total(xs[1:])\n"
 
 
-def test_a_task_becomes_one_problem_with_its_first_implementation_as_original(
-    tmp_path: Path,
-) -> None:
+def test_a_task_is_one_problem_with_its_first_implementation_as_original(tmp_path: Path) -> None:
     rows = [
-        row("T/1_4", LOOP, "[1, 2]", "3", "What is s after line 4 runs twice?", "3"),
-        row("T/1_0", BUILTIN, "[5]", "5", "What does line 2 return?", "5"),
-        row("T/1_7", LOOP, "[5]", "5", "What is s after line 4 runs once?", "5"),
-        row("T/2_1", BUILTIN, "[]", "0", "q", "0"),
+        row("T/1_4", LOOP, "[1, 2]", "3", "What is s after line 4 runs twice?"),
+        row("T/1_0", BUILTIN, "[5]", "5", "What does line 2 return?"),
+        row("T/1_7", LOOP, "[5]", "5", "What is s after line 4 runs once?"),
+        row("T/2_1", BUILTIN, "[]", "0"),
     ]
     loaded = load_dataset(f"core-qa={write(tmp_path / 'qa.json', rows)}")
     assert [r.problem.id for r in loaded.rows] == ["core-qa/T/1", "core-qa/T/2"]
@@ -78,12 +77,12 @@ def test_a_task_becomes_one_problem_with_its_first_implementation_as_original(
 
 
 def test_rows_that_cannot_share_the_calls_are_skipped_with_a_reason(tmp_path: Path) -> None:
-    other_name = row("T/1_2", BUILTIN.replace("total", "add"), "[1]", "1", "q", "1")
+    other_name = row("T/1_2", BUILTIN.replace("total", "add"), "[1]", "1")
     other_name["meta_data"] = {"func_name": "add"}
     rows = [
-        row("T/1_1", LOOP, "[1]", "1", "q", "1"),
+        row("T/1_1", LOOP, "[1]", "1"),
         other_name,
-        row("T/1_3", BUILTIN, "[1]", "2", "q", "2"),
+        row("T/1_3", BUILTIN, "[1]", "2"),
     ]
     loaded = load_dataset(f"core-qa={write(tmp_path / 'qa.json', rows)}")
     reasons = {s.id: s.reason for s in loaded.skipped}
@@ -96,11 +95,11 @@ def test_implementations_are_verified_and_generated_calls_they_disagree_on_dropp
     tmp_path: Path,
 ) -> None:
     rows = [
-        row("T/1_1", LOOP, "[1, 2]", "3", "q1", "3"),
-        row("T/1_2", RECURSIVE, "[4]", "4", "q2", "4"),
-        row("T/1_3", WRONG, "[1, 2, 3, 4]", "10", "q3", "10"),
-        row("T/1_4", BUILTIN, "[7, 1]", "8", "q4", "8"),
-        row("T/1_5", CONSUMING, "[2, 2]", "4", "q5", "4"),
+        row("T/1_1", LOOP, "[1, 2]", "3", "q1"),
+        row("T/1_2", RECURSIVE, "[4]", "4", "q2"),
+        row("T/1_3", WRONG, "[1, 2, 3, 4]", "10", "q3"),
+        row("T/1_4", BUILTIN, "[7, 1]", "8", "q4"),
+        row("T/1_5", CONSUMING, "[2, 2]", "4", "q5"),
     ]
     out = tmp_path / "bench"
     options = BuildOptions(dataset=f"core-qa={write(tmp_path / 'qa.json', rows)}", **SMALL)

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_testing import refused
 
 from core_bench.cli import main
 
@@ -102,11 +103,8 @@ def test_bad_input_gives_one_line_and_status_2(
     path = tmp_path / "gen.json"
     if content is not None:
         path.write_text(content, encoding="utf-8")
-    status = main(["cruxeval-score", str(path), "--mode", mode, "--dataset", str(dataset)])
-    err = capsys.readouterr().err
-    assert status == 2
-    assert err.count("\n") == 1 and err.startswith("core-bench cruxeval-score: error: ")
-    assert message in err
+    argv = ["cruxeval-score", str(path), "--mode", mode, "--dataset", str(dataset)]
+    assert message in refused(argv, capsys)
 
 
 def test_a_dataset_row_that_does_not_load_is_refused(

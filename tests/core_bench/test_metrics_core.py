@@ -7,15 +7,13 @@ import random
 from pathlib import Path
 
 import pytest
-from records import sample
+from records import manifest, sample
 
 from core_bench.build import Benchmark
 from core_bench.metrics import draw_budget, expected_strict, summarize
 from core_bench.metrics._core import CALLS, IMPLEMENTATIONS, PROBES
 from core_bench.schemas import (
     Anchor,
-    DatasetInfo,
-    Manifest,
     MetricRow,
     Probe,
     ProbeFeatures,
@@ -24,18 +22,6 @@ from core_bench.schemas import (
     Variant,
     VariantFamily,
 )
-
-
-def manifest(seed: int = 0) -> Manifest:
-    return Manifest(
-        dataset=DatasetInfo(name="test", sha256="0"),
-        seed=seed,
-        options={},
-        package_versions={},
-        counts={},
-        skipped=[],
-        built_at="",
-    )
 
 
 def variant(pid: str, name: str, family: VariantFamily | None = "rewrite") -> Variant:
@@ -77,7 +63,7 @@ def make_bench(
     pids = [f"p{i}" for i in range(problems)]
     return Benchmark(
         Path("."),
-        manifest(seed),
+        manifest(seed=seed),
         [
             Problem(
                 id=p,

@@ -5,15 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from records import sample
+from records import located, manifest, sample
 
 from core_bench.build import Benchmark
 from core_bench.metrics import parse_steps, position_bucket, summarize
 from core_bench.schemas import (
     Anchor,
-    DatasetInfo,
     Dimension,
-    Manifest,
     MetricRow,
     Probe,
     ProbeFeatures,
@@ -35,9 +33,7 @@ def probe(
 ) -> Probe:
     return Probe(
         id=f"{variant}:{pid}",
-        problem_id=variant.split(":")[0],
-        variant_id=variant,
-        call_index=call,
+        **located(variant, call),  # type: ignore[arg-type]
         kind=kind,
         dimensions=dims,
         question="?",
@@ -81,16 +77,7 @@ def benchmark() -> Benchmark:
         for v in ("orig", "eq1")
         for call in (0, 1)
     ]
-    manifest = Manifest(
-        dataset=DatasetInfo(name="test", sha256="0"),
-        seed=0,
-        options={},
-        package_versions={},
-        counts={},
-        skipped=[],
-        built_at="",
-    )
-    return Benchmark(Path("."), manifest, problems, variants, probes)
+    return Benchmark(Path("."), manifest(), problems, variants, probes)
 
 
 def rows_of(samples: list[Sample], **kwargs: object) -> dict[tuple[str, str, str], MetricRow]:

@@ -80,13 +80,56 @@ def find(probes: list[Probe], kind: str, line: int, occurrence: int, var: str | 
     raise AssertionError(f"no {kind} probe at line {line}, occurrence {occurrence}, {var}")
 
 
-def test_state_after_names_line_occurrence_and_unique_iteration_value() -> None:
-    probe = find(probes_of(FIZZ, "f(80)"), "state_after", 5, 13, "count")
-    assert probe.question == (
+# The question a probe asks (QUESTIONS) and the probe (ASKED: program, call, kind, line,
+# occurrence, variable, answer), by the same name.
+QUESTIONS = {
+    "state_after-13th-run": (
         "What is `count` right after line 5 (`count += str(num).count('7')`) "
         "runs for the 13th time (when `num` = 77)?"
-    )
-    assert probe.answer == "2"
+    ),
+    "state_after-two-operators": (
+        "What is `total` right after line 5 (`total += i * j`) runs for the 3rd "
+        "time (when `i` = 2 and `j` = 1)?"
+    ),
+    "state_after-repeated-values": (
+        "What is `j` right after line 4 (`for j in range(i):`) runs for the 5th time? "
+        "The final check of line 4, which ends the loop, counts as a run."
+    ),
+    "branch-compound": (
+        "When line 4 (`if num % 11 == 0 or num % 13 == 0:`) runs for the 78th time "
+        "(when `num` = 77), is the condition `num % 11 == 0 or num % 13 == 0` true? "
+        "Answer True or False."
+    ),
+    "loop_iterations-one-entry": (
+        "Take the 3rd start of the loop on line 4 (`for j in range(i):`), at the 4th run of "
+        "line 4 (when `i` = 2). How many times does its body run before the loop is left? "
+        "Count a pass left by `break` or `return` too. "
+        "The final check of line 4, which ends the loop, counts as a run."
+    ),
+    "loop_exit_state": (
+        "Take the loop on line 3 (`for num in range(n):`). What is `count` right after the "
+        "loop ends?"
+    ),
+}
+ASKED = {
+    "state_after-13th-run": (FIZZ, "f(80)", "state_after", 5, 13, "count", "2"),
+    "state_after-two-operators": (NESTED, "f(4)", "state_after", 5, 3, "total", "2"),
+    "state_after-repeated-values": (NESTED, "f(4)", "state_after", 4, 5, "j", "1"),
+    "branch-compound": (FIZZ, "f(80)", "branch", 4, 78, None, "True"),
+    "loop_iterations-one-entry": (NESTED, "f(4)", "loop_iterations", 4, 4, None, "2"),
+    "loop_exit_state": (FIZZ, "f(80)", "loop_exit_state", 3, 1, "count", "3"),
+}
+
+
+@pytest.mark.parametrize("name", list(QUESTIONS))
+def test_question_and_answer(name: str) -> None:
+    code, call, kind, line, occurrence, variable, answer = ASKED[name]
+    probe = find(probes_of(code, call), kind, line, occurrence, variable)
+    assert (probe.question, probe.answer) == (QUESTIONS[name], answer)
+
+
+def test_state_after_names_line_occurrence_and_unique_iteration_value() -> None:
+    probe = find(probes_of(FIZZ, "f(80)"), "state_after", 5, 13, "count")
     assert probe.answer_type == "int"
     assert probe.dimensions == ["State"]
     assert probe.id == "p:original:c0:state_after:5:13:count"
@@ -96,34 +139,13 @@ def test_state_after_names_line_occurrence_and_unique_iteration_value() -> None:
 
 def test_state_after_on_a_line_with_two_operators_is_arithmetic_too() -> None:
     probe = find(probes_of(NESTED, "f(4)"), "state_after", 5, 3, "total")
-    assert probe.question == (
-        "What is `total` right after line 5 (`total += i * j`) runs for the 3rd "
-        "time (when `i` = 2 and `j` = 1)?"
-    )
-    assert probe.answer == "2"
     assert probe.dimensions == ["Arithmetic", "State"]
     assert probe.features.operators == 2
     assert probe.features.nesting == 2
 
 
-def test_state_after_leaves_out_iteration_values_that_repeat() -> None:
-    probes = probes_of(NESTED, "f(4)")
-    header = find(probes, "state_after", 4, 5, "j")
-    assert header.question == (
-        "What is `j` right after line 4 (`for j in range(i):`) runs for the 5th time? "
-        "The final check of line 4, which ends the loop, counts as a run."
-    )
-    assert header.answer == "1"
-
-
 def test_branch_on_a_compound_condition() -> None:
     probe = find(probes_of(FIZZ, "f(80)"), "branch", 4, 78, None)
-    assert probe.question == (
-        "When line 4 (`if num % 11 == 0 or num % 13 == 0:`) runs for the 78th time "
-        "(when `num` = 77), is the condition `num % 11 == 0 or num % 13 == 0` true? "
-        "Answer True or False."
-    )
-    assert probe.answer == "True"
     assert probe.answer_type == "bool"
     assert probe.dimensions == ["Logic"]
     assert probe.features.operators == 5
@@ -132,15 +154,7 @@ def test_branch_on_a_compound_condition() -> None:
 
 def test_loop_iterations_counts_the_body_runs_of_one_entry() -> None:
     probes = probes_of(NESTED, "f(4)")
-    third = find(probes, "loop_iterations", 4, 4, None)
-    assert third.question == (
-        "Take the 3rd start of the loop on line 4 (`for j in range(i):`), at the 4th run of "
-        "line 4 (when `i` = 2). How many times does its body run before the loop is left? "
-        "Count a pass left by `break` or `return` too. "
-        "The final check of line 4, which ends the loop, counts as a run."
-    )
-    assert third.answer == "2"
-    assert third.dimensions == ["Boundary"]
+    assert find(probes, "loop_iterations", 4, 4, None).dimensions == ["Boundary"]
     assert find(probes, "loop_iterations", 4, 1, None).answer == "0"
     # `for i in range(m)` with m = 4 and no early exit: the call tells, so it is not asked
     assert not [p for p in probes if p.kind == "loop_iterations" and p.anchor.line == 3]
@@ -148,13 +162,7 @@ def test_loop_iterations_counts_the_body_runs_of_one_entry() -> None:
 
 def test_loop_exit_state_reads_the_first_step_after_the_loop() -> None:
     probes = probes_of(FIZZ, "f(80)")
-    count = find(probes, "loop_exit_state", 3, 1, "count")
-    assert count.question == (
-        "Take the loop on line 3 (`for num in range(n):`). What is `count` right after the "
-        "loop ends?"
-    )
-    assert count.answer == "3"
-    assert count.dimensions == ["Boundary", "State"]
+    assert find(probes, "loop_exit_state", 3, 1, "count").dimensions == ["Boundary", "State"]
     # `num` ends as the last element of range(80): the call tells, so it is not asked
     assert not [p for p in probes if p.kind == "loop_exit_state" and p.anchor.variable == "num"]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from programs import COUNT_CODE, asked_variables, derived
+
 from core_bench.probes import candidate_probes, static_answer
 from core_bench.probes._answerable import static_facts
 from core_bench.probes._context import CallContext
@@ -109,8 +111,8 @@ def test_names_bound_once_in_straight_line_code_change_a_known_number_of_times()
     assert {"total", "xs"} <= asked
 
 
-def _ctx() -> CallContext:
-    return CallContext(CODE, trace(CODE, CALL))
+def _ctx(code: str = CODE, call: str = CALL) -> CallContext:
+    return CallContext(code, trace(code, call))
 
 
 def _reading(probe):  # type: ignore[no-untyped-def]
@@ -143,29 +145,12 @@ def test_loops_over_arguments_the_function_never_changes_are_read_from_the_call(
     assert ("loop_iterations", 3) in {(p.kind, p.anchor.line) for p in kept}  # xs changed
 
 
-COUNT_CODE = (  # bundled cb-011
-    "def f(text, pat):\n"  # 1
-    "    if not pat:\n"  # 2
-    "        return -1\n"  # 3
-    "    count = 0\n"  # 4
-    "    start = text.find(pat)\n"  # 5
-    "    while start != -1:\n"  # 6
-    "        count += 1\n"  # 7
-    "        start = text.find(pat, start + 1)\n"  # 8
-    "    return count\n"  # 9
-)
-
-
 def test_a_while_test_tells_the_value_it_ends_on() -> None:
     call = "f('banana', 'an')"
-    ctx = CallContext(COUNT_CODE, trace(COUNT_CODE, call))
-    readings = {r.variable: r for r in KINDS["loop_exit_state"].each(ctx)}
-    assert readings["start"].answer == "-1" and readings["count"].answer == "2"
-    assert static_answer(ctx, readings["start"]) == "-1"  # the test's literal, not a trace
-    assert static_answer(ctx, readings["count"]) is None  # that needs running
-    probes = candidate_probes("p", "p:original", COUNT_CODE, 0, trace(COUNT_CODE, call))
-    exits = {p.anchor.variable for p in probes if p.kind == "loop_exit_state"}
-    assert exits == {"count"}
+    found = derived(COUNT_CODE, call, "loop_exit_state")
+    assert found["start"] == ("-1", "-1")  # the test's literal tells, not a trace
+    assert found["count"] == ("2", None)  # that needs running
+    assert asked_variables(COUNT_CODE, call, "loop_exit_state") == {"count"}
 
 
 def test_a_while_left_by_break_or_joined_by_and_tells_nothing() -> None:

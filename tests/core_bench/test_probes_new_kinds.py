@@ -11,8 +11,9 @@ from types import FrameType
 from typing import Any
 
 import pytest
+from programs import asked_variables, derived
 
-from core_bench.probes import KINDS, CallContext, candidate_probes, static_answer
+from core_bench.probes import KINDS, candidate_probes
 from tracer import trace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,13 +110,9 @@ HELPER_ONCE = (
 
 def test_a_helper_called_once_from_straight_line_code_is_not_asked() -> None:
     call = "f(' ab ', 3)"
-    ctx = CallContext(HELPER_ONCE, trace(HELPER_ONCE, call))
-    readings = {r.variable: r for r in KINDS["call_count"].each(ctx)}
-    assert {k: r.answer for k, r in readings.items()} == {"helper": "1", "twice": "3"}
-    assert static_answer(ctx, readings["helper"]) == "1"
-    assert static_answer(ctx, readings["twice"]) is None  # in a loop: running tells
-    asked = candidate_probes("p", "v", HELPER_ONCE, 0, trace(HELPER_ONCE, call))
-    assert [p.anchor.variable for p in asked if p.kind == "call_count"] == ["twice"]
+    found = derived(HELPER_ONCE, call, "call_count")
+    assert found == {"helper": ("1", "1"), "twice": ("3", None)}  # in a loop: running tells
+    assert asked_variables(HELPER_ONCE, call, "call_count") == {"twice"}
 
 
 def test_the_new_kinds_have_blind_rules_and_rows() -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import ast
+import sys
 import typing
+from pathlib import Path
 
+from core_bench import metrics, probes
 from core_bench.metrics._incremental import STAGES
 from core_bench.probes import KINDS, PROBE_KINDS, ROWS, STAGE_OF_KIND, candidate_probes
 from core_bench.schemas import ProbeKind
@@ -58,3 +62,27 @@ def test_each_row_reads_asks_and_types_its_kind() -> None:
     )
     (first,) = [p for p in probes if p.kind == "first_true"]
     assert first.answer == "2"  # 7 > 4 on the second pass
+
+
+def _string_constants(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {
+        n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    }
+
+
+def test_no_module_but_its_own_names_a_kind() -> None:
+    """A kind's name, as a string, appears only in its module (and in `schemas.ProbeKind`):
+    the probe and metrics code around it has no branch on a kind. "coverage" is also an REval
+    stage, which the stage lists name."""
+    package = Path(probes.__file__).parent
+    own = {row.kind: Path(sys.modules[row.read.__module__].__file__ or "") for row in ROWS}
+    stage_lists = {package / "_spec.py", Path(metrics.__file__).parent / "_incremental.py"}
+    paths = [*package.glob("*.py"), *Path(metrics.__file__).parent.glob("*.py")]
+    for path in paths:
+        for kind in set(own) & _string_constants(path):
+            if path == own[kind] or (kind in STAGES and path in stage_lists):
+                continue
+            raise AssertionError(f"{path.name} names the probe kind {kind!r}")
+    for kind, path in own.items():
+        assert path.name.startswith("_kind_") and kind in _string_constants(path)

@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
+from records import original_task
 
 from core_bench.build import Benchmark
 from core_bench.runs import (
@@ -185,17 +186,4 @@ def test_agents_read_calls_with_the_tracer_call_type() -> None:
 
 
 def _task_with_a_keyword() -> Task:
-    return Task(
-        id="t",
-        kind="input",
-        strategy="direct",
-        problem_id="p",
-        variant_id="p",
-        variant_kind="original",
-        call_index=0,
-        code="def f(x, n):\n    return x + n\n",
-        entry="f",
-        call="f(6, n=3)",
-        output="9",
-        original_output="9",
-    )
+    return original_task("def f(x, n):\n    return x + n\n", "f(6, n=3)", "9", kind="input")

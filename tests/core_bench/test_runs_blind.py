@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from records import original_task
+
 from core_bench.probes import candidate_probes
 from core_bench.runs import BEST, CANDIDATES, ReferenceAgent, Seen, blind_answer
 from core_bench.runs._tasks import Task
@@ -25,19 +27,13 @@ def probe_of(kind: str):  # type: ignore[no-untyped-def]
 
 
 def task_of(kind: str, probe=None) -> Task:  # type: ignore[no-untyped-def]
-    return Task(
+    return original_task(
+        CODE,
+        CALL,
+        "'33'",
         id=f"direct/{kind}/x",
-        kind="probe" if probe is not None else kind,  # type: ignore[arg-type]
-        strategy="direct",
-        problem_id="p",
+        kind="probe" if probe is not None else kind,
         variant_id="p:original",
-        variant_kind="original",
-        call_index=0,
-        code=CODE,
-        entry="f",
-        call=CALL,
-        output="'33'",
-        original_output="'33'",
         probe=probe,
     )
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_openai import RETRYABLE_FAULTS, FakeOpenAI, Fault, answers_for, tasks_of
+from fake_openai import RETRYABLE_FAULTS, FakeOpenAI, Fault, FaultKind, answers_for, tasks_of
 
 from core_bench.build import Benchmark
 from core_bench.cli import main
@@ -20,6 +20,9 @@ from core_bench.runs import ResponseCache, RunConfig, RunResult, Sampling, Task,
 from tracer import SandboxPool
 
 MODEL = "openai:fake-model"
+TIMEOUT_S, SLOW_S = 2.0, 4.0
+"""The client's timeout in the tests of "slow" answers, and how late those come: with 0.2-0.5 s
+an ordinary answer timed out too on a loaded machine (and was retried or failed)."""
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +32,7 @@ def tasks(bench: Benchmark) -> list[Task]:
 
 @pytest.fixture()
 def server(tasks: list[Task]) -> Iterator[FakeOpenAI]:
-    with FakeOpenAI(answers_for(tasks), slow_s=1.0) as fake:
+    with FakeOpenAI(answers_for(tasks), slow_s=SLOW_S) as fake:
         yield fake
 
 
@@ -42,7 +45,7 @@ def config(bench: Benchmark, out: Path, *urls: str, **changes: Any) -> RunConfig
         base_urls=urls,
         api_key="test-key",
         concurrency=8,
-        timeout_s=0.5,
+        timeout_s=5.0,
         retries=6,
         backoff_s=0.01,
     )
@@ -56,6 +59,13 @@ def go(cfg: RunConfig, bench: Benchmark, pool: SandboxPool) -> RunResult:
 def prompt_of(tasks: list[Task], kind: str = "output", index: int = 0) -> str:
     chosen = [t for t in tasks if t.kind == kind][index]
     return render(chosen).messages[-1]["content"]
+
+
+def failing(server: FakeOpenAI, tasks: list[Task], *faults: Fault | FaultKind) -> str:
+    """The prompt of the first output task, which `server` answers with `faults` first."""
+    prompt = prompt_of(tasks)
+    server.fail_prompt(prompt, *faults)
+    return prompt
 
 
 def sample_of(result: RunResult, prompt: str, tasks: list[Task]) -> Any:
@@ -132,10 +142,9 @@ def test_streamed_completions(
 def test_each_transient_fault_is_retried(
     bench: Benchmark, pool: SandboxPool, tasks: list[Task], server: FakeOpenAI, tmp_path: Path
 ) -> None:
-    prompt = prompt_of(tasks)
     faults = ("429", "500", "503", "drop", "malformed", "slow")
-    server.fail_prompt(prompt, *faults)
-    result = go(config(bench, tmp_path, server.url, timeout_s=0.3), bench, pool)
+    prompt = failing(server, tasks, *faults)
+    result = go(config(bench, tmp_path, server.url, timeout_s=TIMEOUT_S), bench, pool)
     assert [status for p, status in server.log if p == prompt] == [*faults, "200"]
     assert sample_of(result, prompt, tasks).verdict == "correct"
     assert result.counts["retries"] == len(faults) and result.counts["failed"] == 0
@@ -144,8 +153,7 @@ def test_each_transient_fault_is_retried(
 def test_retry_after_is_honoured(
     bench: Benchmark, pool: SandboxPool, tasks: list[Task], server: FakeOpenAI, tmp_path: Path
 ) -> None:
-    prompt = prompt_of(tasks)
-    server.fail_prompt(prompt, Fault("429", retry_after=1))
+    prompt = failing(server, tasks, Fault("429", retry_after=1))
     started = time.perf_counter()
     result = go(config(bench, tmp_path, server.url), bench, pool)
     assert time.perf_counter() - started >= 1.0
@@ -156,8 +164,7 @@ def test_retry_after_is_honoured(
 def test_no_retry_on_400_and_a_rerun_asks_again(
     bench: Benchmark, pool: SandboxPool, tasks: list[Task], server: FakeOpenAI, tmp_path: Path
 ) -> None:
-    prompt = prompt_of(tasks)
-    server.fail_prompt(prompt, "400")
+    prompt = failing(server, tasks, "400")
     cfg = config(bench, tmp_path, server.url)
     result = go(cfg, bench, pool)
     assert server.counts[prompt] == 1
@@ -178,7 +185,8 @@ def test_out_of_retries_is_recorded_and_the_run_goes_on(
     broken, slow = prompt_of(tasks, index=0), prompt_of(tasks, index=1)
     server.fail_prompt(broken, *["500"] * 3)
     server.fail_prompt(slow, *["slow"] * 3)
-    result = go(config(bench, tmp_path, server.url, retries=2, timeout_s=0.2), bench, pool)
+    cfg = config(bench, tmp_path, server.url, retries=2, timeout_s=TIMEOUT_S)
+    result = go(cfg, bench, pool)
     assert server.counts[broken] == 3 and server.counts[slow] == 3
     assert sample_of(result, broken, tasks).verdict == "error"
     assert sample_of(result, slow, tasks).verdict == "timeout"
@@ -190,11 +198,9 @@ def test_out_of_retries_is_recorded_and_the_run_goes_on(
 def test_empty_content_is_an_unparseable_answer_not_a_failure(
     bench: Benchmark, pool: SandboxPool, tasks: list[Task], server: FakeOpenAI, tmp_path: Path
 ) -> None:
-    prompt = prompt_of(tasks)
-    server.fail_prompt(prompt, "empty")
+    prompt = failing(server, tasks, "empty")
     cfg = config(bench, tmp_path, server.url)
-    result = go(cfg, bench, pool)
-    sample = sample_of(result, prompt, tasks)
+    sample = sample_of(go(cfg, bench, pool), prompt, tasks)
     assert (sample.verdict, sample.response) == ("unparseable", "")
     go(cfg, bench, pool)
     assert server.counts[prompt] == 1  # an answer, cached like any other
@@ -206,10 +212,10 @@ def test_twenty_percent_faults_end_with_every_task_answered_or_failed(
     tasks = tasks_of(bench, limit=2)
     kinds = (*RETRYABLE_FAULTS, "400")
     with FakeOpenAI(
-        answers_for(tasks), fault_rate=0.2, fault_kinds=kinds, seed=3, slow_s=0.6
+        answers_for(tasks), fault_rate=0.2, fault_kinds=kinds, seed=3, slow_s=SLOW_S
     ) as fake:
         retries = 3
-        cfg = config(bench, tmp_path, fake.url, limit=2, retries=retries, timeout_s=0.3)
+        cfg = config(bench, tmp_path, fake.url, limit=2, retries=retries, timeout_s=TIMEOUT_S)
         result = go(cfg, bench, pool)
         log = list(fake.log)
     assert len(result.samples) == len(tasks)
@@ -277,7 +283,7 @@ def test_cache_is_keyed_on_every_sampling_parameter(
 def test_failed_request_samples_are_not_cached(
     bench: Benchmark, pool: SandboxPool, tasks: list[Task], server: FakeOpenAI, tmp_path: Path
 ) -> None:
-    server.fail_prompt(prompt_of(tasks), "400")
+    failing(server, tasks, "400")
     go(config(bench, tmp_path, server.url), bench, pool)
     with sqlite3.connect(tmp_path / "cache.sqlite") as db:
         rows = db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]

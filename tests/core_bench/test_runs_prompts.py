@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from fake_openai import tasks_of
+from records import original_task
 
 from core_bench.build import Benchmark
 from core_bench.grading import extract_answer, grade_response
@@ -102,20 +103,8 @@ CRUXEVAL_SHA256 = {
 
 
 def identity_task(kind: str, strategy: str) -> Task:
-    return Task(
-        id="t",
-        kind=kind,  # type: ignore[arg-type]
-        strategy=strategy,  # type: ignore[arg-type]
-        problem_id="p",
-        variant_id="v",
-        variant_kind="original",
-        call_index=0,
-        code="def f(x):\n    return x\n",
-        entry="f",
-        call="f('abc')",
-        output="'abc'",
-        original_output="'abc'",
-    )
+    code = "def f(x):\n    return x\n"
+    return original_task(code, "f('abc')", "'abc'", kind=kind, strategy=strategy, variant_id="v")
 
 
 @pytest.mark.parametrize(("kind", "strategy"), list(CRUXEVAL_SHA256))

@@ -7,13 +7,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from records import manifest
 
 from core_bench.build import Benchmark
 from core_bench.runs import make_tasks
 from core_bench.schemas import (
     Anchor,
-    DatasetInfo,
-    Manifest,
     Probe,
     ProbeFeatures,
     Problem,
@@ -29,15 +28,7 @@ def synthetic(problems: int, *, calls: int = 8, probes_per_call: int = 3) -> Ben
     """A benchmark of `problems` problems, each with 6 equivalents (families as FAMILIES,
     the first three single-transform), 2 mutants and, on every call, `probes_per_call` probes of
     the original each anchored in every equivalent, plus one own probe per mutant and call."""
-    manifest = Manifest(
-        dataset=DatasetInfo(name="synthetic", sha256="0" * 64),
-        seed=0,
-        options={},
-        package_versions={},
-        counts={},
-        skipped=[],
-        built_at="2026-12-01T00:00:00+00:00",
-    )
+    built = manifest("synthetic", "0" * 64, built_at="2026-12-01T00:00:00+00:00")
     all_problems: list[Problem] = []
     all_variants: list[Variant] = []
     all_probes: list[Probe] = []
@@ -88,7 +79,7 @@ def synthetic(problems: int, *, calls: int = 8, probes_per_call: int = 3) -> Ben
             for mutant in (1, 2):
                 vid = f"{pid}:mut{mutant}"
                 all_probes.append(probe(f"{vid}:c{call}:q0", pid, vid, call, "branch", None))
-    return Benchmark(Path("synthetic"), manifest, all_problems, all_variants, all_probes)
+    return Benchmark(Path("synthetic"), built, all_problems, all_variants, all_probes)
 
 
 ANCHOR = Anchor(line=2, occurrence=1)

@@ -811,16 +811,21 @@ def test_patching_the_reporting_code_cannot_change_a_literal(pool: SandboxPool) 
     assert_clean(pool)
 
 
+_REPLY_FD = (
+    "import os, sys\n"
+    "def f():\n"
+    "    frame = sys._getframe()\n"
+    "    while frame is not None and 'write_end' not in frame.f_locals:\n"
+    "        frame = frame.f_back\n"
+    "    fd = frame.f_locals['write_end']\n"
+)
+"""The start of model text that finds the worker's end of its reply pipe, `fd`, up the frames."""
+
+
 def _forge(body: dict[str, object]) -> str:
     """Model text that writes `body` as its own reply and exits."""
     payload = json.dumps(body)
-    return (
-        "import os, sys\n"
-        "def f():\n"
-        "    frame = sys._getframe()\n"
-        "    while frame is not None and 'write_end' not in frame.f_locals:\n"
-        "        frame = frame.f_back\n"
-        "    fd = frame.f_locals['write_end']\n"
+    return _REPLY_FD + (
         f"    data = {payload!r}.encode()\n"
         "    os.write(fd, len(data).to_bytes(4, 'big') + data)\n"
         "    os._exit(0)"
@@ -851,14 +856,9 @@ def test_a_forged_reply_is_only_that_calls_outcome(
 
 
 def test_infinity_in_a_reply_is_malformed(pool: SandboxPool) -> None:
-    code = (
-        "import os, sys\n"
-        "def f():\n"
-        "    frame = sys._getframe()\n"
-        "    while 'write_end' not in frame.f_locals:\n"
-        "        frame = frame.f_back\n"
+    code = _REPLY_FD + (
         '    data = b\'{"status": "ok", "duration_s": Infinity}\'\n'
-        "    os.write(frame.f_locals['write_end'], len(data).to_bytes(4, 'big') + data)\n"
+        "    os.write(fd, len(data).to_bytes(4, 'big') + data)\n"
         "    os._exit(0)"
     )
     out = untrusted(pool, code)
@@ -867,13 +867,7 @@ def test_infinity_in_a_reply_is_malformed(pool: SandboxPool) -> None:
 
 
 def test_a_64_mb_reply_is_refused_unread(pool: SandboxPool) -> None:
-    code = (
-        "import os, sys\n"
-        "def f():\n"
-        "    frame = sys._getframe()\n"
-        "    while 'write_end' not in frame.f_locals:\n"
-        "        frame = frame.f_back\n"
-        "    fd = frame.f_locals['write_end']\n"
+    code = _REPLY_FD + (
         "    os.write(fd, (64 << 20).to_bytes(4, 'big'))\n"
         "    chunk = b'x' * (1 << 20)\n"
         "    for _ in range(64):\n"

@@ -360,6 +360,12 @@ def test_use_bwrap_true_requires_a_working_bwrap(monkeypatch: pytest.MonkeyPatch
         assert auto.use_bwrap is False
 
 
+def run_once(code: str, call: str, *, use_bwrap: bool) -> Outcome:
+    """`call` on `code` in a pool of its own, of one worker."""
+    with SandboxPool(workers=1, use_bwrap=use_bwrap) as pool:
+        return pool.run(code, call)
+
+
 @needs_bwrap
 def test_bwrap_workers_have_no_network() -> None:
     server = socket.create_server(("127.0.0.1", 0))
@@ -371,10 +377,8 @@ def test_bwrap_workers_have_no_network() -> None:
         "    return 'connected'"
     )
     try:
-        with SandboxPool(workers=1, use_bwrap=True) as boxed:
-            out = boxed.run(code, f"f({port})")
-        with SandboxPool(workers=1, use_bwrap=False) as plain:
-            reference = plain.run(code, f"f({port})")
+        out = run_once(code, f"f({port})", use_bwrap=True)
+        reference = run_once(code, f"f({port})", use_bwrap=False)
     finally:
         server.close()
     assert out.status == "exception" and out.exception is not None
@@ -401,8 +405,7 @@ def test_bwrap_root_is_read_only_even_below_the_guard(
         "    return fd, ctypes.get_errno()"
     )
     try:
-        with SandboxPool(workers=1, use_bwrap=True) as boxed:
-            out = boxed.run(code, f"f({target!r})")
+        out = run_once(code, f"f({target!r})", use_bwrap=True)
         assert out.status == "ok" and out.result is not None
         fd, err = ast.literal_eval(out.result)
         # The directory is not even there (nothing of /tmp is bound but the worker's own

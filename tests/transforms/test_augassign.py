@@ -2,18 +2,129 @@
 
 from __future__ import annotations
 
-from transform_testing import (
-    assert_declines,
-    assert_equivalent_over_seeds,
-    assert_keeps_lines,
-    assert_transform,
-)
+import pytest
+from transform_cases import Case, Equivalent, KeepsLines, Rewrite, cases, declines
 
 from transforms._augassign import AugAssignContract, AugAssignExpand
 
+CASES = cases(
+    expand_parenthesizes_the_right_operand=Rewrite(
+        AugAssignExpand,
+        """
+        def f(x, n):
+            total = 1
+            total *= n - 1
+            total **= 2
+            return total
+        """,
+        """
+        def f(x, n):
+            total = 1
+            total = total * (n - 1)
+            total **= 2
+            return total
+        """,
+        seed=1,
+    ),
+    expand_declines_for_mutable_or_unknown_values=declines(
+        AugAssignExpand,
+        # A list's += extends in place (the caller sees it); + would build a new list.
+        "def f(xs):\n    xs += [1]\n    return xs\n",
+        "def f(x):\n    out = []\n    out += x\n    return out\n",
+        # Unknown: a parameter, a subscript, a value from an unknown call, a global.
+        "def f(s):\n    s += 'a'\n    return s\n",
+        "def f(d):\n    d['k'] += 1\n    return d\n",
+        "def f(g):\n    y = g()\n    y += 1\n    return y\n",
+        "N = 0\ndef f():\n    global N\n    N = 1\n    N += 1\n    return N\n",
+        # A number times something unknown may be a list (3 * [1]).
+        "def f(x):\n    y = 3 * x\n    y += [1]\n    return y\n",
+    ),
+    expand_keeps_formatting=KeepsLines(
+        AugAssignExpand,
+        """
+        def f(xs):
+            # total of squares
+            total  =  0
+            for x in xs:
+                total += x * x
+            return total   # result
+        """,
+        ["    # total of squares", "    total  =  0", "    return total   # result"],
+    ),
+    expand_equivalent_including_tuples_and_strings=Equivalent(
+        AugAssignExpand,
+        """
+        def f(n, s):
+            t = ()
+            word = ''
+            k = 1
+            for i in range(n):
+                t += (i,)
+                word += s[i % len(s)]
+                k *= i + 1
+                k -= 1
+                k //= 2
+                k %= 97
+                k <<= 1
+            return t, word, k
+        """,
+        [(4, "ab"), (0, "x"), (7, "xyz")],
+        seeds=range(20),
+    ),
+    contract=Rewrite(
+        AugAssignContract,
+        """
+        def f(n):
+            i = 0
+            while i < n:
+                i = i + 2
+            return i
+        """,
+        """
+        def f(n):
+            i = 0
+            while i < n:
+                i += 2
+            return i
+        """,
+    ),
+    contract_declines_and_keeps_formatting=[
+        *declines(
+            AugAssignContract,
+            "def f(xs):\n    xs = xs + [1]\n    return xs\n",
+            "def f(x):\n    y = []\n    y = y + x\n    return y\n",
+            "def f(x):\n    x = 1\n    x = 2 + x\n    return x\n",
+        ),
+        KeepsLines(
+            AugAssignContract,
+            """
+            def f(n):
+                # halve
+                k  =  0
+                k = k - n
+                return k   # done
+            """,
+            ["    # halve", "    k  =  0", "    return k   # done"],
+        ),
+    ],
+    contract_equivalent=Equivalent(
+        AugAssignContract,
+        """
+        def f(n):
+            s = ''
+            c = 0
+            for i in range(n):
+                s = s + str(i)
+                c = c + i * 2
+            return s, c
+        """,
+        [(3,), (0,)],
+    ),
+)
+
 
 def test_expand_counter_keeps_trailing_comment() -> None:
-    result = assert_transform(
+    result = Rewrite(
         AugAssignExpand,
         """
         def f(text):
@@ -34,132 +145,10 @@ def test_expand_counter_keeps_trailing_comment() -> None:
             return count, out
         """,
         seed=1,
-    )
+    ).check()
     assert result.provenance.line_map == {i: [i] for i in range(1, 8)}
 
 
-def test_expand_parenthesizes_the_right_operand() -> None:
-    assert_transform(
-        AugAssignExpand,
-        """
-        def f(x, n):
-            total = 1
-            total *= n - 1
-            total **= 2
-            return total
-        """,
-        """
-        def f(x, n):
-            total = 1
-            total = total * (n - 1)
-            total **= 2
-            return total
-        """,
-        seed=1,
-    )
-
-
-def test_expand_declines_for_mutable_or_unknown_values() -> None:
-    # A list's += extends in place (the caller sees it); + would build a new list.
-    assert_declines(AugAssignExpand, "def f(xs):\n    xs += [1]\n    return xs\n")
-    assert_declines(AugAssignExpand, "def f(x):\n    out = []\n    out += x\n    return out\n")
-    # Unknown: a parameter, a subscript, a value from an unknown call, a global.
-    assert_declines(AugAssignExpand, "def f(s):\n    s += 'a'\n    return s\n")
-    assert_declines(AugAssignExpand, "def f(d):\n    d['k'] += 1\n    return d\n")
-    assert_declines(AugAssignExpand, "def f(g):\n    y = g()\n    y += 1\n    return y\n")
-    assert_declines(
-        AugAssignExpand, "N = 0\ndef f():\n    global N\n    N = 1\n    N += 1\n    return N\n"
-    )
-    # A number times something unknown may be a list (3 * [1]).
-    assert_declines(AugAssignExpand, "def f(x):\n    y = 3 * x\n    y += [1]\n    return y\n")
-
-
-def test_expand_keeps_formatting() -> None:
-    assert_keeps_lines(
-        AugAssignExpand,
-        """
-        def f(xs):
-            # total of squares
-            total  =  0
-            for x in xs:
-                total += x * x
-            return total   # result
-        """,
-        ["    # total of squares", "    total  =  0", "    return total   # result"],
-    )
-
-
-def test_expand_equivalent_including_tuples_and_strings() -> None:
-    assert_equivalent_over_seeds(
-        AugAssignExpand,
-        """
-        def f(n, s):
-            t = ()
-            word = ''
-            k = 1
-            for i in range(n):
-                t += (i,)
-                word += s[i % len(s)]
-                k *= i + 1
-                k -= 1
-                k //= 2
-                k %= 97
-                k <<= 1
-            return t, word, k
-        """,
-        [(4, "ab"), (0, "x"), (7, "xyz")],
-        seeds=range(20),
-    )
-
-
-def test_contract() -> None:
-    assert_transform(
-        AugAssignContract,
-        """
-        def f(n):
-            i = 0
-            while i < n:
-                i = i + 2
-            return i
-        """,
-        """
-        def f(n):
-            i = 0
-            while i < n:
-                i += 2
-            return i
-        """,
-    )
-
-
-def test_contract_declines_and_keeps_formatting() -> None:
-    assert_declines(AugAssignContract, "def f(xs):\n    xs = xs + [1]\n    return xs\n")
-    assert_declines(AugAssignContract, "def f(x):\n    y = []\n    y = y + x\n    return y\n")
-    assert_declines(AugAssignContract, "def f(x):\n    x = 1\n    x = 2 + x\n    return x\n")
-    assert_keeps_lines(
-        AugAssignContract,
-        """
-        def f(n):
-            # halve
-            k  =  0
-            k = k - n
-            return k   # done
-        """,
-        ["    # halve", "    k  =  0", "    return k   # done"],
-    )
-
-
-def test_contract_equivalent() -> None:
-    assert_equivalent_over_seeds(
-        AugAssignContract,
-        """
-        def f(n):
-            s = ''
-            c = 0
-            for i in range(n):
-                s = s + str(i)
-                c = c + i * 2
-            return s, c
-        """,
-        [(3,), (0,)],
-    )
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()

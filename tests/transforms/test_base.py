@@ -215,15 +215,8 @@ def test_results_do_not_depend_on_hash_randomisation() -> None:
     digests = set()
     for hash_seed in ("1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        done = subprocess.run(
-            [sys.executable, "-c", _DIGEST_SCRIPT],
-            cwd=root,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        digests.add(done.stdout.strip())
+        out = subprocess.check_output([sys.executable, "-c", _DIGEST_SCRIPT], cwd=root, env=env)
+        digests.add(out.strip())
     assert len(digests) == 1
 
 

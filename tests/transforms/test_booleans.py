@@ -2,87 +2,60 @@
 
 from __future__ import annotations
 
-from transform_testing import (
-    assert_declines,
-    assert_equivalent_over_seeds,
-    assert_keeps_lines,
-    assert_transform,
-)
+import pytest
+from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases, declines
 
 from transforms._booleans import DeMorgan, FlipComparison
 
-
-def test_de_morgan_in_boolean_context() -> None:
-    result = assert_transform(
-        DeMorgan,
-        """
-        def f(ch, n):
-            if len(ch) > n or ch in "ab":
-                return 1
-            return 0
-        """,
-        """
-        def f(ch, n):
-            if not (len(ch) <= n and ch not in "ab"):
-                return 1
-            return 0
-        """,
-    )
-    assert result.provenance.line_map == {1: [1], 2: [2], 3: [3], 4: [4]}
-
-
-def test_de_morgan_never_writes_a_double_negation() -> None:
+CASES = cases(
     # Reviewer's find: `a <= x and y` became `not (not a <= x or not y)`.
-    assert_declines(
-        DeMorgan,
-        """
-        def f(a, x, y):
-            if a <= x and y:
-                return 1
-            return 0
-        """,
-    )
-    assert_declines(DeMorgan, "def f(c):\n    if c.isnumeric() or c in 'ab':\n        return 1\n")
-    assert_transform(
-        DeMorgan,
-        """
-        def f(a, x, y):
-            if a <= 3 and not y:
-                return 1
-            return 0
-        """,
-        """
-        def f(a, x, y):
-            if not (a > 3 or y):
-                return 1
-            return 0
-        """,
-    )
-
-
-def test_de_morgan_simplifies_negated_comparisons_where_exact() -> None:
-    # An int or str on one side: the order is total (a float NaN is left to verification).
-    assert_transform(
-        DeMorgan,
-        "def f(s, k):\n    return not (len(s) < k and s.find('a') >= 0)\n",
-        "def f(s, k):\n    return len(s) >= k or s.find('a') < 0\n",
-    )
-    # Int arithmetic on such values (`len(s) - 1`) and str results (`s.lower()`) too.
-    assert_transform(
-        DeMorgan,
-        "def f(s, k):\n    return not (len(s) - 1 < k and s.lower() > k)\n",
-        "def f(s, k):\n    return len(s) - 1 >= k or s.lower() <= k\n",
-    )
-
-
-def test_de_morgan_leaves_a_comparison_it_cannot_invert_rather_than_write_not_before_it() -> None:
+    de_morgan_never_writes_a_double_negation=[
+        Declines(
+            DeMorgan,
+            """
+            def f(a, x, y):
+                if a <= x and y:
+                    return 1
+                return 0
+            """,
+        ),
+        Declines(DeMorgan, "def f(c):\n    if c.isnumeric() or c in 'ab':\n        return 1\n"),
+        Rewrite(
+            DeMorgan,
+            """
+            def f(a, x, y):
+                if a <= 3 and not y:
+                    return 1
+                return 0
+            """,
+            """
+            def f(a, x, y):
+                if not (a > 3 or y):
+                    return 1
+                return 0
+            """,
+        ),
+    ],
+    de_morgan_simplifies_negated_comparisons_where_exact=[
+        # An int or str on one side: the order is total (a float NaN is left to verification).
+        Rewrite(
+            DeMorgan,
+            "def f(s, k):\n    return not (len(s) < k and s.find('a') >= 0)\n",
+            "def f(s, k):\n    return len(s) >= k or s.find('a') < 0\n",
+        ),
+        # Int arithmetic on such values (`len(s) - 1`) and str results (`s.lower()`) too.
+        Rewrite(
+            DeMorgan,
+            "def f(s, k):\n    return not (len(s) - 1 < k and s.lower() > k)\n",
+            "def f(s, k):\n    return len(s) - 1 >= k or s.lower() <= k\n",
+        ),
+    ],
     # Sets are ordered by inclusion: `not a < b` is not `a >= b`. Before, this gave
     # `return not a < b or not c`, which nobody writes; the original stays.
-    assert_declines(DeMorgan, "def f(a, b, c):\n    return not (a < b and c)\n")
-
-
-def test_de_morgan_negations_equivalent_on_sets_and_nan() -> None:
-    assert_equivalent_over_seeds(
+    de_morgan_leaves_a_comparison_it_cannot_invert_rather_than_write_not_before_it=Declines(
+        DeMorgan, "def f(a, b, c):\n    return not (a < b and c)\n"
+    ),
+    de_morgan_negations_equivalent_on_sets_and_nan=Equivalent(
         DeMorgan,
         """
         def f(a, b, n):
@@ -96,36 +69,28 @@ def test_de_morgan_negations_equivalent_on_sets_and_nan() -> None:
         """,
         [({1}, {1, 2}, 1), ({1, 2}, {1}, 0), ("ab", "abc", 2), ([1], [1, 2], 3), ({3}, {4}, -1)],
         seeds=range(15),
-    )
-
-
-def test_de_morgan_both_directions_on_values() -> None:
-    assert_transform(
-        DeMorgan,
-        "def f(a, b):\n    return not (a and b)\n",
-        "def f(a, b):\n    return not a or not b\n",
-    )
-    assert_transform(
-        DeMorgan,
-        "def f(a, b):\n    return not a or not b\n",
-        "def f(a, b):\n    return not (a and b)\n",
-    )
-    assert_transform(
-        DeMorgan,
-        "def f(x, y):\n    ok = x and not (y or x > 2)\n    return ok\n",
-        "def f(x, y):\n    ok = x and (not y and x <= 2)\n    return ok\n",
-    )
-
-
-def test_de_morgan_declines() -> None:
+    ),
+    de_morgan_both_directions_on_values=[
+        Rewrite(
+            DeMorgan,
+            "def f(a, b):\n    return not (a and b)\n",
+            "def f(a, b):\n    return not a or not b\n",
+            back_seed=0,
+        ),
+        Rewrite(
+            DeMorgan,
+            "def f(x, y):\n    ok = x and not (y or x > 2)\n    return ok\n",
+            "def f(x, y):\n    ok = x and (not y and x <= 2)\n    return ok\n",
+        ),
+    ],
     # `a and b` as a value is an operand, not a bool: no rewrite keeps it.
-    assert_declines(DeMorgan, "def f(a, b):\n    return a and b\n")
-    assert_declines(DeMorgan, "def f(a):\n    return not a\n")
-    assert_declines(DeMorgan, "ok = not (a and b)\n")
-
-
-def test_de_morgan_keeps_formatting() -> None:
-    assert_keeps_lines(
+    de_morgan_declines=declines(
+        DeMorgan,
+        "def f(a, b):\n    return a and b\n",
+        "def f(a):\n    return not a\n",
+        "ok = not (a and b)\n",
+    ),
+    de_morgan_keeps_formatting=KeepsLines(
         DeMorgan,
         """
         def f(a, b):
@@ -135,11 +100,8 @@ def test_de_morgan_keeps_formatting() -> None:
             return c   # done
         """,
         ["    c  =  a + b   # sum", "        a -= 1", "    return c   # done"],
-    )
-
-
-def test_de_morgan_equivalent() -> None:
-    assert_equivalent_over_seeds(
+    ),
+    de_morgan_equivalent=Equivalent(
         DeMorgan,
         """
         def f(a, b, c):
@@ -155,42 +117,38 @@ def test_de_morgan_equivalent() -> None:
         """,
         [(0, 1, 3), (1, 0, 0), (1, 2, 2), ("", [], None), (1, 1, 5)],
         seeds=range(15),
-    )
-
-
-def test_flip_comparison() -> None:
-    assert_transform(
+    ),
+    flip_comparison=[
+        Rewrite(
+            FlipComparison,
+            """
+            def f(xs):
+                while len(xs) > 1:
+                    xs.pop()
+                return xs
+            """,
+            """
+            def f(xs):
+                while 1 < len(xs):
+                    xs.pop()
+                return xs
+            """,
+        ),
+        Rewrite(
+            FlipComparison,
+            "def f(a, b):\n    return a <= b, a == b, a is None\n",
+            "def f(a, b):\n    return a <= b, b == a, a is None\n",
+        ),
+    ],
+    flip_comparison_declines=declines(
         FlipComparison,
-        """
-        def f(xs):
-            while len(xs) > 1:
-                xs.pop()
-            return xs
-        """,
-        """
-        def f(xs):
-            while 1 < len(xs):
-                xs.pop()
-            return xs
-        """,
-    )
-    assert_transform(
-        FlipComparison,
-        "def f(a, b):\n    return a <= b, a == b, a is None\n",
-        "def f(a, b):\n    return a <= b, b == a, a is None\n",
-    )
-
-
-def test_flip_comparison_declines() -> None:
-    # Both operands may have effects or raise: their order matters.
-    assert_declines(FlipComparison, "def f(a, b):\n    return a.pop() < b.pop()\n")
-    assert_declines(FlipComparison, "def f(a, b):\n    return a[0] < b[1]\n")
-    # Chains and membership tests are not flipped.
-    assert_declines(FlipComparison, "def f(a, b):\n    return 0 < a < b, a in b\n")
-
-
-def test_flip_comparison_keeps_formatting() -> None:
-    assert_keeps_lines(
+        # Both operands may have effects or raise: their order matters.
+        "def f(a, b):\n    return a.pop() < b.pop()\n",
+        "def f(a, b):\n    return a[0] < b[1]\n",
+        # Chains and membership tests are not flipped.
+        "def f(a, b):\n    return 0 < a < b, a in b\n",
+    ),
+    flip_comparison_keeps_formatting=KeepsLines(
         FlipComparison,
         """
         def f(n):
@@ -199,11 +157,8 @@ def test_flip_comparison_keeps_formatting() -> None:
             return n >= limit   # compare
         """,
         ["    # threshold", "    limit  =  10"],
-    )
-
-
-def test_flip_comparison_equivalent() -> None:
-    assert_equivalent_over_seeds(
+    ),
+    flip_comparison_equivalent=Equivalent(
         FlipComparison,
         """
         def f(a, b):
@@ -214,4 +169,29 @@ def test_flip_comparison_equivalent() -> None:
         """,
         [(1, 2), (2, 2), (3.5, 1), (float("nan"), 1.0), ("ab", "b")],
         seeds=range(20),
-    )
+    ),
+)
+
+
+def test_de_morgan_in_boolean_context() -> None:
+    result = Rewrite(
+        DeMorgan,
+        """
+        def f(ch, n):
+            if len(ch) > n or ch in "ab":
+                return 1
+            return 0
+        """,
+        """
+        def f(ch, n):
+            if not (len(ch) <= n and ch not in "ab"):
+                return 1
+            return 0
+        """,
+    ).check()
+    assert result.provenance.line_map == {1: [1], 2: [2], 3: [3], 4: [4]}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from transform_testing import (
-    assert_declines,
-    assert_keeps_lines,
-    assert_transform,
-    code,
-    same_ast_ignoring_comments,
-    transform,
-)
+import pytest
+from transform_cases import Case, KeepsLines, Rewrite, cases, declines
+from transform_testing import code, same_ast_ignoring_comments, transform
 
 from transforms._comments import MisleadingComment
 
@@ -26,43 +21,49 @@ def f(nums, k):
 """
 
 
-def test_trailing_comment() -> None:
-    result = assert_transform(
+CASES = cases(
+    declines_without_statements_to_lie_about=declines(
         MisleadingComment,
-        PROGRAM,
+        "def f(x):\n    return x\n",
+        "x = []\nx.append(1)\n",
+    ),
+    keeps_existing_comments_and_formatting=KeepsLines(
+        MisleadingComment,
         """
-        def f(nums, k):
-            total = 0
-            for n in nums:
-                total += n
-            while total > k:
-                total -= k
-            if total:
-                nums.append(total)  # insert total at the front of nums
-            return nums
+        def f(xs):
+            # header
+            acc  =  []   # existing
+            for x in reversed(xs):
+                acc.append(x)
+            return acc
         """,
-    )
+        ["    # header", "    acc  =  []   # existing", "    return acc"],
+    ),
+)
+
+
+def commented(line: str, comment: str, *, own_line: bool = False) -> str:
+    """PROGRAM with `# comment` at the end of its line `line`, or on a line of its own above."""
+    lines = code(PROGRAM).splitlines(keepends=True)
+    (at,) = [i for i, text in enumerate(lines) if text.strip() == line]
+    if own_line:
+        indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
+        lines.insert(at, f"{indent}# {comment}\n")
+    else:
+        lines[at] = f"{lines[at].rstrip()}  # {comment}\n"
+    return "".join(lines)
+
+
+def test_trailing_comment() -> None:
+    after = commented("nums.append(total)", "insert total at the front of nums")
+    result = Rewrite(MisleadingComment, PROGRAM, after).check()
     assert result.provenance.line_map == {i: [i] for i in range(1, 10)}
 
 
 def test_own_line_comment_shifts_the_line_map() -> None:
-    result = assert_transform(
-        MisleadingComment,
-        PROGRAM,
-        """
-        def f(nums, k):
-            total = 0
-            # visit nums from its last element to its first
-            for n in nums:
-                total += n
-            while total > k:
-                total -= k
-            if total:
-                nums.append(total)
-            return nums
-        """,
-        seed=4,
-    )
+    comment = "visit nums from its last element to its first"
+    after = commented("for n in nums:", comment, own_line=True)
+    result = Rewrite(MisleadingComment, PROGRAM, after, seed=4).check()
     assert result.provenance.line_map[3] == [4]
     assert result.provenance.line_map[9] == [10]
 
@@ -92,21 +93,6 @@ def test_only_comments_change_and_every_claim_is_a_known_lie() -> None:
     assert len(texts) >= 6
 
 
-def test_declines_without_statements_to_lie_about() -> None:
-    assert_declines(MisleadingComment, "def f(x):\n    return x\n")
-    assert_declines(MisleadingComment, "x = []\nx.append(1)\n")
-
-
-def test_keeps_existing_comments_and_formatting() -> None:
-    assert_keeps_lines(
-        MisleadingComment,
-        """
-        def f(xs):
-            # header
-            acc  =  []   # existing
-            for x in reversed(xs):
-                acc.append(x)
-            return acc
-        """,
-        ["    # header", "    acc  =  []   # existing", "    return acc"],
-    )
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()

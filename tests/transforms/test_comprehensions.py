@@ -2,17 +2,183 @@
 
 from __future__ import annotations
 
-from transform_testing import (
-    assert_declines,
-    assert_equivalent,
-    assert_equivalent_over_seeds,
-    assert_keeps_lines,
-    assert_transform,
-    code,
-    transform,
-)
+import pytest
+from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases, declines
+from transform_testing import assert_equivalent, code, transform
 
 from transforms._comprehensions import ComprehensionToLoop, LoopToComprehension
+
+CASES = cases(
+    generator_consumed_by_join_is_hoisted=Rewrite(
+        ComprehensionToLoop,
+        """
+        def f(text):
+            return "".join(c for c in text if c.isdigit())
+        """,
+        """
+        def f(text):
+            values = []
+            for c in text:
+                if c.isdigit():
+                    values.append(c)
+            return "".join(values)
+        """,
+    ),
+    dict_and_nested_comprehensions=[
+        Rewrite(
+            ComprehensionToLoop,
+            """
+            def f(d):
+                return {k: v * 2 for k, v in d.items()}
+            """,
+            """
+            def f(d):
+                values = {}
+                for k, v in d.items():
+                    values[k] = v * 2
+                return values
+            """,
+        ),
+        Rewrite(
+            ComprehensionToLoop,
+            """
+            def f(rows):
+                return sum([x for row in rows for x in row if x > 0])
+            """,
+            """
+            def f(rows):
+                values = []
+                for row in rows:
+                    for x in row:
+                        if x > 0:
+                            values.append(x)
+                return sum(values)
+            """,
+        ),
+    ],
+    comprehension_to_loop_declines=declines(
+        ComprehensionToLoop,
+        # The loop variable is used elsewhere in the function: leaking it would clobber it.
+        "def f(x, xs):\n    ys = [x * 2 for x in xs]\n    return x, ys\n",
+        # any() stops early: a list built beforehand would evaluate every element.
+        "def f(xs):\n    return any(x > 1 for x in xs)\n",
+        "def f(xs):\n    return list(xs)\n",
+        "ys = [x for x in range(3)]\n",  # module level
+    ),
+    comprehension_to_loop_keeps_formatting=KeepsLines(
+        ComprehensionToLoop,
+        """
+        def f(xs):
+            # squares
+            sq  =  [x * x for x in xs]   # build
+            total = sum( sq )   # spacing kept
+            return total
+        """,
+        ["    # squares", "    total = sum( sq )   # spacing kept", "    return total"],
+    ),
+    comprehension_to_loop_equivalent=Equivalent(
+        ComprehensionToLoop,
+        """
+        def f(words, k):
+            lengths = {w: len(w) for w in words if w}
+            firsts = set(w[0] for w in words if w)
+            big = [n for n in lengths.values() if n > k]
+            return sorted(big), sorted(firsts), ",".join(w.upper() for w in words)
+        """,
+        [(["ab", "", "abc", "b"], 1), ([], 0)],
+    ),
+    filtered_nested_set_and_dict_accumulations=[
+        Rewrite(
+            LoopToComprehension,
+            """
+            def f(text):
+                a = []
+                for i in range(len(text)):
+                    if not text[i].isdecimal():
+                        a.append(text[i])
+                return "".join(a)
+            """,
+            """
+            def f(text):
+                a = [text[i] for i in range(len(text)) if not text[i].isdecimal()]
+                return "".join(a)
+            """,
+        ),
+        Rewrite(
+            LoopToComprehension,
+            """
+            def f(grid):
+                seen = set()
+                for row in grid:
+                    for x in row:
+                        seen.add(x % 3)
+                return seen
+            """,
+            """
+            def f(grid):
+                seen = {x % 3 for row in grid for x in row}
+                return seen
+            """,
+        ),
+        Rewrite(
+            LoopToComprehension,
+            """
+            def f(keys):
+                d = {}
+                for k in keys:
+                    d[k] = len(k)
+                return d
+            """,
+            """
+            def f(keys):
+                d = {k: len(k) for k in keys}
+                return d
+            """,
+        ),
+    ],
+    loop_to_comprehension_declines=declines(
+        LoopToComprehension,
+        # The loop variable is read after the loop (a comprehension would not leak it).
+        "def f(xs):\n    out = []\n    for x in xs:\n        out.append(x)\n    return out, x\n",
+        # The accumulator is read inside the loop.
+        "def f(xs):\n    out = []\n    for x in xs:\n        out.append(len(out))\n"
+        "    return out\n",
+        # The loop does more than append.
+        "def f(xs):\n    out = []\n    for x in xs:\n        print(x)\n        out.append(x)\n"
+        "    return out\n",
+        # A comment that would be lost.
+        "def f(xs):\n    out = []\n    for x in xs:\n        out.append(x)  # keep\n"
+        "    return out\n",
+    ),
+    loop_to_comprehension_keeps_formatting=KeepsLines(
+        LoopToComprehension,
+        """
+        def f(xs):
+            n  =  len(xs)   # size
+            out = []
+            for x in xs:
+                out.append(x + n)
+            return out   # result
+        """,
+        ["    n  =  len(xs)   # size", "    return out   # result"],
+    ),
+    loop_to_comprehension_equivalent=Equivalent(
+        LoopToComprehension,
+        """
+        def f(words):
+            lengths = {}
+            for w in words:
+                lengths[w] = len(w)
+            caps = []
+            for w2 in words:
+                if w2:
+                    for c in w2:
+                        caps.append(c.upper())
+            return lengths, caps
+        """,
+        [(["ab", "", "abc"],), ([],)],
+    ),
+)
 
 
 def test_list_comprehension_assigned_to_a_name() -> None:
@@ -29,99 +195,8 @@ def test_list_comprehension_assigned_to_a_name() -> None:
                     reverse.append("*" + e)
             return ";".join(reversed(reverse))
         """
-    result = assert_transform(ComprehensionToLoop, before, after)
+    result = Rewrite(ComprehensionToLoop, before, after, calls=[("a,b,,c", ","), ("", ",")]).check()
     assert result.provenance.line_map == {1: [1], 2: [2, 3, 4, 5], 3: [6]}
-    assert_equivalent(before, after, [("a,b,,c", ","), ("", ",")])
-
-
-def test_generator_consumed_by_join_is_hoisted() -> None:
-    assert_transform(
-        ComprehensionToLoop,
-        """
-        def f(text):
-            return "".join(c for c in text if c.isdigit())
-        """,
-        """
-        def f(text):
-            values = []
-            for c in text:
-                if c.isdigit():
-                    values.append(c)
-            return "".join(values)
-        """,
-    )
-
-
-def test_dict_and_nested_comprehensions() -> None:
-    assert_transform(
-        ComprehensionToLoop,
-        """
-        def f(d):
-            return {k: v * 2 for k, v in d.items()}
-        """,
-        """
-        def f(d):
-            values = {}
-            for k, v in d.items():
-                values[k] = v * 2
-            return values
-        """,
-    )
-    assert_transform(
-        ComprehensionToLoop,
-        """
-        def f(rows):
-            return sum([x for row in rows for x in row if x > 0])
-        """,
-        """
-        def f(rows):
-            values = []
-            for row in rows:
-                for x in row:
-                    if x > 0:
-                        values.append(x)
-            return sum(values)
-        """,
-    )
-
-
-def test_comprehension_to_loop_declines() -> None:
-    # The loop variable is used elsewhere in the function: leaking it would clobber it.
-    assert_declines(
-        ComprehensionToLoop, "def f(x, xs):\n    ys = [x * 2 for x in xs]\n    return x, ys\n"
-    )
-    # any() stops early: a list built beforehand would evaluate every element.
-    assert_declines(ComprehensionToLoop, "def f(xs):\n    return any(x > 1 for x in xs)\n")
-    assert_declines(ComprehensionToLoop, "def f(xs):\n    return list(xs)\n")
-    assert_declines(ComprehensionToLoop, "ys = [x for x in range(3)]\n")  # module level
-
-
-def test_comprehension_to_loop_keeps_formatting() -> None:
-    assert_keeps_lines(
-        ComprehensionToLoop,
-        """
-        def f(xs):
-            # squares
-            sq  =  [x * x for x in xs]   # build
-            total = sum( sq )   # spacing kept
-            return total
-        """,
-        ["    # squares", "    total = sum( sq )   # spacing kept", "    return total"],
-    )
-
-
-def test_comprehension_to_loop_equivalent() -> None:
-    assert_equivalent_over_seeds(
-        ComprehensionToLoop,
-        """
-        def f(words, k):
-            lengths = {w: len(w) for w in words if w}
-            firsts = set(w[0] for w in words if w)
-            big = [n for n in lengths.values() if n > k]
-            return sorted(big), sorted(firsts), ",".join(w.upper() for w in words)
-        """,
-        [(["ab", "", "abc", "b"], 1), ([], 0)],
-    )
 
 
 def test_accumulation_loop_becomes_list_comprehension() -> None:
@@ -141,119 +216,8 @@ def test_accumulation_loop_becomes_list_comprehension() -> None:
             output.sort(reverse=True)
             return output
         """
-    result = assert_transform(LoopToComprehension, before, after)
+    result = Rewrite(LoopToComprehension, before, after, calls=[([1, 1, 3],), ([],)]).check()
     assert result.provenance.line_map == {1: [1], 3: [3], 4: [3], 5: [3], 6: [4], 7: [5]}
-    assert_equivalent(before, after, [([1, 1, 3],), ([],)])
-
-
-def test_filtered_nested_set_and_dict_accumulations() -> None:
-    assert_transform(
-        LoopToComprehension,
-        """
-        def f(text):
-            a = []
-            for i in range(len(text)):
-                if not text[i].isdecimal():
-                    a.append(text[i])
-            return "".join(a)
-        """,
-        """
-        def f(text):
-            a = [text[i] for i in range(len(text)) if not text[i].isdecimal()]
-            return "".join(a)
-        """,
-    )
-    assert_transform(
-        LoopToComprehension,
-        """
-        def f(grid):
-            seen = set()
-            for row in grid:
-                for x in row:
-                    seen.add(x % 3)
-            return seen
-        """,
-        """
-        def f(grid):
-            seen = {x % 3 for row in grid for x in row}
-            return seen
-        """,
-    )
-    assert_transform(
-        LoopToComprehension,
-        """
-        def f(keys):
-            d = {}
-            for k in keys:
-                d[k] = len(k)
-            return d
-        """,
-        """
-        def f(keys):
-            d = {k: len(k) for k in keys}
-            return d
-        """,
-    )
-
-
-def test_loop_to_comprehension_declines() -> None:
-    # The loop variable is read after the loop (a comprehension would not leak it).
-    assert_declines(
-        LoopToComprehension,
-        "def f(xs):\n    out = []\n    for x in xs:\n        out.append(x)\n    return out, x\n",
-    )
-    # The accumulator is read inside the loop.
-    assert_declines(
-        LoopToComprehension,
-        "def f(xs):\n    out = []\n    for x in xs:\n        out.append(len(out))\n"
-        "    return out\n",
-    )
-    # The loop does more than append.
-    assert_declines(
-        LoopToComprehension,
-        "def f(xs):\n    out = []\n    for x in xs:\n        print(x)\n        out.append(x)\n"
-        "    return out\n",
-    )
-    # A comment that would be lost.
-    assert_declines(
-        LoopToComprehension,
-        "def f(xs):\n    out = []\n    for x in xs:\n        out.append(x)  # keep\n"
-        "    return out\n",
-    )
-
-
-def test_loop_to_comprehension_keeps_formatting() -> None:
-    assert_keeps_lines(
-        LoopToComprehension,
-        """
-        def f(xs):
-            n  =  len(xs)   # size
-            out = []
-            for x in xs:
-                out.append(x + n)
-            return out   # result
-        """,
-        ["    n  =  len(xs)   # size", "    return out   # result"],
-    )
-
-
-def test_loop_to_comprehension_equivalent() -> None:
-    assert_equivalent_over_seeds(
-        LoopToComprehension,
-        """
-        def f(words):
-            lengths = {}
-            for w in words:
-                lengths[w] = len(w)
-            caps = []
-            for w2 in words:
-                if w2:
-                    for c in w2:
-                        caps.append(c.upper())
-            return lengths, caps
-        """,
-        [(["ab", "", "abc"],), ([],)],
-    )
 
 
 def test_partial_collections_stay_invisible_to_closures() -> None:
@@ -268,7 +232,7 @@ def test_partial_collections_stay_invisible_to_closures() -> None:
     result = transform(ComprehensionToLoop, code(source), seed=0)
     assert result is not None and "out = []" not in result.code
     assert_equivalent(source, result.code, [([1, 2],), ([],)])
-    assert_declines(
+    Declines(
         LoopToComprehension,
         """
         def f(xs):
@@ -278,4 +242,9 @@ def test_partial_collections_stay_invisible_to_closures() -> None:
                 out.append(g())
             return out
         """,
-    )
+    ).check()
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()

@@ -3,14 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from transform_testing import (
-    assert_declines,
-    assert_equivalent_over_seeds,
-    assert_keeps_lines,
-    assert_transform,
-    code,
-    transform,
-)
+from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases
+from transform_testing import code, transform
 
 from transforms._deadcode import DeadAssignment, DeadBranch
 
@@ -23,8 +17,26 @@ def f(nums):
 """
 
 
+CASES = cases(
+    dead_branch_other_tests=Rewrite(
+        DeadBranch,
+        LOOP,
+        """
+        def f(nums):
+            output = []
+            if 0:
+                output.append(n)
+            for n in nums:
+                output.append(n)
+            return output
+        """,
+        seed=1,
+    ),
+)
+
+
 def test_dead_branch_after_docstring_copies_a_statement() -> None:
-    result = assert_transform(
+    result = Rewrite(
         DeadBranch,
         '''
         def f(nums):
@@ -44,29 +56,12 @@ def test_dead_branch_after_docstring_copies_a_statement() -> None:
                 output.append(n)
             return output
         ''',
-    )
+    ).check()
     assert result.provenance.line_map == {1: [1], 2: [2], 3: [3], 4: [4], 5: [7], 6: [8]}
 
 
-def test_dead_branch_other_tests() -> None:
-    assert_transform(
-        DeadBranch,
-        LOOP,
-        """
-        def f(nums):
-            output = []
-            if 0:
-                output.append(n)
-            for n in nums:
-                output.append(n)
-            return output
-        """,
-        seed=1,
-    )
-
-
 def test_dead_assignment_fresh_name_or_overwritten_local() -> None:
-    assert_transform(
+    Rewrite(
         DeadAssignment,
         LOOP,
         """
@@ -77,8 +72,8 @@ def test_dead_assignment_fresh_name_or_overwritten_local() -> None:
             nums_copy = nums
             return output
         """,
-    )
-    result = assert_transform(
+    ).check()
+    result = Rewrite(
         DeadAssignment,
         LOOP,
         """
@@ -90,21 +85,21 @@ def test_dead_assignment_fresh_name_or_overwritten_local() -> None:
             return output
         """,
         seed=1,
-    )
+    ).check()
     assert result.provenance.line_map == {1: [1], 2: [3], 3: [4], 4: [5], 5: [6]}
 
 
 @pytest.mark.parametrize("cls", [DeadBranch, DeadAssignment])
 def test_declines(cls: type) -> None:
-    assert_declines(cls, "x = 1\nprint(x)\n")  # no function
+    Declines(cls, "x = 1\nprint(x)\n").check()  # no function
     # A global statement: an inserted assignment could clash with the declaration.
-    assert_declines(cls, "def f(t):\n    global g\n    g = t\n    return g\n")
-    assert_declines(cls, "class C:\n    def m(self):\n        return 1\n")
+    Declines(cls, "def f(t):\n    global g\n    g = t\n    return g\n").check()
+    Declines(cls, "class C:\n    def m(self):\n        return 1\n").check()
 
 
 @pytest.mark.parametrize("cls", [DeadBranch, DeadAssignment])
 def test_keeps_formatting(cls: type) -> None:
-    assert_keeps_lines(
+    KeepsLines(
         cls,
         """
         def f(a,b):   # odd spacing
@@ -113,12 +108,12 @@ def test_keeps_formatting(cls: type) -> None:
             return s   # done
         """,
         ["def f(a,b):   # odd spacing", "    # add them", "    s  =  a+b", "    return s   # done"],
-    )
+    ).check()
 
 
 @pytest.mark.parametrize("cls", [DeadBranch, DeadAssignment])
 def test_equivalent(cls: type) -> None:
-    assert_equivalent_over_seeds(
+    Equivalent(
         cls,
         """
         def f(text, k):
@@ -134,7 +129,7 @@ def test_equivalent(cls: type) -> None:
         """,
         [("a1b22", 2), ("", 0), ("99", 1)],
         seeds=range(25),
-    )
+    ).check()
 
 
 def test_dead_assignment_leaves_overwritten_locals_in_try_alone() -> None:
@@ -151,3 +146,8 @@ def test_dead_assignment_leaves_overwritten_locals_in_try_alone() -> None:
         result = transform(DeadAssignment, code(source), seed=seed)
         assert result is not None
         assert "    y = " not in result.code.replace("        y = int(x)", "")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()

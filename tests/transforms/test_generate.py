@@ -365,9 +365,7 @@ class _NeverStep(Transform):
     kind = "mutant"
     description = "make `i += 1` add nothing"
 
-    def leave_AugAssign(
-        self, original_node: cst.AugAssign, updated_node: cst.AugAssign
-    ) -> cst.AugAssign:
+    def leave_AugAssign(self, _: cst.AugAssign, updated_node: cst.AugAssign) -> cst.AugAssign:
         return updated_node.with_changes(value=cst.Integer("0"))
 
 
@@ -378,13 +376,9 @@ class _RaiseFirst(Transform):
     kind = "mutant"
     description = "raise at the top of the function"
 
-    def leave_FunctionDef(
-        self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
-    ) -> cst.FunctionDef:
-        body = updated_node.body.with_changes(
-            body=[cst.parse_statement("raise ValueError(n)\n"), *updated_node.body.body]
-        )
-        return updated_node.with_changes(body=body)
+    def leave_FunctionDef(self, _: cst.FunctionDef, node: cst.FunctionDef) -> cst.FunctionDef:
+        raising = cst.parse_statement("raise ValueError(n)\n")
+        return node.with_changes(body=node.body.with_changes(body=[raising, *node.body.body]))
 
 
 LOOP = """\

@@ -2,123 +2,61 @@
 
 from __future__ import annotations
 
-from transform_testing import (
-    assert_declines,
-    assert_equivalent,
-    assert_equivalent_over_seeds,
-    assert_keeps_lines,
-    assert_transform,
-)
+import pytest
+from transform_cases import Case, Equivalent, KeepsLines, Rewrite, cases, declines
 
 from transforms._guards import EarlyReturnToElse, GuardClause
 
-
-def test_drop_else_after_return_keeps_comments() -> None:
-    result = assert_transform(
-        GuardClause,
-        """
-        def f(string, encryption):
-            if encryption == 0:
-                return string
-            else:
-                # the other case
-                return string.upper()
-        """,
-        """
-        def f(string, encryption):
-            if encryption == 0:
-                return string
-            # the other case
-            return string.upper()
-        """,
-    )
-    assert result.provenance.line_map == {1: [1], 2: [2], 3: [3], 6: [5]}
-
-
-def test_function_guard_duplicates_the_final_return() -> None:
-    before = """
-        def f(lst):
-            original = lst[:]
-            if lst:  # non-empty
-                lst.pop(0)
-                lst.append(1)
-            return lst
-        """
-    after = """
-        def f(lst):
-            original = lst[:]
-            if not lst:
-                return lst
-            # non-empty
-            lst.pop(0)
-            lst.append(1)
-            return lst
-        """
-    result = assert_transform(GuardClause, before, after)
-    assert result.provenance.line_map[6] == [4, 8]
-    assert_equivalent(before, after, [([],), ([1, 2],)])
-
-
-def test_loop_guard_uses_continue_and_bare_function_guard_returns() -> None:
-    assert_transform(
-        GuardClause,
-        """
-        def f(t):
-            out = []
-            for c in t:
-                if c.isnumeric():
+CASES = cases(
+    loop_guard_uses_continue_and_bare_function_guard_returns=[
+        Rewrite(
+            GuardClause,
+            """
+            def f(t):
+                out = []
+                for c in t:
+                    if c.isnumeric():
+                        out.append(c)
+                return out
+            """,
+            """
+            def f(t):
+                out = []
+                for c in t:
+                    if not c.isnumeric():
+                        continue
                     out.append(c)
-            return out
-        """,
-        """
-        def f(t):
-            out = []
-            for c in t:
-                if not c.isnumeric():
-                    continue
-                out.append(c)
-            return out
-        """,
-    )
-    assert_transform(
-        GuardClause,
-        """
-        def f(x):
-            if x > 0:
+                return out
+            """,
+        ),
+        Rewrite(
+            GuardClause,
+            """
+            def f(x):
+                if x > 0:
+                    print(x)
+            """,
+            """
+            def f(x):
+                if x <= 0:
+                    return
                 print(x)
-        """,
-        """
-        def f(x):
-            if x <= 0:
-                return
-            print(x)
-        """,
-    )
-
-
-def test_guard_clause_declines() -> None:
-    # Statements follow the if, so it does not wrap the rest of the body.
-    assert_declines(
+            """,
+        ),
+    ],
+    guard_clause_declines=declines(
         GuardClause,
+        # Statements follow the if, so it does not wrap the rest of the body.
         "def f(x):\n    if x:\n        x += 1\n    x *= 2\n    print(x)\n    return x\n",
-    )
-    # The if branch does not always leave, so the else cannot be dropped.
-    assert_declines(
-        GuardClause,
+        # The if branch does not always leave, so the else cannot be dropped.
         "def f(x):\n    y = 0\n    if x:\n        y = 1\n    else:\n        y = 2\n    print(y)\n"
         "    return y\n",
-    )
-    assert_declines(GuardClause, "if x:\n    y = 1\n")
-    # The guard would read `if not num < k: return` (operands of unknown type).
-    assert_declines(
-        GuardClause,
+        "if x:\n    y = 1\n",
+        # The guard would read `if not num < k: return` (operands of unknown type).
         "def f(num, k):\n    out = []\n    if num < k:\n        out.append(num)\n"
         "        out.append(k)\n    return out\n",
-    )
-
-
-def test_guard_clause_keeps_formatting() -> None:
-    assert_keeps_lines(
+    ),
+    guard_clause_keeps_formatting=KeepsLines(
         GuardClause,
         """
         def f(n):
@@ -129,11 +67,8 @@ def test_guard_clause_keeps_formatting() -> None:
             return total
         """,
         ["    # start", "    total  =  0   # odd"],
-    )
-
-
-def test_guard_clause_equivalent() -> None:
-    assert_equivalent_over_seeds(
+    ),
+    guard_clause_equivalent=Equivalent(
         GuardClause,
         """
         def f(xs, k):
@@ -157,11 +92,8 @@ def test_guard_clause_equivalent() -> None:
         """,
         [([1, 2, 3, 4, 6], 2), ([], 3), ([5], 5), ([3, 9], 3)],
         seeds=range(15),
-    )
-
-
-def test_early_return_to_else() -> None:
-    assert_transform(
+    ),
+    early_return_to_else=Rewrite(
         EarlyReturnToElse,
         """
         def f(text, suffix):
@@ -178,13 +110,13 @@ def test_early_return_to_else() -> None:
                 n = len(text)
                 return text * n
         """,
-    )
-
-
-def test_early_return_to_else_declines_and_keeps_formatting() -> None:
-    assert_declines(EarlyReturnToElse, "def f(x):\n    if x:\n        x += 1\n    return x\n")
-    assert_declines(EarlyReturnToElse, "def f(x):\n    if x:\n        return 1\n")
-    assert_keeps_lines(
+    ),
+    early_return_to_else_declines=declines(
+        EarlyReturnToElse,
+        "def f(x):\n    if x:\n        x += 1\n    return x\n",
+        "def f(x):\n    if x:\n        return 1\n",
+    ),
+    early_return_to_else_keeps_formatting=KeepsLines(
         EarlyReturnToElse,
         """
         def f(x):
@@ -194,11 +126,8 @@ def test_early_return_to_else_declines_and_keeps_formatting() -> None:
             return y + 1
         """,
         ["    y  =  x   # copy"],
-    )
-
-
-def test_early_return_to_else_equivalent() -> None:
-    assert_equivalent_over_seeds(
+    ),
+    early_return_to_else_equivalent=Equivalent(
         EarlyReturnToElse,
         """
         def f(xs):
@@ -214,25 +143,75 @@ def test_early_return_to_else_equivalent() -> None:
             return out
         """,
         [([1, -2, 3, 12, 4],), ([],), ([-1],)],
-    )
-
-
-def test_function_guard_leaves_no_unreachable_return() -> None:
+    ),
     # Reviewer's find: the final return was copied into the guard and also left after a
     # body that always returns.
-    before = """
+    function_guard_leaves_no_unreachable_return=Rewrite(
+        GuardClause,
+        """
         def f(marks, name):
             if name in marks:
                 value = marks.pop(name)
                 return value
             return 'Name unknown'
+        """,
         """
-    after = """
         def f(marks, name):
             if name not in marks:
                 return 'Name unknown'
             value = marks.pop(name)
             return value
+        """,
+        calls=[({"a": 1}, "a"), ({}, "b")],
+    ),
+)
+
+
+def test_drop_else_after_return_keeps_comments() -> None:
+    result = Rewrite(
+        GuardClause,
         """
-    assert_transform(GuardClause, before, after)
-    assert_equivalent(before, after, [({"a": 1}, "a"), ({}, "b")])
+        def f(string, encryption):
+            if encryption == 0:
+                return string
+            else:
+                # the other case
+                return string.upper()
+        """,
+        """
+        def f(string, encryption):
+            if encryption == 0:
+                return string
+            # the other case
+            return string.upper()
+        """,
+    ).check()
+    assert result.provenance.line_map == {1: [1], 2: [2], 3: [3], 6: [5]}
+
+
+def test_function_guard_duplicates_the_final_return() -> None:
+    before = """
+        def f(lst):
+            original = lst[:]
+            if lst:  # non-empty
+                lst.pop(0)
+                lst.append(1)
+            return lst
+        """
+    after = """
+        def f(lst):
+            original = lst[:]
+            if not lst:
+                return lst
+            # non-empty
+            lst.pop(0)
+            lst.append(1)
+            return lst
+        """
+    result = Rewrite(GuardClause, before, after, calls=[([],), ([1, 2],)]).check()
+    assert result.provenance.line_map[6] == [4, 8]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()

@@ -4,20 +4,313 @@ from __future__ import annotations
 
 import libcst as cst
 import pytest
-from transform_testing import (
-    assert_declines,
-    assert_equivalent,
-    assert_equivalent_over_seeds,
-    assert_keeps_lines,
-    assert_transform,
-)
+from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases, declines
 
 from transforms._helper_names import expression_helper_names
 from transforms._helpers import ExtractHelperExpr, ExtractLoopBody
 
+CASES = cases(
+    extract_expression_inside_a_comprehension_and_keeps_globals=[
+        Rewrite(
+            ExtractHelperExpr,
+            """
+            def f(text, sep):
+                parts = text.strip().split(sep)
+                return [p.strip().lower() for p in parts if p], len(parts) * 2
+            """,
+            """
+            def lowercased(p):
+                return p.strip().lower()
+
+            def f(text, sep):
+                parts = text.strip().split(sep)
+                return [lowercased(p) for p in parts if p], len(parts) * 2
+            """,
+            seed=0,
+        ),
+        Rewrite(
+            ExtractHelperExpr,
+            """
+            X = 10
+
+            def f(a, b):
+                if a > X:
+                    return a - b
+                return (a + b) * X
+            """,
+            """
+            X = 10
+
+            def product(a, b):
+                return (a + b) * X
+
+            def f(a, b):
+                if a > X:
+                    return a - b
+                return product(a, b)
+            """,
+            seed=2,
+        ),
+    ],
+    a_single_operator_or_call_is_never_a_helper=[
+        # Before: `def is_in_nums(y, nums): return y in nums`, `def pick(...)`; one operation
+        # is not what a person moves into a named helper.
+        Declines(
+            ExtractHelperExpr,
+            """
+            def f(nums, y, a, b):
+                if y in nums:
+                    return nums.index(y)
+                z = a if y else b
+                return len(nums), a + b, z
+            """,
+            seeds=range(25),
+        ),
+        # A loop body of one operation (`total += x * 2`) is not a block worth a helper.
+        Declines(
+            ExtractLoopBody,
+            """
+            def f(nums):
+                total = 0
+                for x in nums:
+                    total += x * 2
+                return total
+            """,
+            seeds=range(25),
+        ),
+        # Two operations are.
+        Rewrite(
+            ExtractHelperExpr,
+            """
+            def f(nums, y):
+                if y in nums:
+                    return nums.index(y) + 1
+                return 0
+            """,
+            """
+            def combined_nums(nums, y):
+                return nums.index(y) + 1
+
+            def f(nums, y):
+                if y in nums:
+                    return combined_nums(nums, y)
+                return 0
+            """,
+        ),
+    ],
+    the_call_replacing_a_bracketed_expression_gets_no_extra_parentheses=Rewrite(
+        ExtractHelperExpr,
+        """
+        def f(a, b, k):
+            c = (a + b) * k
+            return (a - b) * k, c
+        """,
+        """
+        def product(a, b, k):
+            return (a - b) * k
+
+        def f(a, b, k):
+            c = (a + b) * k
+            return product(a, b, k), c
+        """,
+    ),
+    extract_expression_declines=declines(
+        ExtractHelperExpr,
+        # `y` may be unbound where the expression stands (a helper call would evaluate it).
+        """
+        def f(x):
+            if x:
+                y = 1
+            return x and y + 1
+        """,
+        "def f(x):\n    return x\n",
+        "def f(x):\n    return eval('x + 1')\n",
+        "def f(x):\n    global g\n    g = x + 1\n    return g\n",
+    ),
+    extract_expression_keeps_formatting=KeepsLines(
+        ExtractHelperExpr,
+        """
+        # module comment
+        def f(a,b):
+            # explain
+            c = a*b + 1   # result
+            return c
+        """,
+        ["# module comment", "    # explain"],
+    ),
+    extract_expression_equivalent=Equivalent(
+        ExtractHelperExpr,
+        """
+        BASE = 3
+
+        def f(words, n):
+            out = {}
+            for i, w in enumerate(words):
+                if len(w) > n and w[0] not in out:
+                    out[w[0]] = (i * BASE + n) % 7
+            best = max(out.values()) if out else None
+            return sorted(out.items(), key=lambda kv: (kv[1], kv[0])), best
+        """,
+        [(["apple", "bob", "avocado", "cat"], 2), ([], 0), (["zz", "zy"], 1)],
+        seeds=range(25),
+    ),
+    extract_while_body=Rewrite(
+        ExtractLoopBody,
+        """
+        def f(s):
+            i = 0
+            total = 0
+            while i < len(s):
+                digit = int(s[i])
+                total = total * 10 + digit
+                i += 1
+            return total
+        """,
+        """
+        def update_total(s, i, total):
+            digit = int(s[i])
+            total = total * 10 + digit
+            i += 1
+            return digit, total, i
+
+        def f(s):
+            i = 0
+            total = 0
+            while i < len(s):
+                digit, total, i = update_total(s, i, total)
+            return total
+        """,
+    ),
+    extract_loop_body_keeps_formatting=KeepsLines(
+        ExtractLoopBody,
+        """
+        def f(xs):
+            # running sum
+            total  =  0   # start
+            for x in xs:
+                x *= 2
+                total += x   # add
+            return total   # done
+        """,
+        [
+            "    # running sum",
+            "    total  =  0   # start",
+            "    total += x   # add",
+            "    return total   # done",
+        ],
+    ),
+    extract_loop_body_equivalent=Equivalent(
+        ExtractLoopBody,
+        """
+        def f(rows, k):
+            seen = set()
+            best = None
+            n = 0
+            for row in rows:
+                n += 1
+                for x in row:
+                    if x in seen:
+                        continue
+                    seen.add(x)
+                    if best is None or x * k > best:
+                        best = x * k
+            while n > 0:
+                n -= 2
+                k = k + n
+            return sorted(seen), best, n, k
+        """,
+        [([[1, 2], [2, 3]], 2), ([], 1), ([[5], [], [5, -1]], -1)],
+        seeds=range(10),
+    ),
+    extract_loop_body_declines_when_a_closure_reads_what_it_updates=Declines(
+        ExtractLoopBody,
+        """
+        def f(xs):
+            count = 0
+            def seen():
+                return count
+            out = []
+            for x in xs:
+                count += 1
+                out.append(seen())
+            return out
+        """,
+    ),
+    closures_and_lazy_generators_are_not_moved=[
+        # Moved into a helper, the lambda and the generator would see the helper's `k`, not
+        # the caller's later value.
+        Equivalent(
+            ExtractHelperExpr,
+            """
+            def f(xs, k):
+                m = map(lambda c: c + k, xs)
+                g = (c * k for c in xs)
+                k = 10
+                return list(m), list(g), sorted(xs, key=lambda c: -c)
+            """,
+            [([1, 2], 3), ([], 0)],
+            seeds=range(30),
+        ),
+        Declines(
+            ExtractLoopBody,
+            """
+            def f(xs, k):
+                fs = []
+                for x in xs:
+                    fs.append(lambda: x + k)
+                k = 100
+                return [g() for g in fs]
+            """,
+        ),
+    ],
+    trivial_or_unused_expressions_are_not_extracted=declines(
+        ExtractHelperExpr,
+        # Reviewer's finds: `compute(registry)` for `registry.copy()`, `compute(occurrences)`
+        # for a bare `occurrences.sort()` (a helper returning None), `check(index, elements)`
+        # for a while bound, `def f(t): return compute(t)`.
+        """
+        def f(d, nums):
+            d = d.copy()
+            nums.sort()
+            n = len(nums)
+            i = 0
+            while i < len(nums):
+                i += 1
+            return d, n
+        """,
+        "def f(s):\n    return sum([t.istitle() for t in s.split()])\n",
+    ),
+    # Reviewer's find: `test_value`/`evaluate` say nothing of what the helper computes.
+    helpers_are_named_for_what_they_compute=Rewrite(
+        ExtractHelperExpr,
+        """
+        def f(text):
+            return [ch for ch in text if ch.lower() in 'aeiou']
+        """,
+        """
+        def is_vowel(ch):
+            return ch.lower() in 'aeiou'
+
+        def f(text):
+            return [ch for ch in text if is_vowel(ch)]
+        """,
+    ),
+    extract_loop_body_declines=declines(
+        ExtractLoopBody,
+        # leaves the loop
+        "def f(xs):\n    for x in xs:\n        if x:\n            return x\n    return None\n",
+        "def f(xs):\n    for x in xs:\n        if x:\n            break\n    return xs\n",
+        # `last` may be unbound before the loop and is only assigned conditionally
+        "def f(xs):\n    for x in xs:\n        if x:\n            last = x\n    return xs\n",
+        # inside a try: a partial update could be observed by the handler
+        "def f(xs):\n    n = 0\n    try:\n        for x in xs:\n            n += 1 / x\n"
+        "    except ZeroDivisionError:\n        return n\n    return n\n",
+    ),
+)
+
 
 def test_extract_expression_passes_free_variables() -> None:
-    result = assert_transform(
+    result = Rewrite(
         ExtractHelperExpr,
         """
         def f(text, sep):
@@ -33,116 +326,13 @@ def test_extract_expression_passes_free_variables() -> None:
             return [p.strip().lower() for p in parts if p], len(parts) * 2
         """,
         seed=2,
-    )
+    ).check()
     assert result.provenance.line_map == {1: [4], 2: [2, 5], 3: [6]}
 
 
-def test_extract_expression_inside_a_comprehension_and_keeps_globals() -> None:
-    assert_transform(
-        ExtractHelperExpr,
-        """
-        def f(text, sep):
-            parts = text.strip().split(sep)
-            return [p.strip().lower() for p in parts if p], len(parts) * 2
-        """,
-        """
-        def lowercased(p):
-            return p.strip().lower()
-
-        def f(text, sep):
-            parts = text.strip().split(sep)
-            return [lowercased(p) for p in parts if p], len(parts) * 2
-        """,
-        seed=0,
-    )
-    assert_transform(
-        ExtractHelperExpr,
-        """
-        X = 10
-
-        def f(a, b):
-            if a > X:
-                return a - b
-            return (a + b) * X
-        """,
-        """
-        X = 10
-
-        def product(a, b):
-            return (a + b) * X
-
-        def f(a, b):
-            if a > X:
-                return a - b
-            return product(a, b)
-        """,
-        seed=2,
-    )
-
-
-def test_a_single_operator_or_call_is_never_a_helper() -> None:
-    # Before: `def is_in_nums(y, nums): return y in nums`, `def pick(...)`; one operation
-    # is not what a person moves into a named helper.
-    single_operations = """
-        def f(nums, y, a, b):
-            if y in nums:
-                return nums.index(y)
-            z = a if y else b
-            return len(nums), a + b, z
-        """
-    assert_declines(ExtractHelperExpr, single_operations, seeds=range(25))
-    # A loop body of one operation (`total += x * 2`) is not a block worth a helper.
-    assert_declines(
-        ExtractLoopBody,
-        """
-        def f(nums):
-            total = 0
-            for x in nums:
-                total += x * 2
-            return total
-        """,
-        seeds=range(25),
-    )
-    # Two operations are.
-    assert_transform(
-        ExtractHelperExpr,
-        """
-        def f(nums, y):
-            if y in nums:
-                return nums.index(y) + 1
-            return 0
-        """,
-        """
-        def combined_nums(nums, y):
-            return nums.index(y) + 1
-
-        def f(nums, y):
-            if y in nums:
-                return combined_nums(nums, y)
-            return 0
-        """,
-    )
-
-
-def test_the_call_replacing_a_bracketed_expression_gets_no_extra_parentheses() -> None:
-    assert_transform(
-        ExtractHelperExpr,
-        """
-        def f(a, b, k):
-            c = (a + b) * k
-            return (a - b) * k, c
-        """,
-        """
-        def product(a, b, k):
-            return (a - b) * k
-
-        def f(a, b, k):
-            c = (a + b) * k
-            return product(a, b, k), c
-        """,
-    )
+def test_a_helper_call_after_return_keeps_only_the_parentheses_it_needs() -> None:
     # `return(x)`: the parentheses are all that separates the keyword from the call.
-    result = assert_transform(
+    result = Rewrite(
         ExtractHelperExpr,
         """
         def f(a, b):
@@ -157,57 +347,8 @@ def test_the_call_replacing_a_bracketed_expression_gets_no_extra_parentheses() -
             a += 1
             return(product(a, b))
         """,
-    )
+    ).check()
     compile(result.code, "<variant>", "exec")
-
-
-def test_extract_expression_declines() -> None:
-    # `y` may be unbound where the expression stands (a helper call would evaluate it).
-    assert_declines(
-        ExtractHelperExpr,
-        """
-        def f(x):
-            if x:
-                y = 1
-            return x and y + 1
-        """,
-    )
-    assert_declines(ExtractHelperExpr, "def f(x):\n    return x\n")
-    assert_declines(ExtractHelperExpr, "def f(x):\n    return eval('x + 1')\n")
-    assert_declines(ExtractHelperExpr, "def f(x):\n    global g\n    g = x + 1\n    return g\n")
-
-
-def test_extract_expression_keeps_formatting() -> None:
-    assert_keeps_lines(
-        ExtractHelperExpr,
-        """
-        # module comment
-        def f(a,b):
-            # explain
-            c = a*b + 1   # result
-            return c
-        """,
-        ["# module comment", "    # explain"],
-    )
-
-
-def test_extract_expression_equivalent() -> None:
-    assert_equivalent_over_seeds(
-        ExtractHelperExpr,
-        """
-        BASE = 3
-
-        def f(words, n):
-            out = {}
-            for i, w in enumerate(words):
-                if len(w) > n and w[0] not in out:
-                    out[w[0]] = (i * BASE + n) % 7
-            best = max(out.values()) if out else None
-            return sorted(out.items(), key=lambda kv: (kv[1], kv[0])), best
-        """,
-        [(["apple", "bob", "avocado", "cat"], 2), ([], 0), (["zz", "zy"], 1)],
-        seeds=range(25),
-    )
 
 
 def test_extract_loop_body_returns_what_it_assigns() -> None:
@@ -237,184 +378,11 @@ def test_extract_loop_body_returns_what_it_assigns() -> None:
                 char, count = update_char(char, lower, upper, count, new_text)
             return count, "".join(new_text)
         """
-    result = assert_transform(ExtractLoopBody, before, after)
+    result = Rewrite(
+        ExtractLoopBody, before, after, calls=[("a1p2", "p", "C"), ("", "x", "y")]
+    ).check()
     assert result.provenance.line_map[1] == [8]
     assert result.provenance.line_map[5] == [2, 12]
-    assert_equivalent(before, after, [("a1p2", "p", "C"), ("", "x", "y")])
-
-
-def test_extract_while_body() -> None:
-    assert_transform(
-        ExtractLoopBody,
-        """
-        def f(s):
-            i = 0
-            total = 0
-            while i < len(s):
-                digit = int(s[i])
-                total = total * 10 + digit
-                i += 1
-            return total
-        """,
-        """
-        def update_total(s, i, total):
-            digit = int(s[i])
-            total = total * 10 + digit
-            i += 1
-            return digit, total, i
-
-        def f(s):
-            i = 0
-            total = 0
-            while i < len(s):
-                digit, total, i = update_total(s, i, total)
-            return total
-        """,
-    )
-
-
-@pytest.mark.parametrize(
-    "source",
-    [
-        # leaves the loop
-        "def f(xs):\n    for x in xs:\n        if x:\n            return x\n    return None\n",
-        "def f(xs):\n    for x in xs:\n        if x:\n            break\n    return xs\n",
-        # `last` may be unbound before the loop and is only assigned conditionally
-        "def f(xs):\n    for x in xs:\n        if x:\n            last = x\n    return xs\n",
-        # inside a try: a partial update could be observed by the handler
-        "def f(xs):\n    n = 0\n    try:\n        for x in xs:\n            n += 1 / x\n"
-        "    except ZeroDivisionError:\n        return n\n    return n\n",
-    ],
-)
-def test_extract_loop_body_declines(source: str) -> None:
-    assert_declines(ExtractLoopBody, source)
-
-
-def test_extract_loop_body_keeps_formatting() -> None:
-    assert_keeps_lines(
-        ExtractLoopBody,
-        """
-        def f(xs):
-            # running sum
-            total  =  0   # start
-            for x in xs:
-                x *= 2
-                total += x   # add
-            return total   # done
-        """,
-        ["    # running sum", "    total  =  0   # start", "    total += x   # add",
-         "    return total   # done"],
-    )  # fmt: skip
-
-
-def test_extract_loop_body_equivalent() -> None:
-    assert_equivalent_over_seeds(
-        ExtractLoopBody,
-        """
-        def f(rows, k):
-            seen = set()
-            best = None
-            n = 0
-            for row in rows:
-                n += 1
-                for x in row:
-                    if x in seen:
-                        continue
-                    seen.add(x)
-                    if best is None or x * k > best:
-                        best = x * k
-            while n > 0:
-                n -= 2
-                k = k + n
-            return sorted(seen), best, n, k
-        """,
-        [([[1, 2], [2, 3]], 2), ([], 1), ([[5], [], [5, -1]], -1)],
-        seeds=range(10),
-    )
-
-
-def test_extract_loop_body_declines_when_a_closure_reads_what_it_updates() -> None:
-    assert_declines(
-        ExtractLoopBody,
-        """
-        def f(xs):
-            count = 0
-            def seen():
-                return count
-            out = []
-            for x in xs:
-                count += 1
-                out.append(seen())
-            return out
-        """,
-    )
-
-
-def test_closures_and_lazy_generators_are_not_moved() -> None:
-    # Moved into a helper, the lambda and the generator would see the helper's `k`, not
-    # the caller's later value.
-    assert_equivalent_over_seeds(
-        ExtractHelperExpr,
-        """
-        def f(xs, k):
-            m = map(lambda c: c + k, xs)
-            g = (c * k for c in xs)
-            k = 10
-            return list(m), list(g), sorted(xs, key=lambda c: -c)
-        """,
-        [([1, 2], 3), ([], 0)],
-        seeds=range(30),
-    )
-    assert_declines(
-        ExtractLoopBody,
-        """
-        def f(xs, k):
-            fs = []
-            for x in xs:
-                fs.append(lambda: x + k)
-            k = 100
-            return [g() for g in fs]
-        """,
-    )
-
-
-def test_trivial_or_unused_expressions_are_not_extracted() -> None:
-    # Reviewer's finds: `compute(registry)` for `registry.copy()`, `compute(occurrences)`
-    # for a bare `occurrences.sort()` (a helper returning None), `check(index, elements)`
-    # for a while bound, `def f(t): return compute(t)`.
-    assert_declines(
-        ExtractHelperExpr,
-        """
-        def f(d, nums):
-            d = d.copy()
-            nums.sort()
-            n = len(nums)
-            i = 0
-            while i < len(nums):
-                i += 1
-            return d, n
-        """,
-    )
-    one_line = "def f(s):\n    return sum([t.istitle() for t in s.split()])\n"
-    assert_declines(ExtractHelperExpr, one_line)
-
-
-def test_helpers_are_named_for_what_they_compute() -> None:
-    # Reviewer's find: `test_value`/`evaluate` say nothing of what the helper computes.
-    assert_transform(
-        ExtractHelperExpr,
-        """
-        def f(text):
-            return [ch for ch in text if ch.lower() in 'aeiou']
-        """,
-        """
-        def is_vowel(ch):
-            return ch.lower() in 'aeiou'
-
-        def f(text):
-            return [ch for ch in text if is_vowel(ch)]
-        """,
-    )
 
 
 @pytest.mark.parametrize(
@@ -437,3 +405,8 @@ def test_helpers_are_named_for_what_they_compute() -> None:
 def test_helper_names_from_the_expression(expr: str, predicate: bool, name: str | None) -> None:
     found = expression_helper_names(cst.parse_expression(expr), predicate)
     assert found == ([name] if name else [])
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()

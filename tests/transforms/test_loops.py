@@ -2,17 +2,207 @@
 
 from __future__ import annotations
 
-from transform_testing import (
-    assert_declines,
-    assert_equivalent,
-    assert_equivalent_over_seeds,
-    assert_keeps_lines,
-    assert_transform,
-    code,
-    transform,
-)
+import pytest
+from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases, declines
+from transform_testing import code, transform
 
 from transforms._loops import ForToWhile
+
+CASES = cases(
+    negative_step=Rewrite(
+        ForToWhile,
+        """
+        def f(n):
+            total = 0
+            for k in range(n, 0, -2):
+                total += k
+            return total
+        """,
+        """
+        def f(n):
+            total = 0
+            k = n
+            while k > 0:
+                total += k
+                k -= 2
+            return total
+        """,
+    ),
+    an_unknown_iterable_is_indexed_through_a_copy_and_else_runs_when_exhausted=Rewrite(
+        ForToWhile,
+        """
+        def f(words, stop):
+            for w in words:
+                if w == stop:
+                    break
+            else:
+                return None
+            return w
+        """,
+        """
+        def f(words, stop):
+            items = list(words)
+            pos = 0
+            while pos < len(items):
+                w = items[pos]
+                pos += 1
+                if w == stop:
+                    break
+            else:
+                return None
+            return w
+        """,
+        calls=[(["a", "b"], "b"), (["a"], "z"), ([], "a")],
+    ),
+    tuple_iterable_is_held_in_a_new_local_and_unpacked=Rewrite(
+        ForToWhile,
+        """
+        def f(a, b):
+            out = {}
+            for k, v in a, b:
+                out[k] = v
+            return out
+        """,
+        """
+        def f(a, b):
+            out = {}
+            seq = a, b
+            i = 0
+            while i < len(seq):
+                k, v = seq[i]
+                i += 1
+                out[k] = v
+            return out
+        """,
+        seed=1,
+    ),
+    a_loop_that_rebinds_its_iterable_indexes_a_copy_of_the_reference=Equivalent(
+        ForToWhile,
+        """
+        def f(x):
+            for x in x:
+                pass
+            return x
+        """,
+        [([1, 2, 3],), ("ab",)],
+    ),
+    a_changed_iterable_of_unknown_type_declines_and_dicts_are_copied=[
+        # `d` may be a dict: indexing it would read values by key, and a changed dict cannot be
+        # copied without changing what the loop sees.
+        Declines(
+            ForToWhile,
+            """
+            def f(items):
+                for x in items:
+                    items.append(x)
+                return items
+            """,
+        ),
+        Equivalent(
+            ForToWhile,
+            """
+            def f(d):
+                keys = []
+                for k in d:
+                    keys.append('%s => %s' % (k, d[k]))
+                return keys
+            """,
+            [({"-4": "4", "1": "2"},), ({},)],
+        ),
+    ],
+    keeps_comments_and_formatting=KeepsLines(
+        ForToWhile,
+        """
+        def f(xs):
+            # before the loop
+            total  =  0   # odd spacing
+            for x in xs:  # loop header comment
+                total += x   # add
+            return total  # done
+        """,
+        [
+            "    # before the loop",
+            "    total  =  0   # odd spacing",
+            "        total += x   # add",
+            "    return total  # done",
+        ],
+    ),
+    declines_without_for_loops_or_when_unsafe=declines(
+        ForToWhile,
+        "def f(x):\n    while x:\n        x -= 1\n    return x\n",
+        "def f(xs):\n    return [x for x in xs]\n",
+        "for i in range(3):\n    print(i)\n",  # module level
+        # `async for` is left alone.
+        """
+        async def f(xs):
+            async for x in xs:
+                print(x)
+        """,
+    ),
+    equivalent_on_assorted_loops=Equivalent(
+        ForToWhile,
+        """
+        def f(text, n):
+            out = []
+            for i in range(n):
+                if i % 2:
+                    continue
+                out.append(i)
+            for j in range(len(text) - 1, -1, -1):
+                out.append(text[j])
+            for a, b in zip(text, text[1:]):
+                if a == b:
+                    break
+                out.append(a + b)
+            else:
+                out.append('no pair')
+            for k in range(n):
+                pass
+            return out
+        """,
+        [("hello", 5), ("", 0), ("abc", 1), ("aab", 3)],
+        seeds=range(12),
+    ),
+    enumerate_loop_equivalent=Equivalent(
+        ForToWhile,
+        """
+        def f(xs, stop):
+            total = 0
+            for i, x in enumerate(xs):
+                if x == stop:
+                    break
+                if x < 0:
+                    continue
+                total += i * x
+            return total, xs
+        """,
+        [([1, 2, -3, 4], 9), ([], 0), ([5, 5, 5], 5), ([2, -1, 3], 7)],
+    ),
+    # `i`, `idx`, `index` and `pos` are all taken: before, the index was `i_2` (or
+    # `idx_2`...); a person picks the next letter.
+    a_taken_index_name_gives_another_fitting_name_not_a_numbered_one=Rewrite(
+        ForToWhile,
+        """
+        def f(i, idx, index, pos):
+            out = []
+            for x in i:
+                out.append(x + idx)
+            return out
+        """,
+        """
+        def f(i, idx, index, pos):
+            out = []
+            items = list(i)
+            j = 0
+            while j < len(items):
+                x = items[j]
+                j += 1
+                out.append(x + idx)
+            return out
+        """,
+        calls=[([1, 2], 3, 0, 0), ([], 0, 0, 0)],
+    ),
+)
 
 
 def test_range_loop_becomes_index_loop_and_continue_still_increments() -> None:
@@ -37,11 +227,10 @@ def test_range_loop_becomes_index_loop_and_continue_still_increments() -> None:
                 i += 1
             return out
         """
-    result = assert_transform(ForToWhile, before, after)
+    result = Rewrite(ForToWhile, before, after, calls=[("a b  c",), ("",), ("   ",)]).check()
     assert result.provenance.line_map == {
         1: [1], 2: [2], 3: [3, 4, 9], 4: [5], 5: [6, 7], 6: [8], 7: [10],
     }  # fmt: skip
-    assert_equivalent(before, after, [("a b  c",), ("",), ("   ",)])
 
 
 def test_hidden_index_keeps_loop_variable_semantics() -> None:
@@ -67,82 +256,7 @@ def test_hidden_index_keeps_loop_variable_semantics() -> None:
                 i = 0
             return nums, i
         """
-    assert_transform(ForToWhile, before, after)
-    assert_equivalent(before, after, [([1, 2, 3, 4],), ([5, 6],)])
-
-
-def test_negative_step() -> None:
-    assert_transform(
-        ForToWhile,
-        """
-        def f(n):
-            total = 0
-            for k in range(n, 0, -2):
-                total += k
-            return total
-        """,
-        """
-        def f(n):
-            total = 0
-            k = n
-            while k > 0:
-                total += k
-                k -= 2
-            return total
-        """,
-    )
-
-
-def test_an_unknown_iterable_is_indexed_through_a_copy_and_else_runs_when_exhausted() -> None:
-    before = """
-        def f(words, stop):
-            for w in words:
-                if w == stop:
-                    break
-            else:
-                return None
-            return w
-        """
-    after = """
-        def f(words, stop):
-            items = list(words)
-            pos = 0
-            while pos < len(items):
-                w = items[pos]
-                pos += 1
-                if w == stop:
-                    break
-            else:
-                return None
-            return w
-        """
-    assert_transform(ForToWhile, before, after)
-    assert_equivalent(before, after, [(["a", "b"], "b"), (["a"], "z"), ([], "a")])
-
-
-def test_tuple_iterable_is_held_in_a_new_local_and_unpacked() -> None:
-    assert_transform(
-        ForToWhile,
-        """
-        def f(a, b):
-            out = {}
-            for k, v in a, b:
-                out[k] = v
-            return out
-        """,
-        """
-        def f(a, b):
-            out = {}
-            seq = a, b
-            i = 0
-            while i < len(seq):
-                k, v = seq[i]
-                i += 1
-                out[k] = v
-            return out
-        """,
-        seed=1,
-    )
+    Rewrite(ForToWhile, before, after, calls=[([1, 2, 3, 4],), ([5, 6],)]).check()
 
 
 def test_unindexable_iterables_go_through_list_and_never_next() -> None:
@@ -160,20 +274,7 @@ def test_unindexable_iterables_go_through_list_and_never_next() -> None:
         assert result is not None
         assert "list(d.items())" in result.code
         assert "next(" not in result.code and "StopIteration" not in result.code
-    assert_equivalent_over_seeds(ForToWhile, before, [({1: 2, 3: -1, 4: 5},), ({},)])
-
-
-def test_a_loop_that_rebinds_its_iterable_indexes_a_copy_of_the_reference() -> None:
-    assert_equivalent_over_seeds(
-        ForToWhile,
-        """
-        def f(x):
-            for x in x:
-                pass
-            return x
-        """,
-        [([1, 2, 3],), ("ab",)],
-    )
+    Equivalent(ForToWhile, before, [({1: 2, 3: -1, 4: 5},), ({},)]).check()
 
 
 def test_mutation_during_iteration_is_preserved_on_a_known_list() -> None:
@@ -188,87 +289,7 @@ def test_mutation_during_iteration_is_preserved_on_a_known_list() -> None:
     for seed in range(4):
         result = transform(ForToWhile, code(before), seed=seed)
         assert result is not None and "list(items)" not in result.code
-    assert_equivalent_over_seeds(ForToWhile, before, [(3,), (0,), (2,)])
-
-
-def test_a_changed_iterable_of_unknown_type_declines_and_dicts_are_copied() -> None:
-    # `d` may be a dict: indexing it would read values by key, and a changed dict cannot be
-    # copied without changing what the loop sees.
-    assert_declines(
-        ForToWhile,
-        """
-        def f(items):
-            for x in items:
-                items.append(x)
-            return items
-        """,
-    )
-    before = """
-        def f(d):
-            keys = []
-            for k in d:
-                keys.append('%s => %s' % (k, d[k]))
-            return keys
-        """
-    assert_equivalent_over_seeds(ForToWhile, before, [({"-4": "4", "1": "2"},), ({},)])
-
-
-def test_keeps_comments_and_formatting() -> None:
-    assert_keeps_lines(
-        ForToWhile,
-        """
-        def f(xs):
-            # before the loop
-            total  =  0   # odd spacing
-            for x in xs:  # loop header comment
-                total += x   # add
-            return total  # done
-        """,
-        ["    # before the loop", "    total  =  0   # odd spacing", "        total += x   # add",
-         "    return total  # done"],
-    )  # fmt: skip
-
-
-def test_declines_without_for_loops_or_when_unsafe() -> None:
-    assert_declines(ForToWhile, "def f(x):\n    while x:\n        x -= 1\n    return x\n")
-    assert_declines(ForToWhile, "def f(xs):\n    return [x for x in xs]\n")
-    assert_declines(ForToWhile, "for i in range(3):\n    print(i)\n")  # module level
-    # `async for` is left alone.
-    assert_declines(
-        ForToWhile,
-        """
-        async def f(xs):
-            async for x in xs:
-                print(x)
-        """,
-    )
-
-
-def test_equivalent_on_assorted_loops() -> None:
-    assert_equivalent_over_seeds(
-        ForToWhile,
-        """
-        def f(text, n):
-            out = []
-            for i in range(n):
-                if i % 2:
-                    continue
-                out.append(i)
-            for j in range(len(text) - 1, -1, -1):
-                out.append(text[j])
-            for a, b in zip(text, text[1:]):
-                if a == b:
-                    break
-                out.append(a + b)
-            else:
-                out.append('no pair')
-            for k in range(n):
-                pass
-            return out
-        """,
-        [("hello", 5), ("", 0), ("abc", 1), ("aab", 3)],
-        seeds=range(12),
-    )
+    Equivalent(ForToWhile, before, [(3,), (0,), (2,)]).check()
 
 
 def test_enumerate_loop_counts_its_own_index() -> None:
@@ -297,10 +318,9 @@ def test_enumerate_loop_counts_its_own_index() -> None:
                 i += 1
             return out
         """
-    assert_transform(ForToWhile, before, after)
-    assert_equivalent(before, after, [("a bb a c",), ("",), ("x",)])
+    Rewrite(ForToWhile, before, after, calls=[("a bb a c",), ("",), ("x",)]).check()
     # The index is read after the loop (its last value, not the length): no rewrite.
-    assert_declines(
+    Declines(
         ForToWhile,
         """
         def f(xs):
@@ -309,47 +329,9 @@ def test_enumerate_loop_counts_its_own_index() -> None:
                 print(x)
             return i
         """,
-    )
+    ).check()
 
 
-def test_enumerate_loop_equivalent() -> None:
-    assert_equivalent_over_seeds(
-        ForToWhile,
-        """
-        def f(xs, stop):
-            total = 0
-            for i, x in enumerate(xs):
-                if x == stop:
-                    break
-                if x < 0:
-                    continue
-                total += i * x
-            return total, xs
-        """,
-        [([1, 2, -3, 4], 9), ([], 0), ([5, 5, 5], 5), ([2, -1, 3], 7)],
-    )
-
-
-def test_a_taken_index_name_gives_another_fitting_name_not_a_numbered_one() -> None:
-    # `i`, `idx`, `index` and `pos` are all taken: before, the index was `i_2` (or
-    # `idx_2`...); a person picks the next letter.
-    before = """
-        def f(i, idx, index, pos):
-            out = []
-            for x in i:
-                out.append(x + idx)
-            return out
-        """
-    after = """
-        def f(i, idx, index, pos):
-            out = []
-            items = list(i)
-            j = 0
-            while j < len(items):
-                x = items[j]
-                j += 1
-                out.append(x + idx)
-            return out
-        """
-    assert_transform(ForToWhile, before, after)
-    assert_equivalent(before, after, [([1, 2], 3, 0, 0), ([], 0, 0, 0)])
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
-from transform_testing import (
-    assert_declines,
-    assert_equivalent_over_seeds,
-    assert_keeps_lines,
-    assert_transform,
-    code,
-    transform,
-)
+from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases
+from transform_testing import TransformSpec, code, transform
 
 from transforms import all_transforms
 from transforms._analysis import RESERVED_NAMES, identifiers
+from transforms._base import TransformResult
 from transforms._rename import (
     RenameAbbreviated,
     RenameDescriptive,
@@ -25,14 +25,15 @@ from transforms._rename import (
     RenameVerbose,
 )
 
-STYLES = [
-    "rename_short",
-    "rename_descriptive",
-    "rename_abbreviated",
-    "rename_verbose",
-    "rename_misleading",
-    "rename_obfuscated",
-]
+CLASSES = {
+    "rename_short": RenameShort,
+    "rename_descriptive": RenameDescriptive,
+    "rename_abbreviated": RenameAbbreviated,
+    "rename_verbose": RenameVerbose,
+    "rename_misleading": RenameMisleading,
+    "rename_obfuscated": RenameObfuscated,
+}
+STYLES = list(CLASSES)
 
 VOWELS = """
 def f(text, n):
@@ -44,45 +45,100 @@ def f(text, n):
     return count
 """
 
+SELFIE = """
+def f(selfie):
+    lo = len(selfie)
+    for i in range(lo-1, -1, -1):
+        if selfie[i] == selfie[0]:
+            selfie.remove(selfie[lo-1])
+    return selfie
+"""  # CRUXEval sample_423
 
-def test_rename_short() -> None:
-    result = assert_transform(
-        RenameShort,
+ROLES = """
+def f(nums, a, x):
+    out = []
+    for n in nums:
+        out.append(n * 2)
+    a.append(x)
+    return out
+"""
+
+
+def renamed(source: str, renames: Mapping[str, str]) -> str:
+    """`source` (dedented) with each name of `renames` replaced where it names a variable: not
+    in comments or strings, not after a dot (an attribute) and not as a keyword of a call
+    (`g(item=x)`); a parameter's default (`def g(weight=2)`) is renamed."""
+    text = code(source)
+    lines = text.splitlines(keepends=True)
+    edits: list[tuple[int, int, int, str]] = []
+    parens: list[bool] = []  # for each open bracket: does it hold a def's parameters?
+    previous: list[tokenize.TokenInfo] = []
+    tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    for i, tok in enumerate(tokens):
+        if tok.type == tokenize.OP and tok.string in "([{":
+            parens.append(tok.string == "(" and [t.string for t in previous[-2:-1]] == ["def"])
+        elif tok.type == tokenize.OP and tok.string in ")]}":
+            parens.pop()
+        elif tok.type == tokenize.NAME and tok.string in renames:
+            after_dot = bool(previous) and previous[-1].string == "."
+            keyword = tokens[i + 1].string == "=" and bool(parens) and not parens[-1]
+            if not after_dot and not keyword:
+                row, col = tok.start
+                edits.append((row - 1, col, len(tok.string), renames[tok.string]))
+        if tok.type not in (tokenize.NL, tokenize.COMMENT):
+            previous.append(tok)
+    for row, col, size, name in sorted(edits, reverse=True):
+        lines[row] = lines[row][:col] + name + lines[row][col + size :]
+    return "".join(lines)
+
+
+@dataclass(frozen=True)
+class Renames:
+    """`spec` renames exactly `renames` in `before`: its output is `renamed(before, renames)`
+    and its provenance records that map."""
+
+    spec: TransformSpec
+    before: str
+    renames: Mapping[str, str]
+    seed: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def check(self) -> TransformResult:
+        after = renamed(self.before, self.renames)
+        result = Rewrite(self.spec, self.before, after, seed=self.seed, options=self.options)
+        checked = result.check()
+        assert checked.provenance.renames == self.renames
+        return checked
+
+
+# VOWELS's text, n, count and ch in each style
+CASES = cases(
+    rename_descriptive=Renames(
+        RenameDescriptive, VOWELS, {"text": "string", "n": "x", "count": "total", "ch": "char"}
+    ),
+    rename_abbreviated=Renames(
+        RenameAbbreviated, VOWELS, {"text": "txt", "n": "amt", "count": "cnt", "ch": "c"}
+    ),
+    rename_verbose=Renames(
+        RenameVerbose,
         VOWELS,
-        """
-        def f(s, x):
-            # count the vowels
-            c = 0
-            for w in s:
-                if w in 'aeiou':
-                    c += x
-            return c
-        """,
-    )
-    assert result.provenance.renames == {"text": "s", "n": "x", "count": "c", "ch": "w"}
-    assert result.provenance.line_map == {1: [1], 3: [3], 4: [4], 5: [5], 6: [6], 7: [7]}
-    assert result.kind == "equivalent" and result.name == "rename_short"
-
-
-def test_rename_descriptive() -> None:
-    assert_transform(
-        RenameDescriptive,
+        {
+            "text": "input_string",
+            "n": "input_number",
+            "count": "total_count",
+            "ch": "character",
+        },
+    ),
+    rename_misleading=Renames(
+        RenameMisleading, VOWELS, {"text": "table", "n": "found", "count": "lst", "ch": "lookup"}
+    ),
+    rename_obfuscated=Renames(
+        RenameObfuscated,
         VOWELS,
-        """
-        def f(string, x):
-            # count the vowels
-            total = 0
-            for char in string:
-                if char in 'aeiou':
-                    total += x
-            return total
-        """,
-    )
-
-
-def test_rename_descriptive_names_roles_from_use() -> None:
+        {"text": "lI1IIIII", "n": "lIll1I", "count": "Il1l1I", "ch": "lIII11l1"},
+    ),
     # Reviewer's find: names like `I11l1l` or `input_operand` are not what a person writes.
-    result = assert_transform(
+    rename_descriptive_names_roles_from_use=Renames(
         RenameDescriptive,
         """
         def f(a, b):
@@ -94,85 +150,11 @@ def test_rename_descriptive_names_roles_from_use() -> None:
                 r.append(a[z].upper())
             return r
         """,
-        """
-        def f(values, d):
-            res = []
-            for key, value in d.items():
-                if value > 1:
-                    res.append(key)
-            for idx in range(len(values)):
-                res.append(values[idx].upper())
-            return res
-        """,
-    )
-    assert result.provenance.renames == {
-        "a": "values", "b": "d", "r": "res", "k": "key", "v": "value", "z": "idx"
-    }  # fmt: skip
-
-
-def test_rename_abbreviated_and_verbose() -> None:
-    assert_transform(
-        RenameAbbreviated,
-        VOWELS,
-        """
-        def f(txt, amt):
-            # count the vowels
-            cnt = 0
-            for c in txt:
-                if c in 'aeiou':
-                    cnt += amt
-            return cnt
-        """,
-    )
-    assert_transform(
-        RenameVerbose,
-        VOWELS,
-        """
-        def f(input_string, input_number):
-            # count the vowels
-            total_count = 0
-            for character in input_string:
-                if character in 'aeiou':
-                    total_count += input_number
-            return total_count
-        """,
-    )
-
-
-def test_rename_misleading() -> None:
-    assert_transform(
-        RenameMisleading,
-        VOWELS,
-        """
-        def f(table, found):
-            # count the vowels
-            lst = 0
-            for lookup in table:
-                if lookup in 'aeiou':
-                    lst += found
-            return lst
-        """,
-    )
-
-
-def test_rename_obfuscated() -> None:
-    assert_transform(
-        RenameObfuscated,
-        VOWELS,
-        """
-        def f(lI1IIIII, lIll1I):
-            # count the vowels
-            Il1l1I = 0
-            for lIII11l1 in lI1IIIII:
-                if lIII11l1 in 'aeiou':
-                    Il1l1I += lIll1I
-            return Il1l1I
-        """,
-    )
-
-
-def test_scopes_globals_builtins_attributes_and_keywords() -> None:
-    result = assert_transform(
+        {"a": "values", "b": "d", "r": "res", "k": "key", "v": "value", "z": "idx"},
+    ),
+    # `item` is passed by keyword to the nested function, so it keeps its name; `key=` at
+    # the call of the builtin `sorted` does not stop renaming the parameter `key`.
+    scopes_globals_builtins_attributes_and_keywords=Renames(
         "rename_short",
         """
         LIMIT = 3
@@ -184,40 +166,73 @@ def test_scopes_globals_builtins_attributes_and_keywords() -> None:
             pairs = {k: v for k, v in zip(items, range(len(items)))}
             return sorted(items, key=lambda s: score(s)), total, pairs.get(key), key.upper()
         """,
-        """
-        LIMIT = 3
-
-        def f(a, t):
-            def g(item, m=2):
-                return len(item) * m + LIMIT
-            n = sum(g(item=e) for e in a)
-            d = {k: val for k, val in zip(a, range(len(a)))}
-            return sorted(a, key=lambda w: g(w)), n, d.get(t), t.upper()
-        """,
+        {
+            "items": "a",
+            "key": "t",
+            "score": "g",
+            "weight": "m",
+            "total": "n",
+            "x": "e",
+            "pairs": "d",
+            "v": "val",
+            "s": "w",
+        },
         seed=3,
-    )
-    # `item` is passed by keyword to the nested function, so it keeps its name; `key=` at
-    # the call of the builtin `sorted` does not stop renaming the parameter `key`.
-    assert "item" not in result.provenance.renames
-    assert result.provenance.renames["key"] == "t"
-
-
-def test_rename_params_flag_keeps_the_signature() -> None:
-    result = assert_transform(
+    ),
+    rename_params_flag_keeps_the_signature=Renames(
         "rename_short",
         """
         def f(a, b):
             total = a + b
             return total
         """,
-        """
-        def f(a, b):
-            c = a + b
-            return c
-        """,
-        rename_params=False,
-    )
-    assert result.provenance.renames == {"total": "c"}
+        {"total": "c"},
+        options={"rename_params": False},
+    ),
+    # Before: `lo` -> `amount` (verbose) or `amt` (abbreviated): a length is no amount.
+    a_length_is_named_as_a_length=Renames(
+        RenameVerbose,
+        SELFIE,
+        {"selfie": "sequence", "lo": "item_count", "i": "current_index"},
+    ),
+    # Before: `nums` -> `p`, `r`, `g` (any letter); a list gets `a`, `b`, `xs`...
+    short_names_fit_the_role=Renames(
+        RenameShort, ROLES, {"nums": "b", "a": "xs", "x": "z", "out": "r", "n": "k"}
+    ),
+    # CRUXEval sample_60 and sample_160. Before: `doc` -> `lst` (a text called a list),
+    # `dictionary` -> `elements` (`clear` counted as a list method).
+    a_text_iterated_by_characters_and_a_cleared_dict_keep_their_roles=[
+        Renames(
+            RenameAbbreviated,
+            """
+            def f(doc):
+                for x in doc:
+                    if x.isalpha():
+                        return x.capitalize()
+                return '-'
+            """,
+            {"doc": "txt", "x": "c"},
+        ),
+        Renames(
+            RenameDescriptive,
+            """
+            def f(dictionary):
+                while not dictionary.get(1, len(dictionary)):
+                    dictionary.clear()
+                    break
+                return dictionary
+            """,
+            {"dictionary": "table"},
+        ),
+    ],
+)
+
+
+def test_rename_short() -> None:
+    renames = {"text": "s", "n": "x", "count": "c", "ch": "w"}
+    result = Renames(RenameShort, VOWELS, renames).check()
+    assert result.provenance.line_map == {1: [1], 3: [3], 4: [4], 5: [5], 6: [6], 7: [7]}
+    assert result.kind == "equivalent" and result.name == "rename_short"
 
 
 def test_new_names_collide_with_nothing() -> None:
@@ -248,7 +263,7 @@ def test_new_names_collide_with_nothing() -> None:
 
 @pytest.mark.parametrize("style", STYLES)
 def test_keeps_comments_and_formatting(style: str) -> None:
-    assert_keeps_lines(
+    KeepsLines(
         style,
         """
         # header comment
@@ -260,7 +275,7 @@ def test_keeps_comments_and_formatting(style: str) -> None:
             return result + len(word)
         """,
         ["# header comment", "TABLE  =  {'a':1}   # odd spacing", "    # explain"],
-    )
+    ).check()
 
 
 @pytest.mark.parametrize("style", STYLES)
@@ -277,12 +292,12 @@ def test_keeps_comments_and_formatting(style: str) -> None:
     ],
 )
 def test_declines(style: str, source: str) -> None:
-    assert_declines(style, source)
+    Declines(style, source).check()
 
 
 @pytest.mark.parametrize("style", STYLES)
 def test_equivalent(style: str) -> None:
-    assert_equivalent_over_seeds(
+    Equivalent(
         style,
         """
         def f(nums, k):
@@ -298,40 +313,16 @@ def test_equivalent(style: str) -> None:
             return out, sorted(seen.items(), key=lambda kv: -kv[1]), acc
         """,
         [([1, 2, 3, 4, 4], 2), ([], 1), ([6, 6, 6], -1)],
-    )
+    ).check()
 
 
 def test_styles_are_registered() -> None:
     registered = {cls.name: cls for cls in all_transforms()}
-    for style in STYLES:
-        cls = registered[style]
-        assert cls.kind == "equivalent" and cls.description
-
-
-SELFIE = """
-def f(selfie):
-    lo = len(selfie)
-    for i in range(lo-1, -1, -1):
-        if selfie[i] == selfie[0]:
-            selfie.remove(selfie[lo-1])
-    return selfie
-"""  # CRUXEval sample_423
+    for style, cls in CLASSES.items():
+        assert registered[style] is cls and cls.kind == "equivalent" and cls.description
 
 
 def test_a_length_is_named_as_a_length_in_every_style() -> None:
-    # Before: `lo` -> `amount` (verbose) or `amt` (abbreviated): a length is no amount.
-    assert_transform(
-        RenameVerbose,
-        SELFIE,
-        """
-        def f(sequence):
-            item_count = len(sequence)
-            for current_index in range(item_count-1, -1, -1):
-                if sequence[current_index] == sequence[0]:
-                    sequence.remove(sequence[item_count-1])
-            return sequence
-        """,
-    )
     for style in (RenameShort, RenameDescriptive, RenameAbbreviated, RenameVerbose):
         for seed in range(10):
             result = transform(style, code(SELFIE), seed=seed)
@@ -341,26 +332,8 @@ def test_a_length_is_named_as_a_length_in_every_style() -> None:
 
 
 def test_short_names_fit_the_role_never_a_random_letter() -> None:
-    # Before: `nums` -> `p`, `r`, `g` (any letter); a list gets `a`, `b`, `xs`...
-    before = """
-        def f(nums, a, x):
-            out = []
-            for n in nums:
-                out.append(n * 2)
-            a.append(x)
-            return out
-        """
-    after = """
-        def f(b, xs, z):
-            r = []
-            for k in b:
-                r.append(k * 2)
-            xs.append(z)
-            return r
-        """
-    assert_transform(RenameShort, before, after)
     for seed in range(10):
-        result = transform(RenameShort, code(before), seed=seed)
+        result = transform(RenameShort, code(ROLES), seed=seed)
         assert result is not None
         renames = result.provenance.renames
         assert renames["nums"] in {"a", "b", "xs", "ys", "ls"}
@@ -413,40 +386,6 @@ def test_a_character_and_an_unpacked_dict_are_named_for_what_they_are() -> None:
     assert set(result.provenance.renames.values()) <= {"lookup_table", "mapping", "counts_by_key"}
 
 
-def test_a_text_iterated_by_characters_and_a_cleared_dict_keep_their_roles() -> None:
-    # CRUXEval sample_60 and sample_160. Before: `doc` -> `lst` (a text called a list),
-    # `dictionary` -> `elements` (`clear` counted as a list method).
-    assert_transform(
-        RenameAbbreviated,
-        """
-        def f(doc):
-            for x in doc:
-                if x.isalpha():
-                    return x.capitalize()
-            return '-'
-        """,
-        """
-        def f(txt):
-            for c in txt:
-                if c.isalpha():
-                    return c.capitalize()
-            return '-'
-        """,
-    )
-    assert_transform(
-        RenameDescriptive,
-        """
-        def f(dictionary):
-            while not dictionary.get(1, len(dictionary)):
-                dictionary.clear()
-                break
-            return dictionary
-        """,
-        """
-        def f(table):
-            while not table.get(1, len(table)):
-                table.clear()
-                break
-            return table
-        """,
-    )
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()

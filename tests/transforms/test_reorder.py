@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from transform_testing import (
-    assert_declines,
-    assert_equivalent_over_seeds,
-    assert_keeps_lines,
-    assert_transform,
-)
+from transform_cases import Case, Equivalent, KeepsLines, Rewrite, cases, declines
 
 from transforms._reorder import ReorderStatements
 
@@ -24,28 +19,8 @@ def f(text, lower, upper):
 """
 
 
-def test_swaps_independent_initialisations() -> None:
-    result = assert_transform(
-        ReorderStatements,
-        INITS,
-        """
-        def f(text, lower, upper):
-            # counters
-            count = 0
-            flag = len(text) > 3
-            new_text = list()
-            for ch in text:
-                count += 1
-            return count, new_text, flag
-        """,
-    )
-    assert result.provenance.line_map == {
-        1: [1], 3: [3], 4: [5], 5: [4], 6: [6], 7: [7], 8: [8],
-    }  # fmt: skip
-
-
-def test_comment_above_a_statement_moves_with_it() -> None:
-    assert_transform(
+CASES = cases(
+    comment_above_a_statement_moves_with_it=Rewrite(
         ReorderStatements,
         INITS,
         """
@@ -59,36 +34,8 @@ def test_comment_above_a_statement_moves_with_it() -> None:
             return count, new_text, flag
         """,
         seed=1,
-    )
-
-
-@pytest.mark.parametrize(
-    "source",
-    [
-        # data dependence
-        "def f(x):\n    a = x + 1\n    b = a * 2\n    return b\n",
-        "def f(x):\n    a = x\n    x = 2\n    return a, x\n",
-        # both may raise: the exception that surfaces could change
-        "def f(x, y):\n    a = x[0]\n    b = y[1]\n    return a, b\n",
-        # `i` may be unbound (empty range): UnboundLocalError must stay first
-        "def f(n, s):\n    for i in range(n):\n        pass\n    a = i\n    b = s[0]\n"
-        "    return a, b\n",
-        # calls with effects, stores into objects (aliasing)
-        "def f(x, y):\n    a = x.pop()\n    b = y.pop()\n    return a, b\n",
-        "def f(x, y):\n    x[0] = 1\n    y[0] = 2\n    return x, y\n",
-        # both consume the same iterable
-        "def f(it):\n    a = list(it)\n    b = list(it)\n    return a, b\n",
-        # inside try
-        "def f(x):\n    try:\n        a = 1\n        b = int(x)\n    except ValueError:\n"
-        "        return a\n    return a, b\n",
-    ],
-)
-def test_declines(source: str) -> None:
-    assert_declines(ReorderStatements, source)
-
-
-def test_keeps_formatting() -> None:
-    assert_keeps_lines(
+    ),
+    keeps_formatting=KeepsLines(
         ReorderStatements,
         """
         def f(x):
@@ -97,11 +44,8 @@ def test_keeps_formatting() -> None:
             return a + b + x   # sum
         """,
         ["    a  =  1   # one", "    b = 2", "    return a + b + x   # sum"],
-    )
-
-
-def test_equivalent() -> None:
-    assert_equivalent_over_seeds(
+    ),
+    equivalent=Equivalent(
         ReorderStatements,
         """
         def f(s, n):
@@ -119,4 +63,49 @@ def test_equivalent() -> None:
         """,
         [("abcde", 2), ("", 0), ("x", -1)],
         seeds=range(20),
-    )
+    ),
+    declines=declines(
+        ReorderStatements,
+        # data dependence
+        "def f(x):\n    a = x + 1\n    b = a * 2\n    return b\n",
+        "def f(x):\n    a = x\n    x = 2\n    return a, x\n",
+        # both may raise: the exception that surfaces could change
+        "def f(x, y):\n    a = x[0]\n    b = y[1]\n    return a, b\n",
+        # `i` may be unbound (empty range): UnboundLocalError must stay first
+        "def f(n, s):\n    for i in range(n):\n        pass\n    a = i\n    b = s[0]\n"
+        "    return a, b\n",
+        # calls with effects, stores into objects (aliasing)
+        "def f(x, y):\n    a = x.pop()\n    b = y.pop()\n    return a, b\n",
+        "def f(x, y):\n    x[0] = 1\n    y[0] = 2\n    return x, y\n",
+        # both consume the same iterable
+        "def f(it):\n    a = list(it)\n    b = list(it)\n    return a, b\n",
+        # inside try
+        "def f(x):\n    try:\n        a = 1\n        b = int(x)\n    except ValueError:\n"
+        "        return a\n    return a, b\n",
+    ),
+)
+
+
+def test_swaps_independent_initialisations() -> None:
+    result = Rewrite(
+        ReorderStatements,
+        INITS,
+        """
+        def f(text, lower, upper):
+            # counters
+            count = 0
+            flag = len(text) > 3
+            new_text = list()
+            for ch in text:
+                count += 1
+            return count, new_text, flag
+        """,
+    ).check()
+    assert result.provenance.line_map == {
+        1: [1], 3: [3], 4: [5], 5: [4], 6: [6], 7: [7], 8: [8],
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()

@@ -1,5 +1,6 @@
 """Shared helpers for the transform tests, in the spirit of LibCST's `assertCodemod`:
-a test states the source before and after, and the helper checks the transform's output."""
+a test states the source before and after, and the helper checks the transform's output.
+The tables of cases built on these are in `transform_cases`."""
 
 from __future__ import annotations
 

@@ -1,0 +1,160 @@
+"""The loop_exit_state kind: the value of a variable right after a loop ends.
+
+Everything about the kind is here (its registry row `ROW` is listed in `_registry.KIND_MODULES`).
+
+- Anchor: a loop header, the run of it that entered the loop (as for loop_iterations), the
+  `variable` asked. Loops in generators are not asked.
+- Answer: for an entry after which control went on past the loop (not a return from inside
+  it), the value of `variable` in the locals of the first step outside the loop. Asked for
+  names the loop assigns and names whose value changed during the loop.
+- Static rule: the last element of a literal iterable, for the loop's own target, where the
+  body cannot leave the loop early; and the exit condition of a `while` loop that no `break`
+  leaves: after `while x != C` (or `x is not C`, either side, or one such test among those
+  joined by `or`: the loop goes on while any holds) ends, `x` is `C`, a literal.
+- Guesses: the variable-value rules (`_guesses.VALUE`), and the value that makes the loop's
+  test false (or the last item a `for` over an argument gives its target).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from core_bench.probes import _guesses as guess
+from core_bench.probes import _questions as ask
+from core_bench.probes._answerable import StaticFacts, len_argument
+from core_bench.probes._context import CallContext
+from core_bench.probes._reading import Reading
+from core_bench.probes._spec import KindSpec
+
+
+def read(ctx: CallContext, line: int, occurrence: int, variable: str | None) -> Reading | None:
+    """The value of `variable` right after the loop headed by `line`, entered by the header's
+    `occurrence`-th run, ended."""
+    facts = ctx.line(line)
+    if facts is None or facts.loop is None or ctx.in_generator(line) or variable is None:
+        return None
+    entry = ctx.entry_at(line, occurrence)
+    if entry is None or entry.exit_kind != "line" or entry.exit_step is None:
+        return None
+    state = ctx.steps[entry.exit_step]
+    text = state.locals.get(variable)
+    if text is None or variable in state.opaque:
+        return None
+    changed = ctx.steps[entry.step].locals.get(variable) != text
+    if not changed and variable not in ctx.loop_binds(line):
+        return None
+    weight = 2.0 + 0.3 * min(entry.ordinal - 1, 5) + (0.0 if changed else -1.0)
+    return Reading(
+        "loop_exit_state", line, occurrence, variable, text, entry.step, weight, entry.ordinal
+    )
+
+
+def each(ctx: CallContext) -> Iterator[Reading]:
+    """Every loop_exit_state reading of the call."""
+    for header in ctx.facts.loops:
+        binds = ctx.loop_binds(header) if header in ctx.facts.lines else frozenset()
+        for entry in ctx.loop_entries(header):
+            if entry.exit_kind != "line" or entry.exit_step is None:
+                continue
+            start = ctx.steps[entry.step].locals
+            names = sorted(binds)
+            names.extend(
+                n
+                for n, v in ctx.steps[entry.exit_step].locals.items()
+                if start.get(n) != v and n not in binds
+            )
+            for name in names:
+                reading = read(ctx, header, entry.run, name)
+                if reading is not None:
+                    yield reading
+
+
+question = ask.about_loop("What is `{variable}` right after the loop ends?")
+
+
+def static_rule(
+    facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
+) -> str | None:
+    """The last element of a literal iterable, for the loop's target; the value a `while` test
+    forces on a name when the loop ends."""
+    forced = facts.while_exits.get(line, {}).get(variable or "")
+    if forced is not None:
+        return forced
+    elements = facts.literal_loops.get(line)
+    if not elements or facts.loop_target.get(line) != variable:
+        return None
+    return elements[-1]
+
+
+def _bound(seen: guess.Seen, node: ast.expr) -> int | None:
+    """An int bound a test compares with: a literal, an argument, or `len` of an argument."""
+    text = ast.get_source_segment(seen.code, node) or ""
+    ok, value = guess.parse(text)
+    if ok and type(value) is int:
+        return value
+    if isinstance(node, ast.Name):
+        ok, value = guess.parse(guess.argument_of(seen, node.id) or "")
+        return value if ok and type(value) is int else None
+    name = len_argument(node)
+    return None if name is None else guess.length(guess.argument_of(seen, name) or "")
+
+
+def _for_exit(seen: guess.Seen, stmt: ast.For) -> str | None:
+    """The last item a `for` over an argument (or a `range` of known bounds) gives."""
+    for sub in ast.walk(stmt.iter):
+        if isinstance(sub, ast.Name):
+            ok, value = guess.parse(guess.argument_of(seen, sub.id) or "")
+            if ok and isinstance(value, str | list | tuple) and value:
+                return repr(value[-1])
+    if isinstance(stmt.iter, ast.Call) and getattr(stmt.iter.func, "id", "") == "range":
+        bounds = [_bound(seen, a) for a in stmt.iter.args]
+        if bounds and all(b is not None for b in bounds) and len(bounds) <= 2:
+            numbers = range(*[b for b in bounds if b is not None])
+            return repr(numbers[-1]) if numbers else None
+    return None
+
+
+def _exit_value(seen: guess.Seen) -> str | None:
+    """The value that makes a `while` test on the variable false (`while i != -1` -> -1,
+    `while i < len(s)` -> len(s)), or the last item a `for` over an argument gives its
+    target."""
+    line, _, name = guess.anchor_of(seen)
+    stmt = guess.statement(seen, line)
+    if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
+        return _for_exit(seen, stmt)
+    if not isinstance(stmt, ast.While) or name is None:
+        return None
+    tests = stmt.test.values if isinstance(stmt.test, ast.BoolOp) else [stmt.test]
+    for test in tests:
+        if isinstance(test, ast.Name) and test.id == name:
+            first = guess.first_literal(seen, name) or guess.argument_of(seen, name)
+            return guess.type_default(first)
+        if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+            continue
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        if not (isinstance(left, ast.Name) and left.id == name):
+            continue
+        if isinstance(op, ast.NotEq | ast.IsNot):
+            return ast.get_source_segment(seen.code, right)
+        bound = _bound(seen, right)
+        if bound is None:
+            continue
+        shift = {ast.Lt: 0, ast.LtE: 1, ast.Gt: 0, ast.GtE: -1}.get(type(op))
+        if shift is not None:
+            return repr(bound + shift)
+    return None
+
+
+GUESSES: dict[str, guess.Rule] = {
+    **guess.VALUE,
+    "value ending the loop, else first literal": lambda s: (
+        _exit_value(s) or guess.first_literal_or_argument(s)
+    ),
+}
+
+ROW = KindSpec(
+    "loop_exit_state", ("Boundary", "State"), "value", "state", read, each, question,
+    "loop_value", static_rule, False, "the value of a variable right after a loop ends", 2.5,
+    1, GUESSES, "value ending the loop, else first literal", 0.2,
+)  # fmt: skip

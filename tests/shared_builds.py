@@ -1,0 +1,39 @@
+"""Benchmarks built once per test session, shared by every pytest-xdist worker.
+
+Each xdist worker is its own process with its own session fixtures; a build written to disk is
+made once for the whole run instead: under `shared_root` (the run's base temporary directory,
+the parent of each worker's), by the first worker that asks for it, while the others wait on a
+file lock and then read it. Without xdist `shared_root` is the session's base directory.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+
+def shared_root(basetemp: Path) -> Path:
+    """The directory shared by all workers of this run: `basetemp`'s parent under xdist
+    (`.../pytest-N/popen-gw0` -> `.../pytest-N`), `basetemp` itself otherwise."""
+    return Path(basetemp).parent if os.environ.get("PYTEST_XDIST_WORKER") else Path(basetemp)
+
+
+def build_shared(out: Path, build: Callable[[Path], object]) -> Path:
+    """Run `build(out)` unless another worker of this run already did; returns `out`.
+
+    A build is complete once `out/manifest.json` exists (the build writes it last); a
+    directory left without one (a worker that failed mid-build) is built again.
+    """
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out.parent / f"{out.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not (out / "manifest.json").is_file():
+                shutil.rmtree(out, ignore_errors=True)
+                build(out)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return out
