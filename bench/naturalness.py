@@ -45,6 +45,7 @@ class Row:
     code: str
     family: str
     single: bool
+    chain: tuple[str, ...] = ()
 
 
 def from_build(directory: Path) -> list[Row]:
@@ -56,7 +57,14 @@ def from_build(directory: Path) -> list[Row]:
     ]
     originals = {r["problem_id"]: r["code"] for r in records if r["kind"] == "original"}
     return [
-        Row(r["problem_id"], originals[r["problem_id"]], r["code"], r["family"], r["single"])
+        Row(
+            r["problem_id"],
+            originals[r["problem_id"]],
+            r["code"],
+            r["family"],
+            r["single"],
+            tuple(r.get("chain", ())),
+        )
         for r in records
         if r["kind"] != "original"
     ]
@@ -71,7 +79,7 @@ def generated(data: Path, limit: int | None, processes: int, seed: int) -> list[
         problems, processes=processes, k=4, singles=4, mutants=2, extra_calls=4, seed=seed
     )
     return [
-        Row(row["id"], row["code"], v.code, v.family, v.single)
+        Row(row["id"], row["code"], v.code, v.family, v.single, tuple(v.chain))
         for row, report in zip(rows, reports, strict=True)
         for v in report.variants
     ]
@@ -82,6 +90,35 @@ def _deciles(values: list[float]) -> str:
         return "-"
     cuts = statistics.quantiles(values, n=10)
     return " ".join(f"{c:.2f}" for c in cuts)
+
+
+def _similarity_by_kind(rows: list[Row]) -> None:
+    """Normalised Jaccard of the equivalent variants split by single/composed, without the
+    rename singles, and per transform of the singles."""
+    equivalent = [r for r in rows if r.family not in ("mutant", "distractor")]
+    if not equivalent:
+        return
+    score = {id(r): normalized_jaccard(r.original, r.code) for r in equivalent}
+    groups = {
+        "singles": [r for r in equivalent if r.single],
+        "composed": [r for r in equivalent if not r.single],
+        "all but rename singles": [
+            r for r in equivalent if not (r.single and r.family == "rename")
+        ],
+    }
+    for label, members in groups.items():
+        values = [score[id(r)] for r in members]
+        if values:
+            print(f"  {label:<22} mean {statistics.fmean(values):.3f}  n={len(values)}")
+            print(f"    deciles            {_deciles(values)}")
+    per_transform: dict[str, list[float]] = defaultdict(list)
+    for r in groups["singles"]:
+        per_transform[r.chain[0] if r.chain else r.family].append(score[id(r)])
+    print("  singles per transform (mean, n)")
+    for name, values in sorted(per_transform.items(), key=lambda kv: -statistics.fmean(kv[1])):
+        print(f"    {name:<36} {statistics.fmean(values):.3f}  {len(values)}")
+    lengths = Counter(len(r.chain) for r in groups["composed"])
+    print(f"  composed chain lengths (with renaming): {dict(sorted(lengths.items()))}")
 
 
 def summarize(rows: list[Row]) -> None:
@@ -128,6 +165,8 @@ def summarize(rows: list[Row]) -> None:
         print(f"    deciles            {_deciles(equivalent)}")
     for family, values in sorted(similarity.items()):
         print(f"  {family:<20} mean {statistics.fmean(values):.3f}  n={len(values)}")
+        print(f"    deciles            {_deciles(values)}")
+    _similarity_by_kind(rows)
     total_cosmetic = sum(cosmetic.values())
     print(
         f"cosmetic-only variants (names, comments, layout): {total_cosmetic} "

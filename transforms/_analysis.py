@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import keyword
+import random
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -143,6 +144,17 @@ def comment_mentions(comment: str, names: Iterable[str]) -> list[re.Match[str]]:
     return found
 
 
+_NEXT_LETTERS = "ijkmnpqrstuvwxyzabcdegh"
+
+
+def _alternatives(base: str) -> list[str]:
+    """Other names a person would write for what `base` names, when `base` is taken."""
+    if len(base) == 1 and base in _NEXT_LETTERS:
+        start = _NEXT_LETTERS.index(base)
+        return list(_NEXT_LETTERS[start + 1 :] + _NEXT_LETTERS[:start])
+    return [f"new_{base}", f"all_{base}", f"my_{base}"]
+
+
 class FreshNames:
     """Hands out identifiers that collide with nothing in the module nor with each other."""
 
@@ -153,6 +165,20 @@ class FreshNames:
     def is_free(self, name: str) -> bool:
         """Whether `name` is a valid identifier not yet taken."""
         return name.isidentifier() and name not in self.taken
+
+    def choose(self, options: Sequence[str], rng: random.Random) -> str:
+        """A free name among `options` (a random one first), else a free variant of one a
+        person would write (`j` after `i`, `new_items` for `items`), `items_2` only when none
+        of those is free either; marks it taken."""
+        first = rng.choice(options)
+        order = [first, *(o for o in options if o != first)]
+        letters = [alt for base in order if len(base) == 1 for alt in _alternatives(base)]
+        words = [alt for base in order if len(base) > 1 for alt in _alternatives(base)]
+        for name in [*order, *letters, *words]:
+            if self.is_free(name):
+                self.taken.add(name)
+                return name
+        return self.take(order[0])
 
     def take(self, base: str) -> str:
         """`base`, or `base_2`, `base_3`... whichever is free first; marks it taken."""
@@ -655,19 +681,29 @@ _INT_BUILTINS = frozenset({"len", "ord", "int", "abs"})
 _INT_METHODS = frozenset({"count", "find", "rfind", "index", "rindex"})
 
 
+_STR_RESULT_METHODS = frozenset(
+    {"lower", "upper", "strip", "lstrip", "rstrip", "title", "capitalize", "swapcase",
+     "casefold", "join", "replace", "zfill", "center", "ljust", "rjust"}
+)  # fmt: skip
+_INT_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
+
+
 def _surely_int_or_str(expr: cst.BaseExpression) -> bool:
-    """An int or str literal, or a call that gives an int (`len(...)`, `s.find(...)`)."""
+    """An int or str literal, a call that gives an int (`len(...)`, `s.find(...)`) or a
+    str (`s.lower()`), or int arithmetic on such (`len(xs) - 1`)."""
     expr = strip_parens(expr)
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
         expr = strip_parens(expr.expression)
     if isinstance(expr, cst.Integer | cst.SimpleString):
         return True
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, _INT_OPERATORS):
+        return _surely_int_or_str(expr.left) and _surely_int_or_str(expr.right)
     if isinstance(expr, cst.Call):
         func = expr.func
         if isinstance(func, cst.Name):
             return func.value in _INT_BUILTINS
         if isinstance(func, cst.Attribute):
-            return func.attr.value in _INT_METHODS
+            return func.attr.value in _INT_METHODS | _STR_RESULT_METHODS
     return False
 
 
@@ -713,6 +749,22 @@ def negate(expr: cst.BaseExpression, *, boolean_context: bool) -> cst.BaseExpres
         if pushed is not None:
             return pushed
     return cst.UnaryOperation(operator=cst.Not(), expression=wrap(inner, 4))
+
+
+def negates_naturally(expr: cst.BaseExpression, *, boolean_context: bool) -> bool:
+    """Whether `negate(expr)` reads as a person would write it: no `not` put before a
+    comparison whose operator could not be inverted exactly (`not num < k`, for operands of
+    unknown type). A transform that would write one declines rather than leave it."""
+    return not _negated_comparison(negate(expr, boolean_context=boolean_context))
+
+
+def _negated_comparison(expr: cst.BaseExpression) -> bool:
+    inner = strip_parens(expr)
+    if isinstance(inner, cst.UnaryOperation) and isinstance(inner.operator, cst.Not):
+        return isinstance(strip_parens(inner.expression), cst.Comparison)
+    if isinstance(inner, cst.BooleanOperation):
+        return any(_negated_comparison(o) for o in bool_operands(inner))
+    return False
 
 
 def bool_operands(expr: cst.BooleanOperation) -> list[cst.BaseExpression]:

@@ -14,7 +14,13 @@ does not (each kind is counted in both, and reported when the variant has more):
 - "next desugaring": `next(...)` or `StopIteration`, the machine form of a `for` loop;
 - "double negation": `not not x`, or `not` over an `and`/`or` of negations
   (`not (not a or not b)`), which a person writes `a and b`;
-- "obfuscated name": an identifier such as `lI1lI1`, `O0oO0` or `_0x3fa2`.
+- "obfuscated name": an identifier such as `lI1lI1`, `O0oO0` or `_0x3fa2`;
+- "negated comparison": `not` put before a comparison (`not num < k`), which a person writes
+  `num >= k` (or `x not in y`);
+- "one-operation helper": a function the original does not have that does one operator or
+  one call (`def is_in(y, n): return y in n`, a loop body of `total += x`): nobody names that;
+- "clash suffix": a new identifier numbered to avoid a clash with a name in use (`items_2`
+  next to `items`) where a person would have picked another name.
 
 Only `distractor` variants may have them; the test over all CRUXEval problems and
 `bench/naturalness.py` use this module to check it.
@@ -40,9 +46,17 @@ ARTIFACT_KINDS: tuple[str, ...] = (
     "next desugaring",
     "double negation",
     "obfuscated name",
+    "negated comparison",
+    "one-operation helper",
+    "clash suffix",
 )
 
 _OBFUSCATED = re.compile(r"^(?:[lI][lI1]{4,}|O[O0o]{3,}|_0x[0-9a-f]{4})$")
+_CLASH_SUFFIX = re.compile(r"^[A-Za-z_]\w*?_\d+$")
+_OPERATIONS = (
+    ast.BinOp, ast.Compare, ast.BoolOp, ast.Call, ast.IfExp, ast.Subscript, ast.UnaryOp,
+    ast.AugAssign, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
+)  # fmt: skip
 
 
 def _is_not(node: ast.AST) -> bool:
@@ -94,6 +108,8 @@ def _kind(node: ast.AST) -> str | None:
             isinstance(inner, ast.BoolOp) and all(_is_not(v) for v in inner.values)
         ):
             return "double negation"
+        if isinstance(inner, ast.Compare):
+            return "negated comparison"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "next":
         return "next desugaring"
     return None
@@ -113,13 +129,33 @@ def _comments_and_names(code: str) -> tuple[list[str], set[str]]:
     return comments, names
 
 
+def _one_operation(func: ast.FunctionDef) -> bool:
+    """A function that does one operator or one call: `return y in n`, or one statement
+    such as `total += x` followed by returning what it assigned."""
+    body = list(func.body)
+    last = body[-1] if body else None
+    if (
+        len(body) > 1
+        and isinstance(last, ast.Return)
+        and isinstance(last.value, ast.Name | ast.Tuple)
+        and all(isinstance(e, ast.Name) for e in ast.walk(last.value) if e is not last.value)
+    ):
+        body = body[:-1]  # a moved loop body returns what it assigns
+    if len(body) != 1 or not isinstance(
+        body[0], ast.Return | ast.Assign | ast.AugAssign | ast.Expr
+    ):
+        return False
+    return sum(isinstance(n, _OPERATIONS) for n in ast.walk(body[0])) <= 1
+
+
 def count_artifacts(code: str, identifiers: set[str] | None = None) -> Counter[str]:
     """How many of each artifact kind `code` has.
 
     Args:
         code: a Python module.
-        identifiers: names whose mention in a comment is an orphan when `code` does not use
-            them (the original's identifiers); None counts no orphan comments.
+        identifiers: the original's identifiers: a mention of one in a comment is an orphan
+            when `code` does not use it, a function or numbered name not among them is new;
+            None counts no orphan comments, one-operation helpers or clash suffixes.
 
     Returns:
         Counts by kind (kinds with no occurrence are absent); a module that does not parse
@@ -134,6 +170,23 @@ def count_artifacts(code: str, identifiers: set[str] | None = None) -> Counter[s
         kind = _kind(node)
         if kind is not None:
             counts[kind] += 1
+    if identifiers is not None:
+        for stmt in tree.body:
+            if (
+                isinstance(stmt, ast.FunctionDef)
+                and stmt.name not in identifiers
+                and _one_operation(stmt)
+            ):
+                counts["one-operation helper"] += 1
+        named = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        named |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
+        named |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        counts["clash suffix"] += sum(
+            1
+            for name in named - identifiers
+            if _CLASH_SUFFIX.match(name) and name.rsplit("_", 1)[0] in named | identifiers
+        )
+        counts = +counts
     if identifiers:
         comments, names = _comments_and_names(code)
         absent = identifiers - names - set(keyword.kwlist)

@@ -15,6 +15,7 @@ from transforms._analysis import (
     keep_parens,
     may_raise,
     negate,
+    negates_naturally,
     operator_like,
     required_precedence,
     strip_parens,
@@ -68,7 +69,10 @@ class DeMorgan(Transform):
                 return None
             boolean = in_boolean_context(node, info)
             dual = cst.Or if isinstance(inner.operator, cst.And) else cst.And
-            return _chain([negate(o, boolean_context=boolean) for o in bool_operands(inner)], dual)
+            operands = bool_operands(inner)
+            if not all(negates_naturally(o, boolean_context=boolean) for o in operands):
+                return None  # `not num < k or ...`
+            return _chain([negate(o, boolean_context=boolean) for o in operands], dual)
         if not isinstance(node, cst.BooleanOperation):
             return None
         parent = info.parent(node)

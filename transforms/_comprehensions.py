@@ -91,7 +91,7 @@ class ComprehensionToLoop(Transform):
             self.acc = chosen.target
         else:
             fresh = FreshNames(info.names.identifiers)
-            self.acc = fresh.take(self.rng.choice(["result", "items", "collected", "values"]))
+            self.acc = fresh.choose(["result", "items", "collected", "values"], self.rng)
         return True
 
     def _site(

@@ -13,6 +13,7 @@ from transforms._analysis import (
     has_comments,
     in_function,
     negate,
+    negates_naturally,
     strip_parens,
     walk,
     wrap,
@@ -44,6 +45,7 @@ class IfElseSwap(Transform):
             and isinstance(node.orelse, cst.Else)
             and type(node.body) is type(node.orelse.body)
             and in_function(node, info)
+            and negates_naturally(node.test, boolean_context=True)
         ]
         return candidates
 

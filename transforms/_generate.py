@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tracer import Outcome, SandboxPool, die_with_parent, same_value
+from transforms._artifacts import find_artifacts
 from transforms._base import (
     Family,
     Provenance,
@@ -54,7 +55,7 @@ from transforms._base import (
     compose_provenance,
 )
 from transforms._inputs import generate_call_outcomes
-from transforms._metrics import cyclomatic_complexity, tokens
+from transforms._metrics import cyclomatic_complexity, normalized_tokens, tokens
 
 __all__ = [
     "GenerationReport",
@@ -78,6 +79,10 @@ _MUTUAL_WEIGHT = 0.5
 _MUTANT_STEP_FACTOR = 3
 # Structural transforms found applicable beyond what one chain holds, to rank by impact.
 _SPARE_APPLICABLE = 5
+# A single whose identifier-normalised Jaccard to the original is at least this changes
+# almost no token (helper extraction, naming a returned value, reordering): such singles
+# come after those that change the code, when slots remain.
+_SURFACE_SIMILARITY = 0.97
 _MUTANT_STEP_SLACK = 100
 
 
@@ -171,6 +176,9 @@ class _Candidate:
     family: Family = "rewrite"
     single: bool = False
     renamed: bool = False
+    structure: frozenset[str] = frozenset()  # identifier-normalised tokens
+    structural_jaccard: float = 1.0  # of `structure` against the original's
+    steps: int = 0  # structural (non-rename) transforms applied
 
 
 @dataclass(slots=True)
@@ -361,6 +369,7 @@ class _Builder:
         self.seed = seed
         self.rejected = rejected
         self.original_tokens = frozenset(tokens(code))
+        self.original_structure = frozenset(normalized_tokens(code))
         self.seen: set[tuple[str, ...]] = {tuple(tokens(code))}
         self._memo: dict[tuple[str, str, int], TransformResult | None] = {}
         self._classes = {t.name: t for t in all_transforms()}
@@ -427,9 +436,17 @@ class _Builder:
             if not _compiles(built[0]):
                 self.rejected["does not compile"] += 1
                 continue
+            distractor = any(self._classes[name].family == "distractor" for name in built[1])
+            if kind == "equivalent" and not distractor and find_artifacts(self.code, built[0]):
+                # A chain can leave what no single step does (a helper that a later idiom
+                # shrinks to one operation): such a variant is not kept.
+                self.rejected["machine artifact"] += 1
+                continue
             code, chain, provenance = built
             token_set = frozenset(key)
             similarity = _set_jaccard(self.original_tokens, token_set)
+            structure = frozenset(normalized_tokens(code))
+            renames = sum(self._classes[name].family == "rename" for name in chain)
             out.append(
                 _Candidate(
                     code,
@@ -440,7 +457,10 @@ class _Builder:
                     similarity,
                     family=self.family_of(chain),
                     single=single and len(chain) == 1,
-                    renamed=any(self._classes[name].family == "rename" for name in chain),
+                    renamed=renames > 0,
+                    structure=structure,
+                    structural_jaccard=_set_jaccard(self.original_structure, structure),
+                    steps=len(chain) - renames,
                 )
             )
         return out
@@ -475,15 +495,18 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
     Singles (the factorial design's factors): up to `plan.singles` transforms that apply to the
     original, each alone, one slot going to a renaming when there are two or more, the rest to
     structural transforms in a seeded random order (every applicable transform has the same
-    chance, so per-transform figures cover every transform).
+    chance, so per-transform figures cover every transform), except that those which leave
+    the identifier-normalised tokens almost as they were (`_SURFACE_SIMILARITY`: helper
+    extraction, naming a returned value, reordering) come after those that change them.
 
     Composed chains: which structural transforms apply is found lazily (tried in a shuffled
-    order until `_SPARE_APPLICABLE` more than a chain holds apply), ranked by how much they
-    change the surface alone (lowest Jaccard first); chains take orderings of up to
-    `plan.max_chain` of them, interleaved so that consecutive chains start differently. Each
-    ordering is offered twice: as is, and with a renaming inserted at a random position (never
-    always last), so renaming stays a factor of its own: `_select_diverse` takes at most
-    `plan.renamed` renamed chains.
+    order until `_SPARE_APPLICABLE` more than a chain holds apply, and the idioms until one
+    applies), ranked by how much they change the structure alone (lowest identifier-normalised
+    Jaccard first); chains take orderings of up to `plan.max_chain` of them, interleaved so
+    that consecutive chains start differently, each with an idiom rewrite where one applies.
+    Each ordering is offered twice: as is, and with a renaming inserted at a random position
+    (never always last), so renaming stays a factor of its own: `_select_diverse` takes at
+    most `plan.renamed` renamed chains.
     """
     structural = [
         t.name
@@ -496,27 +519,45 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
     structural_singles = plan.singles - rename_slot
     wanted = max(plan.max_chain + _SPARE_APPLICABLE, structural_singles)
     applicable = _applicable(builder, structural, salt, wanted)
-    singles = [[name] for name in applicable[:structural_singles]]
+    changed = {name: _structural_similarity(builder, name, salt) for name in applicable}
+    by_change = sorted(applicable, key=lambda name: changed[name] >= _SURFACE_SIMILARITY)
+    singles = [[name] for name in by_change[:structural_singles]]
     if rename_slot:
         singles.append([renames[0]])
-    ranked: list[tuple[float, int, str]] = []
-    for i, name in enumerate(applicable[: plan.max_chain + _SPARE_APPLICABLE]):
-        result = builder.apply(builder.code, name, salt)
-        assert result is not None
-        similarity = _set_jaccard(builder.original_tokens, frozenset(tokens(result.code)))
-        ranked.append((similarity, i, name))
+    pool = applicable[: plan.max_chain + _SPARE_APPLICABLE]
+    idioms = {name for name in structural if builder.family_of([name]) == "idiom"}
+    if not idioms & set(pool):
+        pool += _applicable(
+            builder, [n for n in structural if n in idioms and n not in pool], salt, 1
+        )
+    ranked = [(_structural_similarity(builder, name, salt), i, name) for i, name in enumerate(pool)]
     order = [name for _, _, name in sorted(ranked)]
-    return _Round(singles, _composed_chains(order, renames, rng, plan))
+    return _Round(singles, _composed_chains(order, renames, rng, plan, idioms & set(order)))
+
+
+def _structural_similarity(builder: _Builder, name: str, salt: int) -> float:
+    """Identifier-normalised Jaccard of the original and the transform applied to it."""
+    result = builder.apply(builder.code, name, salt)
+    assert result is not None
+    return _set_jaccard(builder.original_structure, frozenset(normalized_tokens(result.code)))
 
 
 def _composed_chains(
-    order: Sequence[str], renames: Sequence[str], rng: random.Random, plan: _Plan
+    order: Sequence[str],
+    renames: Sequence[str],
+    rng: random.Random,
+    plan: _Plan,
+    idioms: set[str] | frozenset[str] = frozenset(),
 ) -> list[list[str]]:
     """Up to `plan.per_round` chains of two or more transforms: orderings of the ranked
-    structural transforms, every other one with a renaming inserted at a random place; when
-    orderings run short (few transforms apply), the other form of each ordering, then one
-    structural transform with each renaming style."""
-    heads = [list(h) for h in itertools.islice(_heads(order, plan.max_chain, 2), plan.per_round)]
+    structural transforms (each holding one of the applicable `idioms` when there is one),
+    every other one with a renaming inserted at a random place; when orderings run short
+    (few transforms apply), the other form of each ordering, then one structural transform
+    with each renaming style."""
+    orderings = _heads(order, plan.max_chain, 2)
+    if idioms:
+        orderings = (h for h in orderings if idioms.intersection(h))
+    heads = [list(h) for h in itertools.islice(orderings, plan.per_round)]
 
     def renamed(head: list[str], n: int) -> list[str]:
         chain = list(head)
@@ -556,24 +597,29 @@ def _set_jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 def _select_diverse(
     candidates: Sequence[_Candidate], k: int, renamed: int | None = None
 ) -> list[_Candidate]:
-    """Greedy: each pick minimises Jaccard to the original plus the highest Jaccard to a pick
-    already made, plus a small penalty for reusing transforms already picked (so the selected
-    variants spread over transforms, which per-transform analyses need). Beyond `renamed`
-    picks that contain a renaming (None: no limit), unrenamed candidates are preferred, so
-    renaming stays a factor of its own rather than the Jaccard-minimising choice of every
-    pick; renamed ones still fill the `k` when nothing else is left."""
+    """Greedy: each pick minimises the identifier-normalised Jaccard to the original plus the
+    highest such Jaccard to a pick already made, plus a small penalty for reusing transforms
+    already picked (so the selected variants spread over transforms, which per-transform
+    analyses need). Structure, not naming, is what is compared: on raw tokens a renaming
+    alone makes a chain look different, and renamed chains of one small rewrite would win.
+    Candidates with two or more structural rewrites are preferred. Beyond `renamed` picks
+    that contain a renaming (None: no limit), unrenamed candidates are preferred, so renaming
+    stays a factor of its own rather than the choice of every pick; the others still fill
+    the `k` when nothing else is left."""
     remaining = list(candidates)
     selected: list[_Candidate] = []
     used: set[str] = set()
     while remaining and len(selected) < k:
-        pool = remaining
+        pool = [c for c in remaining if c.steps >= 2] or remaining  # a preference
         if renamed is not None and sum(c.renamed for c in selected) >= renamed:
-            pool = [c for c in remaining if not c.renamed] or remaining  # a preference
+            pool = [c for c in pool if not c.renamed] or pool  # a preference
 
         def score(c: _Candidate) -> float:
-            nearest = max((_set_jaccard(c.token_set, s.token_set) for s in selected), default=0)
+            nearest = max((_set_jaccard(c.structure, s.structure) for s in selected), default=0)
             reuse = sum(name in used for name in c.chain) / len(c.chain)
-            return c.jaccard + _MUTUAL_WEIGHT * nearest + _SHARED_TRANSFORM_PENALTY * reuse
+            return (
+                c.structural_jaccard + _MUTUAL_WEIGHT * nearest + _SHARED_TRANSFORM_PENALTY * reuse
+            )
 
         best = min(pool, key=score)  # min keeps the first of equal scores: deterministic
         remaining.remove(best)
@@ -623,7 +669,7 @@ def generate_variants_report(
     mutants: int = 0,
     pool: SandboxPool | None = None,
     extra_calls: int = 8,
-    max_chain: int = 3,
+    max_chain: int = 4,
     candidates: int = 5,
     rounds: int = 2,
     timeout_s: float = 2.0,

@@ -20,6 +20,7 @@ from transforms._analysis import (
     function_blocks,
     leading_lines,
     negate,
+    negates_naturally,
     strip_parens,
 )
 from transforms._base import Transform
@@ -94,7 +95,9 @@ class GuardClause(Transform):
         if not isinstance(stmt.body, cst.IndentedBlock) or _footer_comments(stmt.body):
             return []
         kinds: list[str] = []
-        if isinstance(owner, cst.FunctionDef):
+        if not negates_naturally(stmt.test, boolean_context=True):
+            pass  # a guard would read `if not num < k:`
+        elif isinstance(owner, cst.FunctionDef):
             if i == last or (i == last - 1 and _final_return(block.body[last])):
                 kinds.append("function_guard")
         elif isinstance(owner, cst.For | cst.While) and i == last:

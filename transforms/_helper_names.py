@@ -157,7 +157,7 @@ def _predicate(expr: cst.BaseExpression) -> str | None:
         if method.startswith("is") and len(method) > 2:
             return _join("is", method[2:])
         if method in ("startswith", "endswith"):
-            return _join(_METHOD_VERBS[method].replace("_with", "s_with"))
+            return _join(_METHOD_VERBS[method])
     if isinstance(expr, cst.BooleanOperation):
         parts = []
         node: cst.BaseExpression = expr

@@ -175,8 +175,8 @@ class _Extract(Transform):
 # Only when the expression tells nothing of what it computes (see `_helper_names`).
 _PREDICATE_NAMES = ["is_valid", "check", "matches"]
 _VALUE_NAMES = ["compute", "calculate", "get_value"]
-# Expressions that compute something: what may move into a helper, and what its size counts.
-_OPERATIONS = (
+# Expressions that compute something: what may move into a helper.
+_EXTRACTABLE = (
     cst.BinaryOperation,
     cst.Comparison,
     cst.BooleanOperation,
@@ -185,36 +185,42 @@ _OPERATIONS = (
     cst.Subscript,
     cst.UnaryOperation,
 )
+# What a moved expression's size counts (a comprehension inside it is one more operation).
+_OPERATIONS = (*_EXTRACTABLE, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
 def _worth_a_helper(expr: cst.BaseExpression, func: cst.FunctionDef, info: ModuleInfo) -> bool:
-    """Whether a person would move `expr` into a helper: a computation of some substance
-    whose value is used (not `len(xs)`, `s.lower()`, `range(n)`, a bare `xs.sort()`, a
-    `while i < len(xs)` bound, nor the whole body of a one-line function)."""
+    """Whether a person would move `expr` into a helper: a computation of two or more
+    operations whose value is used. Never a single operator or a single call
+    (`def is_in(y, n): return y in n`, `def combined(a, b): return a + b`, `len(xs)`), nor
+    a bare `xs.sort()`, a `while i < len(xs)` bound, or the whole body of a one-line
+    function under a name that says nothing."""
     parent = info.parent(expr)
     if isinstance(parent, cst.Expr):
         return False  # `xs.sort()`: called for its effect, a helper would return None
     if isinstance(parent, cst.While) and parent.test is expr:
         return False
-    predicate = isinstance(expr, cst.Comparison | cst.BooleanOperation | cst.UnaryOperation)
-    named = bool(expression_helper_names(expr, predicate))
     if isinstance(parent, cst.Return):
+        predicate = isinstance(expr, cst.Comparison | cst.BooleanOperation | cst.UnaryOperation)
         stmts = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
-        if len(stmts) == 1 and not named:
+        if len(stmts) == 1 and not expression_helper_names(expr, predicate):
             return False  # `def f(s): return compute(s)` says nothing
-    size = sum(isinstance(n, _OPERATIONS) for n in walk(expr))
-    if size >= 2:
-        return True
-    # One operation: only when the helper's name says what it is, and not a call that is
-    # as short as its name (`len(s)`, `s.lower()`).
-    if isinstance(expr, cst.Call):
-        trivial = not expr.args or (
-            isinstance(expr.func, cst.Name)
-            and len(expr.args) == 1
-            and isinstance(expr.args[0].value, cst.Name)
-        )
-        return named and not trivial
-    return named
+    return _operations(expr) >= 2
+
+
+def _operations(root: cst.CSTNode) -> int:
+    return sum(isinstance(n, _OPERATIONS) for n in walk(root))
+
+
+def _is_block(body: cst.IndentedBlock) -> bool:
+    """Whether a loop body is a block a person would name: two or more statements, or a
+    compound one, not one operation (`total += x`, `out.append(x)`)."""
+    statements = [
+        small
+        for stmt in body.body
+        for small in (stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt])
+    ]
+    return len(statements) >= 2 or isinstance(body.body[0], cst.BaseCompoundStatement)
 
 
 @dataclass
@@ -249,7 +255,7 @@ class ExtractHelperExpr(_Extract):
                 for n in walk(sub)
             }
             for node in walk(func.body):
-                if not isinstance(node, _OPERATIONS) or id(node) in stores or id(node) in skip:
+                if not isinstance(node, _EXTRACTABLE) or id(node) in stores or id(node) in skip:
                     continue
                 if isinstance(node, cst.UnaryOperation) and not isinstance(node.operator, cst.Not):
                     continue
@@ -274,7 +280,7 @@ class ExtractHelperExpr(_Extract):
         )
         named = [n for n in expression_helper_names(chosen.expr, predicate) if fresh.is_free(n)]
         generic = _PREDICATE_NAMES if predicate else _VALUE_NAMES
-        self.helper_name = fresh.take(named[0] if named else self.rng.choice(generic))
+        self.helper_name = fresh.take(named[0]) if named else fresh.choose(generic, self.rng)
         return True
 
     def _site(
@@ -302,7 +308,7 @@ class ExtractHelperExpr(_Extract):
     def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
         """Replace the chosen expression by a call, remembering the helper to add."""
         if original_node is not self.site.expr:
-            return result
+            return self._unwrap(original_node, result)
         assert isinstance(result, cst.BaseExpression)
         returned = cst.SimpleStatementLine(body=[cst.Return(value=strip_parens(result))])
         self.note_origin(self.statement, returned, deep=False)
@@ -315,7 +321,41 @@ class ExtractHelperExpr(_Extract):
             func=cst.Name(self.helper_name),
             args=[cst.Arg(value=cst.Name(p)) for p in self.site.params],
         )
-        return keep_parens(result, call)
+        self._call = keep_parens(result, call)
+        return self._call
+
+    def _unwrap(self, original_node: cst.CSTNode, result: Any) -> Any:
+        """Drop the parentheses `keep_parens` put around the call where what precedes it is
+        a space or a bracket anyway (`return (a + b) * k` -> `return scaled(a, b, k)`, not
+        `return (scaled(a, b, k))`); `return(x)` keeps them."""
+        call = getattr(self, "_call", None)
+        if call is None or not call.lpar or self.site.expr.lpar:
+            return result
+        if isinstance(result, cst.Return) and result.value is not None:
+            spaced = not isinstance(result.whitespace_after_return, cst.SimpleWhitespace) or (
+                result.whitespace_after_return.value
+            )
+            value = result.value
+            if spaced and value is call:
+                return result.with_changes(value=strip_parens(call))
+            if spaced and isinstance(value, cst.Tuple) and value.elements:
+                first = value.elements[0]
+                if first.value is call:
+                    elements = [first.with_changes(value=strip_parens(call)), *value.elements[1:]]
+                    return result.with_changes(value=value.with_changes(elements=elements))
+            return result
+        if isinstance(result, cst.Assign | cst.AugAssign | cst.Arg) and result.value is call:
+            return result.with_changes(value=strip_parens(call))
+        if isinstance(result, cst.Tuple | cst.List | cst.Set):
+            bracketed = not isinstance(result, cst.Tuple) or bool(result.lpar)
+            elements = [
+                e.with_changes(value=strip_parens(call))
+                if e.value is call and (i > 0 or bracketed)
+                else e
+                for i, e in enumerate(result.elements)
+            ]
+            return result.with_changes(elements=elements)
+        return result
 
 
 @dataclass
@@ -354,14 +394,14 @@ class ExtractLoopBody(_Extract):
         self.func = site.func
         fresh = FreshNames(info.names.identifiers)
         named = [n for n in loop_helper_names(site.loop, site.returns) if fresh.is_free(n)]
-        self.helper_name = fresh.take(self.rng.choice(named) if named else "loop_step")
+        self.helper_name = fresh.choose(named or ["loop_step"], self.rng)
         return True
 
     def _site(
         self, loop: cst.For | cst.While, func: cst.FunctionDef, info: ModuleInfo
     ) -> _LoopSite | None:
         body = loop.body
-        if not isinstance(body, cst.IndentedBlock):
+        if not isinstance(body, cst.IndentedBlock) or not _is_block(body):
             return None
         if isinstance(loop, cst.For) and loop.asynchronous is not None:
             return None

@@ -1275,7 +1275,7 @@ class StrConcatToJoin(IdiomRewrite):
     def take_site(self, site: Any, info: ModuleInfo) -> bool:
         """Name the list of pieces."""
         fresh = FreshNames(info.names.identifiers)
-        self.parts = fresh.take(self.rng.choice(["parts", "pieces", "chunks"]))
+        self.parts = fresh.choose(["parts", "pieces", "chunks"], self.rng)
         return True
 
     def _site(

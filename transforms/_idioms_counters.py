@@ -207,7 +207,7 @@ class SwapToTemp(IdiomRewrite):
 
     def take_site(self, site: cst.SimpleStatementLine, info: ModuleInfo) -> bool:
         """Name the temporary."""
-        self.temp = FreshNames(info.names.identifiers).take(self.rng.choice(["tmp", "temp"]))
+        self.temp = FreshNames(info.names.identifiers).choose(["tmp", "temp"], self.rng)
         return True
 
     def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:

@@ -38,6 +38,7 @@ from transforms._analysis import (
     mutation_free,
     name_values,
     negate,
+    negates_naturally,
     pure_call,
     strip_parens,
     subscript_index,
@@ -336,7 +337,7 @@ class AccumulatorToLoop(IdiomRewrite):
         else:
             fresh = FreshNames(info.names.identifiers)
             bases = ["total", "count"] if chosen.fold == "sum" else ["result", "out", "text"]
-            self.acc = fresh.take(self.rng.choice(bases))
+            self.acc = fresh.choose(bases, self.rng)
         return True
 
     def _site(
@@ -439,15 +440,15 @@ class JoinToLoop(IdiomRewrite):
     def take_site(self, chosen: _JoinSite, info: ModuleInfo) -> bool:
         """Name the accumulator, the item and the index."""
         fresh = FreshNames(info.names.identifiers)
-        self.acc = chosen.acc or fresh.take(self.rng.choice(["result", "out", "joined"]))
+        self.acc = chosen.acc or fresh.choose(["result", "out", "joined"], self.rng)
         items = chosen.items
         plural = items.value if isinstance(items, cst.Name) else ""
         singular = plural[:-1] if len(plural) > 3 and plural.endswith("s") else ""
         if singular and fresh.is_free(singular):
-            self.item = fresh.take(singular)  # `for word in words`
+            self.item = fresh.choose([singular], self.rng)  # `for word in words`
         else:
-            self.item = fresh.take(self.rng.choice(["part", "piece", "item"]))
-        self.index = fresh.take(self.rng.choice(["i", "index", "pos"]))
+            self.item = fresh.choose(["part", "piece", "item"], self.rng)
+        self.index = fresh.choose(["i", "index", "pos"], self.rng)
         # With a separator: an index loop over a name, or add the separator after every
         # item and drop the last one; never `enumerate` (whose `while` form reads badly).
         self.indexed = isinstance(items, cst.Name) and self.rng.random() < 0.5
@@ -627,7 +628,9 @@ class LoopToAnyAll(LoopReplacement):
         """Searching loops."""
         if not (info.is_builtin("any") and info.is_builtin("all")):
             return []
-        return _searches(info)
+        return [
+            s for s in _searches(info) if s.hit or negates_naturally(s.test, boolean_context=True)
+        ]  # not `all(not x < k for x in xs)`
 
     def dropped(self) -> cst.CSTNode:
         """The final return (the new return replaces the loop)."""
@@ -675,6 +678,8 @@ class AnyAllToLoop(IdiomRewrite):
             return None
         if contains(gen, _UNSAFE) or has_comments(node):
             return None
+        if call[0] == "all" and not negates_naturally(gen.elt, boolean_context=True):
+            return None  # `if not x < k: return False`
         names = target_names(for_in.target)
         if names is None or names & info.captured_names(func):
             return None
@@ -719,7 +724,7 @@ class EarlyReturnToFlag(IdiomRewrite):
     def take_site(self, chosen: _Search, info: ModuleInfo) -> bool:
         """Name the flag."""
         fresh = FreshNames(info.names.identifiers)
-        self.flag = fresh.take(self.rng.choice(["found", "result", "flag", "matched"]))
+        self.flag = fresh.choose(["found", "result", "flag", "matched"], self.rng)
         return True
 
     def leave_SimpleStatementLine(
@@ -873,7 +878,7 @@ class IndexLoopToEnumerate(IdiomRewrite):
             bases = ["ch", "char", "c"]
         if len(seq) > 2 and seq.endswith("s") and not seq.endswith("ss"):
             bases = [seq[:-1]]
-        self.item = fresh.take(self.rng.choice(bases))
+        self.item = fresh.choose(bases, self.rng)
         return True
 
     def _site(
@@ -1004,7 +1009,7 @@ class IterationToIndexLoop(IdiomRewrite):
     def take_site(self, site: _ItemLoop, info: ModuleInfo) -> bool:
         """Name the index (an enumerate loop keeps its own)."""
         fresh = FreshNames(info.names.identifiers)
-        self.index = site.index or fresh.take(self.rng.choice(["i", "idx", "index"]))
+        self.index = site.index or fresh.choose(["i", "idx", "index"], self.rng)
         return True
 
     def leave_For(self, original_node: cst.For, updated_node: cst.For) -> Any:
@@ -1070,8 +1075,8 @@ class SortedToSort(IdiomRewrite):
 
     def take_site(self, chosen: cst.SimpleStatementLine, info: ModuleInfo) -> bool:
         """Name the list a `return sorted(...)` sorts."""
-        self.fresh_name = FreshNames(info.names.identifiers).take(
-            self.rng.choice(["ordered", "result", "items"])
+        self.fresh_name = FreshNames(info.names.identifiers).choose(
+            ["ordered", "result", "items"], self.rng
         )
         return True
 

@@ -27,6 +27,7 @@ from transforms._analysis import (
     ModuleInfo,
     assigned_names,
     has_comments,
+    invert_comparison,
     is_literal,
     is_pure,
     keep_parens,
@@ -111,7 +112,7 @@ class _ExpressionIdiom(IdiomRewrite):
     def fresh_name(self, bases: list[str]) -> str:
         """One of `bases` (chosen with the rng) that is free, else a numbered one."""
         free = [b for b in bases if self.fresh.is_free(b)]
-        return self.fresh.take(self.rng.choice(free or bases))
+        return self.fresh.choose(free or bases, self.rng)
 
     def build(self, updated: Any) -> Any:
         """The replacement of the picked site (`updated`: the site with its children
@@ -119,8 +120,17 @@ class _ExpressionIdiom(IdiomRewrite):
         raise NotImplementedError
 
     def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
-        """Swap the picked site."""
+        """Swap the picked site; a `not` right above a comparison it became is folded into
+        the operator (`not s.startswith('!')` -> `s[:1] != '!'`, not `not s[:1] == '!'`)."""
         if original_node is not self.site:
+            if (
+                isinstance(result, cst.UnaryOperation)
+                and isinstance(result.operator, cst.Not)
+                and self.info.parent(self.site) is original_node
+            ):
+                inverted = invert_comparison(strip_parens(result.expression))
+                if inverted is not None:
+                    return inverted.with_changes(lpar=result.lpar, rpar=result.rpar)
             return result
         new = self.build(result)
         if isinstance(original_node, cst.BaseExpression) and isinstance(new, cst.BaseExpression):
@@ -260,7 +270,7 @@ class CountToSum(_ExpressionIdiom):
         return True
 
     def build(self, updated: Any) -> Any:
-        var = self.fresh.take(self.rng.choice(["ch", "c", "item", "x"]))
+        var = self.fresh.choose(["ch", "c", "item", "x"], self.rng)
         test = cst.Comparison(
             left=cst.Name(var),
             comparisons=[
@@ -393,7 +403,7 @@ class FromkeysToComprehension(_ExpressionIdiom):
 
     def build(self, updated: Any) -> Any:
         args = updated.args
-        key = self.fresh.take(self.rng.choice(["key", "k", "item"]))
+        key = self.fresh.choose(["key", "k", "item"], self.rng)
         value = args[1].value if len(args) == 2 else cst.Name("None")
         return cst.DictComp(
             key=cst.Name(key),

@@ -14,7 +14,13 @@ from typing import Any
 
 import libcst as cst
 
-from transforms._analysis import ModuleInfo, has_comments, negate, strip_parens
+from transforms._analysis import (
+    ModuleInfo,
+    has_comments,
+    negate,
+    negates_naturally,
+    strip_parens,
+)
 from transforms._base import Transform
 from transforms._idioms_common import (
     IdiomRewrite,
@@ -130,7 +136,7 @@ class BranchToReturnCondition(IdiomRewrite):
             if not rest or has_comments(rest[0]):
                 return None
             after = rest[0]
-            if bool_return(after) is not (not hit):
+            if bool_return(after) is not (not hit) or not self._negates(stmt, hit):
                 return None
             assert isinstance(after, cst.SimpleStatementLine)
             return (stmt, after, hit)
@@ -138,8 +144,14 @@ class BranchToReturnCondition(IdiomRewrite):
             other = stmt.orelse.body
             others = other.body if isinstance(other, cst.IndentedBlock) else ()
             if len(others) == 1 and bool_return(others[0]) is (not hit):
-                return (stmt, None, hit)
+                return (stmt, None, hit) if self._negates(stmt, hit) else None
         return None
+
+    @staticmethod
+    def _negates(stmt: cst.If, hit: bool) -> bool:
+        """`return not num < k` is not written: the branch stays unless the test negates
+        naturally (`return num >= k`)."""
+        return hit or negates_naturally(stmt.test, boolean_context=False)
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine

@@ -127,19 +127,19 @@ class ForToWhile(Transform):
                 assert isinstance(first, cst.Name)
                 self.index_name = first.value
             else:
-                self.index_name = fresh.take(self.rng.choice(["i", "idx", "index", "pos"]))
+                self.index_name = fresh.choose(["i", "idx", "index", "pos"], self.rng)
             self.holder_name = None
             if not chosen.direct:
                 holder = self.rng.choice(["items", "values", "seq", "elements"])
-                self.holder_name = fresh.take(holder)
+                self.holder_name = fresh.choose([holder], self.rng)
         else:
             if chosen.form == "hidden":
-                self.index_name = fresh.take(self.rng.choice(["idx", "index", "pos", "cursor"]))
+                self.index_name = fresh.choose(["idx", "index", "pos", "cursor"], self.rng)
             else:
                 assert isinstance(loop.target, cst.Name)
                 self.index_name = loop.target.value
             if not chosen.stop_inline:
-                self.stop_name = fresh.take(self.rng.choice(["stop", "end", "limit", "bound"]))
+                self.stop_name = fresh.choose(["stop", "end", "limit", "bound"], self.rng)
         return True
 
     def _plan(self, loop: cst.For, func: cst.FunctionDef, info: ModuleInfo) -> _Plan | None:

@@ -22,6 +22,7 @@ from transforms import (
     _mutants,
     _rename,
     _reorder,
+    _variables,
 )
 from transforms._base import Transform
 
@@ -37,6 +38,7 @@ ALL_TRANSFORMS: tuple[type[Transform], ...] = (
     *_constants.TRANSFORMS,
     *_guards.TRANSFORMS,
     *_reorder.TRANSFORMS,
+    *_variables.TRANSFORMS,
     *_comments.TRANSFORMS,
     *_idioms_loops.TRANSFORMS,
     *_idioms_counters.TRANSFORMS,

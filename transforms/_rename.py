@@ -20,7 +20,6 @@ distractors, off by default.
 from __future__ import annotations
 
 import random
-import string
 from collections import Counter
 from typing import ClassVar
 
@@ -37,7 +36,8 @@ from transforms._analysis import (
 )
 from transforms._base import Family, Transform
 
-_LIST_METHODS = frozenset({"append", "extend", "insert", "sort", "reverse", "remove", "clear"})
+# `clear` is not here: dicts and sets have it too.
+_LIST_METHODS = frozenset({"append", "extend", "insert", "sort", "reverse", "remove"})
 _DICT_METHODS = frozenset({"keys", "values", "items", "setdefault", "update", "popitem", "get"})
 _SET_METHODS = frozenset({"add", "discard", "union", "intersection", "difference"})
 
@@ -50,6 +50,7 @@ _DESCRIPTIVE: dict[str, list[str]] = {
     "dict": ["d", "mapping", "table", "lookup"],
     "set": ["seen", "unique", "visited", "members"],
     "number": ["n", "num", "x", "value", "k"],
+    "length": ["n", "length", "size"],
     "item": ["item", "x", "elem", "e", "v"],
     "char": ["ch", "c", "char", "letter"],
     "key": ["k", "key"],
@@ -70,6 +71,7 @@ _ABBREVIATED: dict[str, list[str]] = {
     "dict": ["dct", "mp", "tbl"],
     "set": ["seen", "uniq", "st"],
     "number": ["num", "val", "amt"],
+    "length": ["n", "sz", "size"],
     "item": ["elem", "el", "it"],
     "char": ["ch", "c"],
     "key": ["k", "ky"],
@@ -90,6 +92,7 @@ _VERBOSE: dict[str, list[str]] = {
     "dict": ["lookup_table", "mapping", "counts_by_key"],
     "set": ["seen_items", "unique_values", "visited"],
     "number": ["number", "amount", "input_number"],
+    "length": ["length", "size", "item_count"],
     "item": ["current_item", "element", "entry"],
     "char": ["character", "current_char", "letter"],
     "key": ["key", "dict_key"],
@@ -110,6 +113,7 @@ _CONTRARY: dict[str, list[str]] = {
     "dict": ["list", "text", "counter"],
     "set": ["list", "counter", "text"],
     "number": ["text", "list", "flag"],
+    "length": ["text", "list", "flag"],
     "item": ["counter", "list", "dict"],
     "char": ["list", "dict", "counter"],
     "key": ["list", "counter", "flag"],
@@ -122,9 +126,21 @@ _CONTRARY: dict[str, list[str]] = {
 }
 
 _ROLE_PRIORITY = [
-    "function", "list", "dict", "set", "text", "index", "counter", "flag", "number",
+    "function", "list", "dict", "set", "text", "index", "counter", "flag", "length", "number",
     "sequence", "char", "key", "entry", "item", "value",
 ]  # fmt: skip
+
+# The role a usual name suggests (`nums` a list, `s` a text), first role by priority.
+_NAME_HINTS: dict[str, str] = {
+    name: role
+    for role in reversed(_ROLE_PRIORITY)
+    for style in (_DESCRIPTIVE, _ABBREVIATED, _VERBOSE)
+    for name in style[role]
+} | {
+    "nums": "list", "numbers": "list", "words": "list", "lst": "list", "arr": "list",
+    "strs": "list", "chars": "list", "s": "text", "st": "text", "txt": "text", "string": "text",
+    "n": "number", "k": "number", "m": "number", "i": "index", "j": "index", "x": "value",
+}  # fmt: skip
 
 # A returned local of one of these roles is named for being the result.
 _RESULT_ROLES = frozenset({"list", "dict", "set", "text", "sequence", "value"})
@@ -206,7 +222,7 @@ def _literal_role(expr: cst.BaseExpression) -> str | None:
         if isinstance(func, cst.Name):
             return {
                 "list": "list", "sorted": "list", "dict": "dict", "set": "set", "str": "text",
-                "len": "number", "int": "number", "sum": "number", "float": "number",
+                "len": "length", "int": "number", "sum": "number", "float": "number",
             }.get(func.value)  # fmt: skip
         if isinstance(func, cst.Attribute):
             if func.attr.value in ("join",) or func.attr.value in STR_ONLY_METHODS:
@@ -232,8 +248,10 @@ def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
 
     for node in walk(module):
         if isinstance(node, cst.Assign):
+            role = _literal_role(node.value)
             for target in node.targets:
-                vote(target.target, _literal_role(node.value))
+                # `lo = len(xs)` is a length, however it is used later (`range(lo - 1)`).
+                vote(target.target, role, 3 if role == "length" else 1)
         elif isinstance(node, cst.AugAssign):
             if isinstance(node.value, cst.Integer):
                 vote(node.target, "counter", 2)
@@ -241,6 +259,7 @@ def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
                 node.value, cst.Name
             ):
                 vote(node.target, "counter")  # `total += x`
+                vote(node.value, "number")
             else:
                 vote(node.target, _literal_role(node.value))
         elif isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
@@ -306,6 +325,8 @@ def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
                 vote(node.value, "text", 2)
         elif isinstance(node, cst.Subscript):
             vote(node.value, "sequence")
+        elif isinstance(node, cst.StarredDictElement):
+            vote(node.value, "dict", 2)  # `{**a, **b}`
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.args:
             if node.func.value == "len":
                 vote(node.args[0].value, "sequence")
@@ -316,6 +337,10 @@ def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
             for side, other in ((node.left, node.right), (node.right, node.left)):
                 if isinstance(other, cst.Integer | cst.Float):
                     vote(side, "number")
+    for name, counter in votes.items():
+        hint = _NAME_HINTS.get(name)
+        if hint is not None:
+            counter[hint] += 1  # the name a person chose says something of the role too
     roles: dict[str, str] = {}
     for name, counter in votes.items():
         if not counter:
@@ -324,10 +349,14 @@ def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
         best = max(counter.values())
         roles[name] = next(r for r in _ROLE_PRIORITY if counter.get(r) == best)
     for loop_var, iterated in loops:
-        if roles.get(loop_var) == "item" and roles.get(iterated) == "text":
+        if roles.get(loop_var) in ("item", "text") and roles.get(iterated) == "text":
+            roles[loop_var] = "char"  # `for c in text: c.isdigit()` is a character
+        elif roles.get(loop_var) in ("char", "text") and roles.get(iterated) in (
+            "sequence",
+            "value",
+        ):
+            roles[iterated] = "text"  # `for x in doc: x.isalpha()`: doc is a text
             roles[loop_var] = "char"
-        elif roles.get(loop_var) == "char" and roles.get(iterated) in ("sequence", "value"):
-            roles[iterated] = "text"
     for name in returned & set(roles) - params:
         if roles[name] in _RESULT_ROLES:
             roles[name] = "result"
@@ -365,7 +394,12 @@ class _Rename(Transform):
         self.params = {n.name.value for n in info.nodes if isinstance(n, cst.Param)}
         self.begin(fresh)
         for old in groups:
-            self.renames[old] = self.new_name(old, roles[old], fresh)
+            new = self.new_name(old, roles[old], fresh)
+            if new != old:
+                self.renames[old] = new
+        if not self.renames:
+            return False
+        groups = {old: nodes for old, nodes in groups.items() if old in self.renames}
         self._targets = {id(n): self.renames[n.value] for ns in groups.values() for n in ns}
         return True
 
@@ -376,14 +410,17 @@ class _Rename(Transform):
         """The new name of `old` (whose guessed role is `role`); must come from `fresh`."""
         raise NotImplementedError
 
-    def from_pool(self, pool: list[str], fresh: FreshNames) -> str:
-        """A free name from `pool` (in a random order), else a numbered one."""
+    def from_pool(self, pool: list[str], fresh: FreshNames, old: str, role: str) -> str:
+        """A free name from `pool` (in a random order), else one of the role's names in the
+        other styles, else the old name kept: never a numbered `items_2`, nor a name of
+        another role."""
         order = list(pool)
         self.rng.shuffle(order)
-        for candidate in order:
-            if fresh.is_free(candidate):
+        spare = [w for style in _STYLES for w in style[role] if w not in order]
+        for candidate in [*order, *spare]:
+            if candidate != old and fresh.is_free(candidate):
                 return fresh.take(candidate)
-        return fresh.take(order[0])
+        return old
 
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
         """Rename one occurrence."""
@@ -407,40 +444,41 @@ class RenameShort(_Rename):
     name = "rename_short"
     description = "rename locals, parameters and nested functions to one- or two-letter names"
 
-    _PREFERRED: ClassVar[dict[str, str]] = {
-        "index": "ijkn",
-        "counter": "cnk",
-        "text": "stw",
-        "item": "xye",
-        "list": "abdv",
-        "number": "nmkx",
-        "function": "ghu",
-        "char": "cw",
-        "key": "k",
-        "entry": "v",
-        "result": "rs",
+    # The letters (and two-letter names) people use for a variable of each role.
+    _PREFERRED: ClassVar[dict[str, list[str]]] = {
+        "index": ["i", "j", "k", "ix"],
+        "counter": ["c", "n", "k", "ct"],
+        "text": ["s", "t", "w", "st"],
+        "item": ["x", "y", "e", "it"],
+        "list": ["a", "b", "xs", "ys", "ls"],
+        "dict": ["d", "m", "dd", "mp"],
+        "set": ["s", "u", "ss", "st"],
+        "number": ["n", "m", "k", "x"],
+        "length": ["n", "m", "ln", "sz"],
+        "function": ["g", "h", "fn"],
+        "flag": ["b", "ok"],
+        "sequence": ["a", "xs", "s", "sq"],
+        "value": ["x", "v", "y", "z"],
+        "char": ["c", "ch", "w"],
+        "key": ["k", "ky"],
+        "entry": ["v", "val"],
+        "result": ["r", "res", "rs"],
     }
 
-    def begin(self, fresh: FreshNames) -> None:
-        """Shuffle the letters once, so different seeds give different names."""
-        letters = [c for c in string.ascii_lowercase if c not in "lof"]
-        self.rng.shuffle(letters)
-        self._letters = letters
-
     def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
-        """A free letter, the usual letters for the role first (`i` for an index, `c` for a
-        character), in a random order."""
-        preferred = list(self._PREFERRED.get(role, ""))
-        self.rng.shuffle(preferred)
-        candidates = preferred + self._letters
-        for letter in candidates:
-            if fresh.is_free(letter) and letter != old:
-                return fresh.take(letter)
-        for first in self._letters:
-            for second in self._letters + list("0123456789"):
-                if fresh.is_free(first + second):
-                    return fresh.take(first + second)
-        return fresh.take("v")
+        """A free short name people use for the role (`i` for an index, `c` for a
+        character, `xs` for a list), the one-letter ones first in a random order; the old
+        name's first letter for a number or a value; else the old name is kept (never a
+        letter that says nothing of the role)."""
+        preferred = list(self._PREFERRED[role])
+        letters = [p for p in preferred if len(p) == 1]
+        self.rng.shuffle(letters)
+        initial = old[:1].lower()
+        own = [initial] if role in ("number", "value", "item") and initial not in "lof" else []
+        for candidate in [*letters, *own, *(p for p in preferred if len(p) > 1)]:
+            if candidate != old and fresh.is_free(candidate):
+                return fresh.take(candidate)
+        return old
 
 
 class RenameDescriptive(_Rename):
@@ -452,7 +490,7 @@ class RenameDescriptive(_Rename):
     def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
         """A name a person would give a variable of the role (`s`/`text`/`string`,
         `items`/`arr`, `i`/`idx`, `ch`/`c`...), never the old name."""
-        return self.from_pool([word for word in _DESCRIPTIVE[role] if word != old], fresh)
+        return self.from_pool(_DESCRIPTIVE[role], fresh, old, role)
 
 
 class RenameAbbreviated(_Rename):
@@ -463,7 +501,7 @@ class RenameAbbreviated(_Rename):
 
     def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
         """An abbreviation for the role, never the old name."""
-        return self.from_pool([w for w in _ABBREVIATED[role] if w != old], fresh)
+        return self.from_pool(_ABBREVIATED[role], fresh, old, role)
 
 
 class RenameVerbose(_Rename):
@@ -474,7 +512,7 @@ class RenameVerbose(_Rename):
 
     def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
         """A long name for the role, never the old name."""
-        return self.from_pool([w for w in _VERBOSE[role] if w != old], fresh)
+        return self.from_pool(_VERBOSE[role], fresh, old, role)
 
 
 class RenameMisleading(_Rename):
@@ -490,7 +528,7 @@ class RenameMisleading(_Rename):
     def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
         """A name usual for a contrary role."""
         contrary = self.rng.choice(_CONTRARY[role])
-        return self.from_pool(_DESCRIPTIVE[contrary], fresh)
+        return self.from_pool(_DESCRIPTIVE[contrary], fresh, old, contrary)
 
 
 class RenameObfuscated(_Rename):
@@ -523,6 +561,25 @@ class RenameObfuscated(_Rename):
                 candidate = "O" + "".join(self.rng.choice("O0o") for _ in range(length - 1))
             if fresh.is_free(candidate):
                 return fresh.take(candidate)
+
+
+_STYLES = (_DESCRIPTIVE, _ABBREVIATED, _VERBOSE)
+
+
+def role_names(style: str, role: str, old: str) -> set[str]:
+    """The names a default renaming style may give a variable of `role` called `old`: the
+    role's names (of any style, where the style's own run out), the short style's letters
+    for the role and the old name's initial for a number or a value.
+
+    Args:
+        style: "rename_short", "rename_descriptive", "rename_abbreviated" or "rename_verbose".
+        role: a role of `infer_roles`.
+        old: the variable's name in the original.
+    """
+    if style == RenameShort.name:
+        own = {old[:1].lower()} if role in ("number", "value", "item") else set()
+        return set(RenameShort._PREFERRED[role]) | own
+    return {name for pools in _STYLES for name in pools[role]}
 
 
 TRANSFORMS: tuple[type[Transform], ...] = (

@@ -57,6 +57,27 @@ def f(text, n):
         (ORIGINAL.replace("ch.isdigit()", "not (not ch.isdigit() or not n)"), "double negation"),
         (ORIGINAL.replace("ch.isdigit()", "not not ch.isdigit()"), "double negation"),
         (ORIGINAL.replace("ch.isdigit()", "not (ch.isdigit() or not n)"), None),
+        (ORIGINAL.replace("ch.isdigit()", "not ch < n"), "negated comparison"),
+        (ORIGINAL.replace("ch.isdigit()", "ch >= n"), None),
+        (
+            "def is_in(y, n):\n    return y in n\n\n"
+            + ORIGINAL.replace("ch.isdigit()", "is_in(ch, '0123456789')"),
+            "one-operation helper",
+        ),
+        (
+            "def update_out(ch, n, out):\n    out.append(ch * n)\n    return out\n\n"
+            + ORIGINAL.replace("out.append(ch * n)", "out = update_out(ch, n, out)"),
+            None,
+        ),
+        (
+            "def add_to_out(ch, out):\n    out.append(ch)\n\n"
+            + ORIGINAL.replace("out.append(ch * n)", "add_to_out(ch * n, out)"),
+            "one-operation helper",
+        ),
+        (ORIGINAL.replace("out = []", "out = []\n    out_2 = out"), "clash suffix"),
+        (ORIGINAL.replace("out", "out_2"), "clash suffix"),  # `out` was in the original
+        (ORIGINAL.replace("ch * n", "ch * n % 42").replace("out", "digits_mod_42"), None),
+        (ORIGINAL.replace("out", "digits"), None),
         (ORIGINAL.replace("out", "lI1lI1"), "obfuscated name"),
         (ORIGINAL.replace("text", "_0x3fa2"), "obfuscated name"),
         (ORIGINAL.replace("text", "O0oO0"), "obfuscated name"),

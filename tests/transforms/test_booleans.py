@@ -43,13 +43,18 @@ CASES = cases(
             "def f(s, k):\n    return not (len(s) < k and s.find('a') >= 0)\n",
             "def f(s, k):\n    return len(s) >= k or s.find('a') < 0\n",
         ),
-        # Sets are ordered by inclusion: `not a < b` is not `a >= b`, so it stays negated.
+        # Int arithmetic on such values (`len(s) - 1`) and str results (`s.lower()`) too.
         Rewrite(
             DeMorgan,
-            "def f(a, b, c):\n    return not (a < b and c)\n",
-            "def f(a, b, c):\n    return not a < b or not c\n",
+            "def f(s, k):\n    return not (len(s) - 1 < k and s.lower() > k)\n",
+            "def f(s, k):\n    return len(s) - 1 >= k or s.lower() <= k\n",
         ),
     ],
+    # Sets are ordered by inclusion: `not a < b` is not `a >= b`. Before, this gave
+    # `return not a < b or not c`, which nobody writes; the original stays.
+    de_morgan_leaves_a_comparison_it_cannot_invert_rather_than_write_not_before_it=Declines(
+        DeMorgan, "def f(a, b, c):\n    return not (a < b and c)\n"
+    ),
     de_morgan_negations_equivalent_on_sets_and_nan=Equivalent(
         DeMorgan,
         """

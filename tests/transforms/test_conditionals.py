@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from transform_cases import Case, Equivalent, KeepsLines, Rewrite, cases, declines
+from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases, declines
 
 from transforms._conditionals import IfElseSwap, IfToTernary, TernaryToIf
 
@@ -21,6 +21,39 @@ CASES = cases(
             else: return "small"
         """,
     ),
+    if_else_swap_never_writes_not_before_a_comparison=[
+        # `num < k` with operands of unknown type (sets order by inclusion) cannot become
+        # `num >= k` exactly; before, the swap wrote `if not num < k:`. It declines now.
+        Declines(
+            IfElseSwap,
+            """
+            def f(num, k):
+                if num < k:
+                    return num
+                else:
+                    return k
+            """,
+            seeds=range(10),
+        ),
+        # Where one side is an int (`len(...) - 1`), the operator is inverted.
+        Rewrite(
+            IfElseSwap,
+            """
+            def f(nums, k):
+                if len(nums) - 1 < k:
+                    return nums
+                else:
+                    return k
+            """,
+            """
+            def f(nums, k):
+                if len(nums) - 1 >= k:
+                    return k
+                else:
+                    return nums
+            """,
+        ),
+    ],
     if_else_swap_removes_a_not=Rewrite(
         IfElseSwap,
         """

@@ -16,12 +16,16 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import libcst as cst
 import pytest
 from cruxeval_generation import Generation, K
+from libcst.metadata import MetadataWrapper
 
 from tracer import Outcome, SandboxPool
 from transforms import all_transforms, find_artifacts
+from transforms._analysis import ModuleInfo
 from transforms._generate import GenerationReport
+from transforms._rename import infer_roles, renameable_names, role_names
 
 PYTHON_312 = "/root/.pyenv/versions/3.12.1/bin/python3.12"
 
@@ -90,6 +94,26 @@ def test_no_variant_outside_distractor_has_a_machine_artifact(run: Run) -> None:
                 examples.append((pid, v.chain, kinds))
     assert checked > 800 * K
     assert not found, (dict(found), examples)
+
+
+def test_renamed_variables_get_a_name_of_their_role_in_every_style(run: Run) -> None:
+    # A new name fits how the variable is used (`lo = len(xs)` is no `amount`), in the short
+    # style too (a list is `a` or `xs`, never a random letter), and is never numbered.
+    checked = 0
+    misfits: list[tuple[str, str, str, str, str]] = []
+    for problem, pid, report in zip(run.problems, run.ids, run.reports, strict=True):
+        renamed = [v for v in report.variants if v.single and v.family == "rename"]
+        if not renamed:
+            continue
+        info = ModuleInfo.of(MetadataWrapper(cst.parse_module(problem.code)))
+        roles = infer_roles(info.module, set(renameable_names(info, rename_params=True)))
+        for v in renamed:
+            for old, new in v.provenance.renames.items():
+                checked += 1
+                if new not in role_names(v.chain[0], roles[old], old):
+                    misfits.append((pid, v.chain[0], old, roles[old], new))
+    assert checked > 1500
+    assert not misfits, misfits[:10]
 
 
 def test_singles_cover_every_default_transform_and_renaming_is_a_factor(run: Run) -> None:

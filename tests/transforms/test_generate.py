@@ -11,10 +11,11 @@ import libcst as cst
 import pytest
 
 from tracer import Outcome, SandboxPool
-from transforms import _generate
+from transforms import _generate, find_artifacts
 from transforms._base import Transform, all_transforms
 from transforms._generate import (
     Problem,
+    _Builder,
     compare_outcomes,
     generate_variants,
     generate_variants_many,
@@ -175,7 +176,7 @@ def test_renaming_is_a_factor_not_applied_to_every_variant(pool: SandboxPool) ->
     families = {t.name: t.family for t in all_transforms()}
     renamed = [any(families[name] == "rename" for name in v.chain) for v in variants]
     assert 1 <= sum(renamed) <= 2  # at most half of the composed variants are renamed
-    assert all(2 <= len(v.chain) <= 4 and not v.single for v in variants)
+    assert all(2 <= len(v.chain) <= 5 and not v.single for v in variants)
     renamed_chains = [v.chain for v, r in zip(variants, renamed, strict=True) if r]
     assert (
         not all(families[chain[-1]] == "rename" for chain in renamed_chains)
@@ -457,3 +458,25 @@ def test_real_mutants_differ_from_the_original(pool: SandboxPool) -> None:
         assert m.differing_calls
         result = verify_equivalent(code, m.code, report.calls, pool=pool)
         assert not result.kept and result.differing_call in m.differing_calls
+
+
+def test_a_chain_that_leaves_a_machine_artifact_is_not_a_candidate() -> None:
+    # CRUXEval sample_687: the helper holds `':'.join([c for c in t])` (two operations) until
+    # idiom_join_generator shrinks it to `':'.join(t)`, a one-operation helper no step alone
+    # would write.
+    code = (
+        "def f(text):\n    t = list(text)\n    t.pop(len(t) // 2)\n"
+        "    t.append(text.lower())\n    return ':'.join([c for c in t])\n"
+    )
+    chain = [
+        "extract_helper_expr",
+        "idiom_join_generator",
+        "idiom_list_comprehension",
+        "comprehension_to_loop",
+    ]
+    builder = _Builder(code, 1, Counter())
+    built = builder.run_chain(chain, 0)
+    assert built is not None and "def joined(t):\n    return ':'.join(t)\n" in built[0]
+    assert find_artifacts(code, built[0]) == ["one-operation helper"]
+    assert builder.build([chain], "equivalent", 0) == []
+    assert builder.rejected == Counter({"machine artifact": 1})

@@ -52,6 +52,9 @@ CASES = cases(
         "def f(x):\n    y = 0\n    if x:\n        y = 1\n    else:\n        y = 2\n    print(y)\n"
         "    return y\n",
         "if x:\n    y = 1\n",
+        # The guard would read `if not num < k: return` (operands of unknown type).
+        "def f(num, k):\n    out = []\n    if num < k:\n        out.append(num)\n"
+        "        out.append(k)\n    return out\n",
     ),
     guard_clause_keeps_formatting=KeepsLines(
         GuardClause,

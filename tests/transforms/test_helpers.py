@@ -41,17 +41,79 @@ CASES = cases(
             """
             X = 10
 
-            def is_above_limit(a):
-                return a > X
+            def product(a, b):
+                return (a + b) * X
 
             def f(a, b):
-                if is_above_limit(a):
+                if a > X:
                     return a - b
-                return (a + b) * X
+                return product(a, b)
             """,
             seed=2,
         ),
     ],
+    a_single_operator_or_call_is_never_a_helper=[
+        # Before: `def is_in_nums(y, nums): return y in nums`, `def pick(...)`; one operation
+        # is not what a person moves into a named helper.
+        Declines(
+            ExtractHelperExpr,
+            """
+            def f(nums, y, a, b):
+                if y in nums:
+                    return nums.index(y)
+                z = a if y else b
+                return len(nums), a + b, z
+            """,
+            seeds=range(25),
+        ),
+        # A loop body of one operation (`total += x * 2`) is not a block worth a helper.
+        Declines(
+            ExtractLoopBody,
+            """
+            def f(nums):
+                total = 0
+                for x in nums:
+                    total += x * 2
+                return total
+            """,
+            seeds=range(25),
+        ),
+        # Two operations are.
+        Rewrite(
+            ExtractHelperExpr,
+            """
+            def f(nums, y):
+                if y in nums:
+                    return nums.index(y) + 1
+                return 0
+            """,
+            """
+            def combined_nums(nums, y):
+                return nums.index(y) + 1
+
+            def f(nums, y):
+                if y in nums:
+                    return combined_nums(nums, y)
+                return 0
+            """,
+        ),
+    ],
+    the_call_replacing_a_bracketed_expression_gets_no_extra_parentheses=Rewrite(
+        ExtractHelperExpr,
+        """
+        def f(a, b, k):
+            c = (a + b) * k
+            return (a - b) * k, c
+        """,
+        """
+        def product(a, b, k):
+            return (a - b) * k
+
+        def f(a, b, k):
+            c = (a + b) * k
+            return product(a, b, k), c
+        """,
+    ),
     extract_expression_declines=declines(
         ExtractHelperExpr,
         # `y` may be unbound where the expression stands (a helper call would evaluate it).
@@ -126,6 +188,7 @@ CASES = cases(
             # running sum
             total  =  0   # start
             for x in xs:
+                x *= 2
                 total += x   # add
             return total   # done
         """,
@@ -222,11 +285,11 @@ CASES = cases(
         ExtractHelperExpr,
         """
         def f(text):
-            return [ch for ch in text if ch in 'aeiou']
+            return [ch for ch in text if ch.lower() in 'aeiou']
         """,
         """
         def is_vowel(ch):
-            return ch in 'aeiou'
+            return ch.lower() in 'aeiou'
 
         def f(text):
             return [ch for ch in text if is_vowel(ch)]
@@ -265,6 +328,27 @@ def test_extract_expression_passes_free_variables() -> None:
         seed=2,
     ).check()
     assert result.provenance.line_map == {1: [4], 2: [2, 5], 3: [6]}
+
+
+def test_a_helper_call_after_return_keeps_only_the_parentheses_it_needs() -> None:
+    # `return(x)`: the parentheses are all that separates the keyword from the call.
+    result = Rewrite(
+        ExtractHelperExpr,
+        """
+        def f(a, b):
+            a += 1
+            return(a + b) * 2
+        """,
+        """
+        def product(a, b):
+            return (a + b) * 2
+
+        def f(a, b):
+            a += 1
+            return(product(a, b))
+        """,
+    ).check()
+    compile(result.code, "<variant>", "exec")
 
 
 def test_extract_loop_body_returns_what_it_assigns() -> None:
@@ -315,6 +399,7 @@ def test_extract_loop_body_returns_what_it_assigns() -> None:
         ("text[::-1]", False, "reversed_text"),
         ("total // 2", False, "half_of_total"),
         ("a(b)", False, None),
+        ("not w.startswith(a)", True, "not_starts_with"),  # was `not_startss_with`
     ],
 )
 def test_helper_names_from_the_expression(expr: str, predicate: bool, name: str | None) -> None:

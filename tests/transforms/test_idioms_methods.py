@@ -43,12 +43,29 @@ CASES = cases(
             """,
             """
             def f(s):
-                return s.startswith('ab') or not s[-3:] == 'xyz'
+                return s.startswith('ab') or s[-3:] != 'xyz'
             """,
             seed=0,
             calls=[("abxyz",), ("",), ("xy",), ("abc",)],
         ),
     ],
+    # CRUXEval sample_125 after a guard clause. Before: `if not text[:1] == '!':`.
+    a_negated_startswith_becomes_an_inequality_not_not_before_a_comparison=Rewrite(
+        StartswithToSlice,
+        """
+        def f(text):
+            if not text.startswith('!'):
+                return text
+            return text.lower()
+        """,
+        """
+        def f(text):
+            if text[:1] != '!':
+                return text
+            return text.lower()
+        """,
+        calls=[("!a",), ("a",), ("",)],
+    ),
     startswith_a_str_variable_uses_its_length=Rewrite(
         StartswithToSlice,
         """

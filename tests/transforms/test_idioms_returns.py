@@ -76,6 +76,32 @@ CASES = cases(
             calls=[(3,), (4,)],
         ),
     ],
+    branch_on_a_comparison_returns_the_inverted_comparison_never_not_before_it=[
+        Rewrite(
+            BranchToReturnCondition,
+            """
+            def f(nums, k):
+                if len(nums) < k:
+                    return False
+                return True
+            """,
+            """
+            def f(nums, k):
+                return len(nums) >= k
+            """,
+            calls=[([1], 1), ([], 1)],
+        ),
+        # Operands of unknown type: before, `return not num < k`; the branch stays now.
+        Declines(
+            BranchToReturnCondition,
+            """
+            def f(num, k):
+                if num < k:
+                    return False
+                return True
+            """,
+        ),
+    ],
     concatenation_becomes_fstring=Rewrite(
         ConcatToFString,
         """

@@ -178,6 +178,30 @@ CASES = cases(
         """,
         [([1, 2, -3, 4], 9), ([], 0), ([5, 5, 5], 5), ([2, -1, 3], 7)],
     ),
+    # `i`, `idx`, `index` and `pos` are all taken: before, the index was `i_2` (or
+    # `idx_2`...); a person picks the next letter.
+    a_taken_index_name_gives_another_fitting_name_not_a_numbered_one=Rewrite(
+        ForToWhile,
+        """
+        def f(i, idx, index, pos):
+            out = []
+            for x in i:
+                out.append(x + idx)
+            return out
+        """,
+        """
+        def f(i, idx, index, pos):
+            out = []
+            items = list(i)
+            j = 0
+            while j < len(items):
+                x = items[j]
+                j += 1
+                out.append(x + idx)
+            return out
+        """,
+        calls=[([1, 2], 3, 0, 0), ([], 0, 0, 0)],
+    ),
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import tokenize
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -42,6 +43,24 @@ def f(text, n):
         if ch in 'aeiou':
             count += n
     return count
+"""
+
+SELFIE = """
+def f(selfie):
+    lo = len(selfie)
+    for i in range(lo-1, -1, -1):
+        if selfie[i] == selfie[0]:
+            selfie.remove(selfie[lo-1])
+    return selfie
+"""  # CRUXEval sample_423
+
+ROLES = """
+def f(nums, a, x):
+    out = []
+    for n in nums:
+        out.append(n * 2)
+    a.append(x)
+    return out
 """
 
 
@@ -95,23 +114,23 @@ class Renames:
 # VOWELS's text, n, count and ch in each style
 CASES = cases(
     rename_descriptive=Renames(
-        RenameDescriptive, VOWELS, {"text": "word", "n": "x", "count": "cnt", "ch": "char"}
+        RenameDescriptive, VOWELS, {"text": "string", "n": "x", "count": "total", "ch": "char"}
     ),
     rename_abbreviated=Renames(
-        RenameAbbreviated, VOWELS, {"text": "txt", "n": "v", "count": "cnt", "ch": "c"}
+        RenameAbbreviated, VOWELS, {"text": "txt", "n": "amt", "count": "cnt", "ch": "c"}
     ),
     rename_verbose=Renames(
         RenameVerbose,
         VOWELS,
         {
             "text": "input_string",
-            "n": "input_value",
+            "n": "input_number",
             "count": "total_count",
             "ch": "character",
         },
     ),
     rename_misleading=Renames(
-        RenameMisleading, VOWELS, {"text": "table", "n": "d", "count": "lst", "ch": "lookup"}
+        RenameMisleading, VOWELS, {"text": "table", "n": "found", "count": "lst", "ch": "lookup"}
     ),
     rename_obfuscated=Renames(
         RenameObfuscated,
@@ -131,7 +150,7 @@ CASES = cases(
                 r.append(a[z].upper())
             return r
         """,
-        {"a": "values", "b": "d", "r": "res", "k": "key", "v": "value", "z": "index"},
+        {"a": "values", "b": "d", "r": "res", "k": "key", "v": "value", "z": "idx"},
     ),
     # `item` is passed by keyword to the nested function, so it keeps its name; `key=` at
     # the call of the builtin `sorted` does not stop renaming the parameter `key`.
@@ -148,16 +167,15 @@ CASES = cases(
             return sorted(items, key=lambda s: score(s)), total, pairs.get(key), key.upper()
         """,
         {
-            "items": "b",
+            "items": "a",
             "key": "t",
             "score": "g",
             "weight": "m",
             "total": "n",
             "x": "e",
-            "pairs": "h",
-            "k": "y",
-            "v": "p",
-            "s": "d",
+            "pairs": "d",
+            "v": "val",
+            "s": "w",
         },
         seed=3,
     ),
@@ -168,14 +186,50 @@ CASES = cases(
             total = a + b
             return total
         """,
-        {"total": "r"},
+        {"total": "c"},
         options={"rename_params": False},
     ),
+    # Before: `lo` -> `amount` (verbose) or `amt` (abbreviated): a length is no amount.
+    a_length_is_named_as_a_length=Renames(
+        RenameVerbose,
+        SELFIE,
+        {"selfie": "sequence", "lo": "item_count", "i": "current_index"},
+    ),
+    # Before: `nums` -> `p`, `r`, `g` (any letter); a list gets `a`, `b`, `xs`...
+    short_names_fit_the_role=Renames(
+        RenameShort, ROLES, {"nums": "b", "a": "xs", "x": "z", "out": "r", "n": "k"}
+    ),
+    # CRUXEval sample_60 and sample_160. Before: `doc` -> `lst` (a text called a list),
+    # `dictionary` -> `elements` (`clear` counted as a list method).
+    a_text_iterated_by_characters_and_a_cleared_dict_keep_their_roles=[
+        Renames(
+            RenameAbbreviated,
+            """
+            def f(doc):
+                for x in doc:
+                    if x.isalpha():
+                        return x.capitalize()
+                return '-'
+            """,
+            {"doc": "txt", "x": "c"},
+        ),
+        Renames(
+            RenameDescriptive,
+            """
+            def f(dictionary):
+                while not dictionary.get(1, len(dictionary)):
+                    dictionary.clear()
+                    break
+                return dictionary
+            """,
+            {"dictionary": "table"},
+        ),
+    ],
 )
 
 
 def test_rename_short() -> None:
-    renames = {"text": "w", "n": "x", "count": "c", "ch": "y"}
+    renames = {"text": "s", "n": "x", "count": "c", "ch": "w"}
     result = Renames(RenameShort, VOWELS, renames).check()
     assert result.provenance.line_map == {1: [1], 3: [3], 4: [4], 5: [5], 6: [6], 7: [7]}
     assert result.kind == "equivalent" and result.name == "rename_short"
@@ -266,6 +320,70 @@ def test_styles_are_registered() -> None:
     registered = {cls.name: cls for cls in all_transforms()}
     for style, cls in CLASSES.items():
         assert registered[style] is cls and cls.kind == "equivalent" and cls.description
+
+
+def test_a_length_is_named_as_a_length_in_every_style() -> None:
+    for style in (RenameShort, RenameDescriptive, RenameAbbreviated, RenameVerbose):
+        for seed in range(10):
+            result = transform(style, code(SELFIE), seed=seed)
+            assert result is not None
+            assert result.provenance.renames["lo"] in {"n", "m", "length", "size", "sz",
+                                                       "item_count"}  # fmt: skip
+
+
+def test_short_names_fit_the_role_never_a_random_letter() -> None:
+    for seed in range(10):
+        result = transform(RenameShort, code(ROLES), seed=seed)
+        assert result is not None
+        renames = result.provenance.renames
+        assert renames["nums"] in {"a", "b", "xs", "ys", "ls"}
+        assert renames.get("out", "out") in {"r", "res", "rs", "out"}
+
+
+def test_taken_names_give_another_fitting_name_never_a_numbered_one() -> None:
+    # Six lists: the style's three or five list names run out. Before: `lst_2`, `items_3`;
+    # now the role's names of the other styles, then the old name is kept.
+    before = """
+        def f(items, arr, values, lst, elements, seq):
+            items.append(1)
+            arr.append(2)
+            values.append(3)
+            lst.append(4)
+            elements.append(5)
+            seq.append(6)
+            return items
+        """
+    list_names = {"items", "arr", "values", "lst", "elements", "vals", "item_list",
+                  "values_list", "collected_items"}  # fmt: skip
+    for style in (RenameDescriptive, RenameAbbreviated, RenameVerbose):
+        for seed in range(5):
+            result = transform(style, code(before), seed=seed)
+            assert result is not None
+            assert not re.search(r"_\d", result.code), result.code
+            assert set(result.provenance.renames.values()) <= list_names
+
+
+def test_a_character_and_an_unpacked_dict_are_named_for_what_they_are() -> None:
+    # CRUXEval sample_49 and sample_94. Before: `c` -> `input_string` (a character called a
+    # string), `a` -> `argument` (a dict called an argument).
+    result = transform(
+        RenameVerbose,
+        code(
+            """
+            def f(text):
+                if text.isidentifier():
+                    return ''.join(c for c in text if c.isdigit())
+                else:
+                    return ''.join(text)
+            """
+        ),
+        seed=0,
+    )
+    assert result is not None
+    assert result.provenance.renames["c"] in {"character", "current_char", "letter"}
+    result = transform(RenameVerbose, code("def f(a, b):\n    return {**a, **b}\n"), seed=0)
+    assert result is not None
+    assert set(result.provenance.renames.values()) <= {"lookup_table", "mapping", "counts_by_key"}
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -1,0 +1,170 @@
+"""A returned computation and a local that holds it: `return <expr>` <-> `x = <expr>` and
+`return x`.
+
+Both forms are what people write, and the rewrite applies to the smallest functions too
+(`return text.replace(a, b).upper()`), where few other rewrites do. Nothing is evaluated in
+another order: the value is computed at the same point, just before the `return`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from transforms._analysis import (
+    FreshNames,
+    ModuleInfo,
+    contains,
+    count_refs,
+    function_blocks,
+    leading_lines,
+    strip_parens,
+)
+from transforms._base import Transform
+from transforms._helper_names import expression_helper_names
+
+# What a returned computation is (a bare name, a literal or a tuple of them is not one).
+_COMPUTATIONS = (
+    cst.Call,
+    cst.BinaryOperation,
+    cst.BooleanOperation,
+    cst.Comparison,
+    cst.Subscript,
+    cst.IfExp,
+    cst.UnaryOperation,
+    cst.ListComp,
+    cst.SetComp,
+    cst.DictComp,
+)
+_UNMOVABLE = (cst.Yield, cst.Await, cst.NamedExpr, cst.Lambda, cst.GeneratorExp)
+
+
+@dataclass
+class _Site:
+    block: cst.IndentedBlock
+    index: int
+
+
+def _single(stmt: cst.BaseStatement) -> cst.BaseSmallStatement | None:
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        return stmt.body[0]
+    return None
+
+
+class NameReturnedValue(Transform):
+    """`return <expr>` -> `<name> = <expr>` then `return <name>`."""
+
+    name = "name_returned_value"
+    kind = "equivalent"
+    description = "hold a returned computation in a local variable, then return the variable"
+
+    site: _Site
+
+    def find_sites(self, info: ModuleInfo) -> list[_Site]:
+        """Returns of a computation, in function bodies."""
+        if info.names.dynamic:
+            return []
+        sites: list[_Site] = []
+        for block in function_blocks(info):
+            for i, stmt in enumerate(block.body):
+                small = _single(stmt)
+                if not isinstance(small, cst.Return) or small.value is None:
+                    continue
+                value = strip_parens(small.value)
+                if isinstance(value, _COMPUTATIONS) and not contains(value, _UNMOVABLE):
+                    sites.append(_Site(block, i))
+        return sites
+
+    def take_site(self, site: _Site, info: ModuleInfo) -> bool:
+        """Name the variable for what it holds (`split_text`, `is_vowel`), else `result`."""
+        small = _single(site.block.body[site.index])
+        assert isinstance(small, cst.Return) and small.value is not None
+        value = strip_parens(small.value)
+        fresh = FreshNames(info.names.identifiers)
+        # Only a call names its value well (`split_text`, `length_of_items`); for arithmetic or
+        # a slice the helper names (`combined_nums`, `part_of`) say less than `result`.
+        guesses = expression_helper_names(value, False) if isinstance(value, cst.Call) else []
+        named = [n for n in guesses if fresh.is_free(n)]
+        self.variable = fresh.take(named[0]) if named else fresh.choose(["result"], self.rng)
+        return True
+
+    def rewrite_block(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock, i: int
+    ) -> cst.IndentedBlock:
+        """Split the chosen return into an assignment and a return of the variable."""
+        body = list(updated_node.body)
+        stmt = body[i]
+        assert isinstance(stmt, cst.SimpleStatementLine)
+        small = stmt.body[0]
+        assert isinstance(small, cst.Return) and small.value is not None
+        assigned = stmt.with_changes(
+            body=[
+                cst.Assign(
+                    targets=[cst.AssignTarget(target=cst.Name(self.variable))],
+                    value=strip_parens(small.value),
+                )
+            ]
+        )
+        returned = cst.SimpleStatementLine(body=[cst.Return(value=cst.Name(self.variable))])
+        self.note_origin(original_node.body[i], assigned, returned)
+        body[i : i + 1] = [assigned, returned]
+        return updated_node.with_changes(body=body)
+
+
+class InlineReturnedVariable(Transform):
+    """`<name> = <expr>` then `return <name>` -> `return <expr>`."""
+
+    name = "inline_returned_variable"
+    kind = "equivalent"
+    description = "return a computation directly instead of through a variable used only there"
+
+    site: _Site
+
+    def find_sites(self, info: ModuleInfo) -> list[_Site]:
+        """An assignment to a local read only by the `return` right after it."""
+        if info.names.dynamic:
+            return []
+        sites: list[_Site] = []
+        for block in function_blocks(info):
+            func = info.enclosing_function(block)
+            if func is None or info.has_global_or_nonlocal(func):
+                continue
+            captured = info.captured_names(func)
+            for i in range(len(block.body) - 1):
+                first, second = _single(block.body[i]), _single(block.body[i + 1])
+                if not isinstance(first, cst.Assign) or not isinstance(second, cst.Return):
+                    continue
+                if len(first.targets) != 1 or not isinstance(first.targets[0].target, cst.Name):
+                    continue
+                name = first.targets[0].target.value
+                returned = second.value
+                if not isinstance(returned, cst.Name) or returned.value != name:
+                    continue
+                if name in captured or count_refs(func, name) != 2:
+                    continue
+                if contains(first.value, _UNMOVABLE) or leading_lines(block.body[i + 1]):
+                    continue
+                sites.append(_Site(block, i))
+        return sites
+
+    def rewrite_block(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock, i: int
+    ) -> cst.IndentedBlock:
+        """Return the assigned value directly."""
+        body = list(updated_node.body)
+        stmt = body[i]
+        assert isinstance(stmt, cst.SimpleStatementLine)
+        small = stmt.body[0]
+        assert isinstance(small, cst.Assign)
+        value = small.value
+        if isinstance(value, cst.Tuple) and not value.lpar and not value.elements:
+            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        returned = stmt.with_changes(body=[cst.Return(value=value)])
+        self.note_origin(original_node.body[i], returned)
+        self.note_origin(original_node.body[i + 1], returned)
+        body[i : i + 2] = [returned]
+        return updated_node.with_changes(body=body)
+
+
+TRANSFORMS: tuple[type[Transform], ...] = (NameReturnedValue, InlineReturnedVariable)
