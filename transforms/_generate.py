@@ -803,13 +803,27 @@ def _reference(
     already run once on the original) and returned are not run again. A raising call is: a
     traced run reports the arguments' state after an exception, an untraced one does not, and
     variants run untraced."""
-    known = {call: o for call, o in known.items() if o.status == "ok"}
-    missing = list(dict.fromkeys(call for call in calls if call not in known))
+    reused = {call: o for call, o in known.items() if o.status == "ok"}
+    return _run_the_rest(pool, code, calls, reused, limits, trace=False)
+
+
+def _run_the_rest(
+    pool: SandboxPool,
+    code: str,
+    calls: list[str],
+    reused: Mapping[str, Outcome],
+    limits: _Limits,
+    *,
+    trace: bool,
+) -> list[Outcome]:
+    """`code`'s outcome on every call, in order: `reused`'s where it has one, the others run
+    once each (a call listed twice runs once)."""
+    missing = list(dict.fromkeys(call for call in calls if call not in reused))
     ran: dict[str, Outcome] = {}
     if missing:
-        (outcomes,) = _run_many(pool, [code], missing, limits)
+        (outcomes,) = _run_many(pool, [code], missing, limits, trace=trace)
         ran = dict(zip(missing, outcomes, strict=True))
-    return [known[call] if call in known else ran[call] for call in calls]
+    return [reused[call] if call in reused else ran[call] for call in calls]
 
 
 @dataclass(frozen=True, slots=True)
@@ -958,12 +972,7 @@ def _traced_reference(
         return len(trace.steps) < limits.max_steps
 
     reused = {call: known[call] for call in calls if reusable(known.get(call))}
-    missing = list(dict.fromkeys(call for call in calls if call not in reused))
-    ran: dict[str, Outcome] = {}
-    if missing:
-        (outcomes,) = _run_many(pool, [code], missing, limits, trace=True)
-        ran = dict(zip(missing, outcomes, strict=True))
-    return [reused[call] if call in reused else ran[call] for call in calls]
+    return _run_the_rest(pool, code, calls, reused, limits, trace=True)
 
 
 def _finished(outcome: Outcome) -> bool:
