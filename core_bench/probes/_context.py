@@ -5,9 +5,10 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from core_bench.probes._lines import FRAMELESS, LineFacts, ModuleFacts, module_facts
-from tracer import Step, Trace
+from tracer import Step, Trace, read_literal
 from tracer import same_value as tracer_same_value
 
 SHORT_VALUE = 40
@@ -45,6 +46,31 @@ def same_value(a: str | None, b: str | None) -> bool:
     return tracer_same_value(a, b, strictness="typed")
 
 
+_SHORT_TEXT = 512
+"""Longest repr `read_value` remembers (steps repeat short reprs; long ones are rare)."""
+
+
+@lru_cache(maxsize=4096)
+def _read_short(text: str) -> tuple[bool, object]:
+    return read_literal(text)
+
+
+def read_value(text: str) -> tuple[bool, object]:
+    """`tracer.read_literal` of a repr (what `same_value` compares), remembered for short
+    texts. Values are shared: callers must not mutate them."""
+    return _read_short(text) if len(text) <= _SHORT_TEXT else read_literal(text)
+
+
+def opens_a_list_with_items(text: str) -> bool:
+    """Whether a text starts a list display with an item (`[1, ...`), so that it never reads
+    as the empty list whatever follows (without reading the whole text)."""
+    rest = text.lstrip()
+    if not rest.startswith("["):
+        return False
+    after = rest[1:].lstrip()
+    return bool(after) and after[0] not in "]#\\"
+
+
 @lru_cache(maxsize=4096)
 def literal(text: str) -> tuple[bool, object]:
     """(True, value) when a repr reads back with `ast.literal_eval`, else (False, None).
@@ -79,6 +105,9 @@ class CallContext:
             enclosing the line in the same frame (not a loop headed by the line itself),
             outermost first: the header run that started the current iteration.
         calls: (function name, line of its call events) -> indices of its "call" steps.
+        memo: results the probe modules derive from the call and keep for its later
+            readings (the static facts for its call, guesses, the original's readings a
+            variant is anchored on), by a key each module names.
     """
 
     def __init__(self, code: str, trace: Trace) -> None:
@@ -96,6 +125,7 @@ class CallContext:
         self._position: list[int] = [0] * len(self.steps)
         self._same_values: dict[int, dict[tuple[tuple[str, str], ...] | None, int]] = {}
         self._entries: dict[int, list[LoopEntry]] = {}
+        self.memo: dict[Any, Any] = {}
         frames_of: dict[int, set[int]] = {}
         last: dict[int, int] = {}
         current: dict[int, dict[int, int]] = {}

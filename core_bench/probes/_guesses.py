@@ -70,6 +70,7 @@ class Source:
         name_loops: (target, iterable) names of every `for <name> in <name>` loop, in
             `ast.walk` order.
         loop_spans: (first line, last line) of every `for` and `while` loop.
+        functions: name -> the first `def` of that name in `ast.walk` order.
     """
 
     tree: ast.Module
@@ -78,6 +79,7 @@ class Source:
     first_literals: dict[str, str]
     name_loops: list[tuple[str, str]]
     loop_spans: list[tuple[int, int]]
+    functions: dict[str, ast.FunctionDef]
 
 
 @lru_cache(maxsize=512)
@@ -91,10 +93,13 @@ def source(code: str) -> Source | None:
     literals: dict[str, list[tuple[int, str]]] = {}
     name_loops: list[tuple[str, str]] = []
     spans: list[tuple[int, int]] = []
+    functions: dict[str, ast.FunctionDef] = {}
     for sub in ast.walk(tree):
         if not isinstance(sub, ast.stmt):
             continue
         statements.setdefault(sub.lineno, sub)
+        if isinstance(sub, ast.FunctionDef):
+            functions.setdefault(sub.name, sub)
         if isinstance(sub, ast.For | ast.While):
             spans.append((sub.lineno, sub.end_lineno or 0))
         if isinstance(sub, ast.Assign):
@@ -112,7 +117,7 @@ def source(code: str) -> Source | None:
         ):
             name_loops.append((sub.target.id, sub.iter.id))
     first = {name: min(found)[1] for name, found in literals.items()}
-    return Source(tree, code.splitlines(), statements, first, name_loops, spans)
+    return Source(tree, code.splitlines(), statements, first, name_loops, spans, functions)
 
 
 @lru_cache(maxsize=2048)
@@ -127,11 +132,9 @@ def _arguments(code: str, entry: str, call: str) -> tuple[tuple[str, str], ...]:
     texts = [ast.get_source_segment(call, a) or "None" for a in node.args]
     params: list[str] = []
     parsed = source(code)
-    if parsed is not None:
-        for sub in ast.walk(parsed.tree):
-            if isinstance(sub, ast.FunctionDef) and sub.name == entry:
-                params = [a.arg for a in [*sub.args.posonlyargs, *sub.args.args]]
-                break
+    function = parsed.functions.get(entry) if parsed is not None else None
+    if function is not None:
+        params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
     pairs = [(params[i] if i < len(params) else f"_{i}", t) for i, t in enumerate(texts)]
     pairs.extend(
         (k.arg, ast.get_source_segment(call, k.value) or "None") for k in node.keywords if k.arg
