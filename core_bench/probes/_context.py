@@ -88,6 +88,16 @@ def _facts(code: str) -> ModuleFacts:
     return module_facts(code)
 
 
+def _outer_loops(facts: ModuleFacts) -> dict[int, tuple[int, ...]]:
+    """line -> headers of the loops around it other than its own, outermost first (lines
+    with none are left out)."""
+    return {
+        line: around
+        for line, headers in facts.enclosing.items()
+        if (around := tuple(h for h in headers if h != line))
+    }
+
+
 class CallContext:
     """A traced call with the indexes probe kinds need.
 
@@ -127,33 +137,43 @@ class CallContext:
         self._entries: dict[int, list[LoopEntry]] = {}
         self.memo: dict[Any, Any] = {}
         frames_of: dict[int, set[int]] = {}
-        last: dict[int, int] = {}
         current: dict[int, dict[int, int]] = {}
-        enclosing = self.facts.enclosing
+        outer = _outer_loops(self.facts)
+        loops = self.facts.loops
+        after, position, frame_steps = self.after, self._position, self.frame_steps
+        runs_of, run_of, header_steps = self.runs, self.run_of, self.header_steps
         for step in self.steps:
-            i = step.index
-            previous = last.get(step.frame)
-            if previous is not None:
-                self.after[previous] = i
-            last[step.frame] = i
-            in_frame = self.frame_steps.setdefault(step.frame, [])
-            self._position[i] = len(in_frame)
+            i, frame = step.index, step.frame
+            in_frame = frame_steps.get(frame)
+            if in_frame is None:
+                in_frame = frame_steps[frame] = []
+            else:
+                after[in_frame[-1]] = i
+            position[i] = len(in_frame)
             in_frame.append(i)
-            if step.event == "call":
+            event = step.event
+            if event == "call":
                 self.calls.setdefault((step.func, step.line), []).append(i)
                 continue
-            if step.event != "line" or step.func in FRAMELESS:
+            if event != "line" or step.func in FRAMELESS:
                 continue
             line = step.line
-            runs = self.runs.setdefault(line, [])
+            runs = runs_of.get(line)
+            if runs is None:
+                runs = runs_of[line] = []
+                frames_of[line] = {frame}
+            else:
+                frames_of[line].add(frame)
             runs.append(i)
-            self.run_of[i] = len(runs)
-            frames_of.setdefault(line, set()).add(step.frame)
-            headers = current.setdefault(step.frame, {})
-            self.header_steps[i] = tuple(
-                (h, headers[h]) for h in enclosing.get(line, ()) if h != line and h in headers
+            run_of[i] = len(runs)
+            headers = current.get(frame)
+            if headers is None:
+                headers = current[frame] = {}
+            around = outer.get(line)
+            header_steps[i] = (
+                tuple((h, headers[h]) for h in around if h in headers) if around else ()
             )
-            if line in self.facts.loops:
+            if line in loops:
                 headers[line] = i
         self.run_frames = {line: len(frames) for line, frames in frames_of.items()}
 

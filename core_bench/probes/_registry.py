@@ -13,7 +13,7 @@ the kind.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core_bench.probes import _guesses as guess
 from core_bench.probes import (
@@ -174,6 +174,7 @@ class Guesses:
 
     texts: frozenset[str]
     values: tuple[object, ...]
+    matched: dict[str, bool] = field(default_factory=dict)
 
     @classmethod
     def of(cls, texts: list[str]) -> Guesses:
@@ -189,6 +190,12 @@ class Guesses:
     def match(self, answer: str) -> bool:
         """Whether one of the guesses is the answer: `same_value` of each guess and the
         answer, with the answer read once (or not at all where no guess can equal it)."""
+        known = self.matched.get(answer)
+        if known is None:
+            known = self.matched[answer] = self._match(answer)
+        return known
+
+    def _match(self, answer: str) -> bool:
         if answer in self.texts:
             return True
         if not self.values:
@@ -217,7 +224,10 @@ def guessed(ctx: CallContext, reading: Reading, memo: GuessMemo | None = None) -
     key = (reading.kind, reading.line, reading.variable)
     guesses = memo.get(key)
     if guesses is None:
-        anchor = Anchor(line=reading.line, occurrence=reading.occurrence, variable=reading.variable)
+        # not written anywhere: the fields are already of their types
+        anchor = Anchor.model_construct(
+            line=reading.line, occurrence=reading.occurrence, variable=reading.variable
+        )
         call = ctx.trace.call
         seen = guess.Seen(ctx.code, guess.call_name(call), call, anchor=anchor)
         guesses = memo[key] = Guesses.of(guess.guesses_of(dict(rules), seen))
