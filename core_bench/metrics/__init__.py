@@ -18,7 +18,8 @@ Rows (metric: task, group; exact definitions in each function's docstring):
 - core_I, core_Is, I_call (task output), core_W, core_Ws, W_call (task probe), core_RCS,
   core_Cons, core_budget (task core): CoRE's eqs. 6-9 on a CoRE-sized budget drawn by a
   seeded rule (`_core.core_rows`; formulas and budget in `_core`'s docstring).
-- IC: REval's incremental consistency (task core) (`_incremental.incremental_rows`).
+- IC (REval's incremental consistency score), IC_consistent, IC_all_wrong,
+  IC_consistent_any_right (task core) (`_incremental.incremental_rows`).
 - superficial_rate (groups any_probe_wrong, majority_probes_wrong) and coherence (four cells)
   (`_consistency.consistency_rows`).
 - accuracy_by_kind, accuracy_by_dimension, accuracy_by_position (task probe)

@@ -25,9 +25,14 @@ MEANING = {
     "(high too when both are low: read it beside them)",
     "core_budget": "CoRE budget actually used: mean implementations, calls, probes per "
     "implementation per problem (CoRE: 4.3, 7.8, 4.1); counts, not percentages",
-    "IC": "REval's incremental consistency: share of (variant, call) units whose coverage, "
-    "state, path and output answers never turn right after a wrong one (units with every "
-    "stage only)",
+    "IC": "REval's incremental consistency score per (variant, call) unit with coverage, "
+    "state, path and output answers: 1 all right, 0.5 / 0.25 / 0.125 when only the first "
+    "3 / 2 / 1 are, 0 otherwise (a right answer after a wrong one, or none right)",
+    "IC_consistent": "share of units whose answers never turn right after a wrong one "
+    "(high too when every answer is wrong: read it beside IC_all_wrong)",
+    "IC_all_wrong": "share of IC's units with every answer wrong (consistent only vacuously; "
+    "a model that knows nothing scores high here)",
+    "IC_consistent_any_right": "IC_consistent over the units with at least one right answer",
     "superficial_rate": "of the right outputs, share whose probes are wrong (superficial "
     "execution)",
     "coherence": "share of units in each cell of output right/wrong x probes right/wrong",
@@ -78,9 +83,11 @@ HEADLINE: tuple[tuple[str, str, str, str, str], ...] = (
         "share of intermediate-state questions (probes) answered right",
     ),
     ("IC", "core", "IC", "all", MEANING["IC"]),
+    ("IC_all_wrong", "core", "IC_all_wrong", "all", MEANING["IC_all_wrong"]),
 )
 """The headline table's rows: (label, task, metric, group, meaning); core_Cons sits beside the
-core_I and core_Ws it comes from."""
+core_I and core_Ws it comes from, IC_all_wrong beside IC (the share of IC's units that no
+answer of the model got right)."""
 
 FEW_ITEMS = 30
 """A figure over fewer units (n: problems or samples, as the metric counts) is marked "few":
