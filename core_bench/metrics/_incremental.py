@@ -21,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core_bench.metrics._data import Context, correct
+from core_bench.metrics._data import Context, Metric, correct
 from core_bench.probes import STAGE_OF_KIND
 from core_bench.schemas import MetricRow
 
@@ -115,3 +115,18 @@ def incremental_rows(ctx: Context) -> list[MetricRow]:
             n = sum(int(den) for _, den in units)
             rows.append(row.model_copy(update={"n": n}))
     return rows
+
+
+METRIC = Metric(
+    incremental_rows,
+    {
+        "IC": "REval's incremental consistency score per (variant, call) unit with coverage, "
+        "state, path and output answers: 1 all right, 0.5 / 0.25 / 0.125 when only the first "
+        "3 / 2 / 1 are, 0 otherwise (a right answer after a wrong one, or none right)",
+        "IC_consistent": "share of units whose answers never turn right after a wrong one "
+        "(high too when every answer is wrong: read it beside IC_all_wrong)",
+        "IC_all_wrong": "share of IC's units with every answer wrong (consistent only "
+        "vacuously; a model that knows nothing scores high here)",
+        "IC_consistent_any_right": "IC_consistent over the units with at least one right answer",
+    },
+)
