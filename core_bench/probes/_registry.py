@@ -42,7 +42,7 @@ from core_bench.probes._context import (
 )
 from core_bench.probes._reading import Reading
 from core_bench.probes._spec import KindSpec, Stage
-from core_bench.schemas import Anchor, Dimension
+from core_bench.schemas import Anchor, Dimension, TaskKind
 from tracer import values_equal
 
 KIND_MODULES = (
@@ -71,6 +71,16 @@ KINDS: dict[str, KindSpec] = {row.kind: row for row in ROWS}
 
 STAGE_OF_KIND: dict[str, Stage] = {row.kind: row.stage for row in ROWS if row.stage is not None}
 """Which REval stage a probe kind asks about; kinds that are in none are left out."""
+
+PROBE_TASK_KINDS: tuple[TaskKind, ...] = tuple(dict.fromkeys(("probe", *(r.task for r in ROWS))))
+"""The task kinds a run asks probes as: "probe", then those kinds of their own declare."""
+
+
+def task_kind(kind: str) -> TaskKind:
+    """The task kind a run asks a probe of this kind as ("probe" for a kind with no row, such
+    as imported probes)."""
+    row = KINDS.get(kind)
+    return row.task if row is not None else "probe"
 
 
 def dimensions(kind: str, operators: int) -> list[Dimension]:
@@ -140,7 +150,7 @@ def _static_facts(ctx: CallContext) -> StaticFacts | None:
         except SyntaxError:
             found = _NO_FACTS
         ctx.memo[("static", "facts")] = found
-    return None if found is _NO_FACTS else found
+    return found if isinstance(found, StaticFacts) else None
 
 
 def static_answer(ctx: CallContext, reading: Reading) -> str | None:
