@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from core_bench.build._hash_gate import observes_hash_order
 from core_bench.build._hash_stable import HASH_UNSTABLE, stable_calls, stable_probes
 from core_bench.build._options import BuildOptions
 from core_bench.build._reimplement import ProblemExtras, check_reimplementations
@@ -158,9 +159,11 @@ def build_problem(
     calls, outputs, verification, known = _extend_calls(problem, options, seed, pool)
     dropped: dict[str, int] = {}
     if hash_pool is not None:
-        calls, outputs, dropped["calls.hash_unstable"] = stable_calls(
-            problem, calls, outputs, hash_pool, options.timeout_s
-        )
+        dropped["calls.hash_unstable"] = 0
+        if observes_hash_order(problem.code, calls):  # else the second seed gives the same
+            calls, outputs, dropped["calls.hash_unstable"] = stable_calls(
+                problem, calls, outputs, hash_pool, options.timeout_s
+            )
         if not calls:
             return ProblemBuild(problem, failure=HASH_UNSTABLE, dropped=dropped)
     checked = None
@@ -229,21 +232,50 @@ def build_problem(
     ]
     mark = time.perf_counter()
     probes = _probes(problem, variants, traces, options, seed)
+    counts: Counter[str] = Counter() if checked is None else checked.counts
     if hash_pool is not None:
-        alt_traces = _traces([v.code for v in variants], calls, options, hash_pool)
-        probes, dropped["probes.hash_unstable"] = stable_probes(probes, variants, alt_traces)
+        probes, dropped["probes.hash_unstable"] = _hash_checked(
+            probes, variants, calls, options, hash_pool, counts
+        )
     seconds["probes"] = time.perf_counter() - mark
     if checked is None:
-        return ProblemBuild(problem, variants, probes, seconds=seconds, dropped=dropped)
+        return ProblemBuild(
+            problem, variants, probes, seconds=seconds, counts=counts, dropped=dropped
+        )
     return ProblemBuild(
         problem,
         variants,
         probes + checked.probes,
         seconds=seconds,
-        counts=checked.counts,
+        counts=counts,
         skipped=checked.skipped,
         dropped=dropped,
     )
+
+
+def _hash_checked(
+    probes: list[Probe],
+    variants: list[Variant],
+    calls: list[str],
+    options: BuildOptions,
+    hash_pool: SandboxPool,
+    counts: Counter[str],
+) -> tuple[list[Probe], int]:
+    """The probes that hold under the second hash seed, and how many were dropped.
+
+    Only the variants whose code (with the calls) can observe the seed (`_hash_gate`) are
+    traced again; `counts` gets how many variants and problems were checked and skipped.
+    """
+    observed = [observes_hash_order(v.code, calls) for v in variants]
+    counts["hash_check.variants_checked"] += sum(observed)
+    counts["hash_check.variants_skipped"] += len(observed) - sum(observed)
+    counts["hash_check.problems_checked" if any(observed) else "hash_check.problems_skipped"] += 1
+    if not any(observed):
+        return probes, 0
+    wanted = [v.code for v, seen in zip(variants, observed, strict=True) if seen]
+    traced = iter(_traces(wanted, calls, options, hash_pool))
+    alt_traces = [next(traced) if seen else None for seen in observed]
+    return stable_probes(probes, variants, alt_traces)
 
 
 def _probes(
