@@ -13,6 +13,10 @@ import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core_bench.build import BuildOptions
 
 
 def shared_root(basetemp: Path) -> Path:
@@ -37,3 +41,11 @@ def build_shared(out: Path, build: Callable[[Path], object]) -> Path:
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return out
+
+
+def cruxeval_build_options(dataset: str) -> BuildOptions:
+    """The options of the one CRUXEval-wide build the slow tests share (`build_once`): every
+    800 problems, with fewer variants, calls and probes than the default build."""
+    from core_bench.build import BuildOptions
+
+    return BuildOptions(dataset=dataset, variants=2, mutants=1, calls=3, probes=2)

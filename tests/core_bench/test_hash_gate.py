@@ -3,17 +3,22 @@ second one; the rest skips the second pool, and the check would have dropped not
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
+from shared_builds import cruxeval_build_options
 
-from core_bench.build import BuildOptions
+from core_bench.build import BuildOptions, load_benchmark, traced_output
 from core_bench.build._hash_gate import hash_order_reasons, observes_hash_order
 from core_bench.build._hash_stable import ALT_HASH_SEED
 from core_bench.build._problem import build_problem
-from core_bench.schemas import Problem
+from core_bench.probes import CallContext, probe_holds
+from core_bench.schemas import Probe, Problem
 from tracer import SandboxPool
 
+CRUXEVAL = os.environ.get("CORE_BENCH_CRUXEVAL")
 OPTIONS = BuildOptions(variants=1, mutants=0, singles=0, calls=4, probes=40, verify_calls=0)
 
 
@@ -154,3 +159,55 @@ def test_a_call_with_a_set_literal_is_ruled_in_on_plain_code() -> None:
     ]
     assert observes_hash_order(PLAIN, ["f(frozenset('ab'))"])
     assert observes_hash_order(PLAIN, ["f("])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CRUXEVAL, reason="CORE_BENCH_CRUXEVAL is not set")
+def test_the_full_check_drops_nothing_on_the_cruxeval_variants_the_gate_skips(
+    build_once: Callable[[BuildOptions], Path],
+) -> None:
+    """The differential check of the gate: every (variant, call) of the CRUXEval build that the
+    gate let skip the second seed is traced under it now, as the full check would, and its
+    output and every probe on it must hold (the check would have dropped nothing)."""
+    options = cruxeval_build_options(str(CRUXEVAL))
+    bench = load_benchmark(build_once(options))
+    counts = bench.manifest.counts
+    calls = {p.id: p.calls for p in bench.problems}
+    skipped = [v for v in bench.variants if not observes_hash_order(v.code, calls[v.problem_id])]
+    print(
+        f"\nhash gate on {counts['problems']} CRUXEval problems: "
+        f"{counts.get('hash_check.problems_skipped', 0)} skipped, "
+        f"{counts.get('hash_check.problems_checked', 0)} checked; variants "
+        f"{counts.get('hash_check.variants_skipped', 0)} skipped, "
+        f"{counts.get('hash_check.variants_checked', 0)} checked"
+    )
+    assert (
+        counts["hash_check.problems_skipped"] + counts.get("hash_check.problems_checked", 0)
+        == (counts["problems"])
+    )
+    assert len(skipped) == counts["hash_check.variants_skipped"] > 0.95 * len(bench.variants)
+    probes: dict[str, list[Probe]] = {}
+    for probe in bench.probes:
+        probes.setdefault(probe.variant_id, []).append(probe)
+    limits = {"timeout_s": options.timeout_s, "trace": True, "max_steps": options.max_steps}
+    failed: list[str] = []
+    with SandboxPool(workers=2, hash_seed=ALT_HASH_SEED) as alt:
+        traced = alt.map([(v.code, calls[v.problem_id]) for v in skipped], **limits)
+        for variant, outcomes in zip(skipped, traced, strict=True):
+            for index, outcome in enumerate(outcomes):
+                if outcome.status in ("timeout", "crashed"):  # the machine's load, not the seed
+                    outcome = alt.run_batch(
+                        variant.code, [calls[variant.problem_id][index]], **limits
+                    )[0]
+                trace = outcome.trace
+                if traced_output(trace) != variant.outputs[index]:
+                    failed.append(f"{variant.id} call {index}: {traced_output(trace)}")
+                    continue
+                assert trace is not None
+                context = CallContext(variant.code, trace) if not trace.truncated else None
+                for probe in probes.get(variant.id, []):
+                    if probe.call_index == index and not probe_holds(
+                        probe, variant.code, trace, context=context
+                    ):
+                        failed.append(f"{probe.id}: {probe.question}")
+    assert failed == []
