@@ -105,6 +105,9 @@ class Variant:
             transform; "rename" for renamings alone).
         single: True when the variant is one transform applied alone (a factor of the
             factorial design), False for a composed chain.
+        traced: For a mutant, its traced outcome on each verification call, every one
+            finished within the step limit (so a caller needs not trace it again); empty for
+            equivalents, which are verified untraced.
     """
 
     code: str
@@ -117,6 +120,7 @@ class Variant:
     differing_calls: list[str] = field(default_factory=list)
     family: Family = "rewrite"
     single: bool = False
+    traced: dict[str, Outcome] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -951,6 +955,7 @@ def _mutants(
                 report.rejected["mutant: not told apart on a shipped call"] += 1
                 continue
             out.append(_to_variant(candidate, verdict.calls, separating))
+            out[-1].traced = dict(zip(report.calls, result, strict=True))
     return out
 
 

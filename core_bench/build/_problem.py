@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from core_bench.build._hash_gate import observes_hash_order
@@ -85,17 +85,17 @@ def _traces(
     calls: list[str],
     options: BuildOptions,
     pool: SandboxPool,
-    first_known: Mapping[str, Outcome] | None = None,
+    known: Sequence[Mapping[str, Outcome]] = (),
 ) -> list[list[Trace | None]]:
     """The trace of every call of every code (None where the call could not be traced).
 
-    `first_known` holds outcomes of `codes[0]` traced already, with the same limits in a pool
-    of the same hash seed (the original's generated calls): those calls are not traced again
-    (a worker runs every call afresh, `random` seeded, so a trace depends only on the code and
-    the call).
+    `known[i]` holds outcomes of `codes[i]` traced already, in a pool of the same hash seed,
+    that finished within the step limit (the original's generated calls, a mutant's
+    verification calls): those calls are not traced again (a worker runs every call afresh,
+    `random` seeded, so a finished trace depends only on the code and the call).
     """
-    known = first_known or {}
-    wanted = [[call for call in calls if i > 0 or call not in known] for i, _ in enumerate(codes)]
+    known = list(known) + [{}] * (len(codes) - len(known))
+    wanted = [[call for call in calls if call not in known[i]] for i in range(len(codes))]
     results: list[list[Outcome]] = pool.map(
         list(zip(codes, wanted, strict=True)),
         timeout_s=options.timeout_s,
@@ -105,7 +105,7 @@ def _traces(
     out: list[list[Trace | None]] = []
     for i, outcomes in enumerate(results):
         fresh = dict(zip(wanted[i], outcomes, strict=True))
-        out.append([(fresh[c] if c in fresh else known[c]).trace for c in calls])
+        out.append([(fresh[c] if c in fresh else known[i][c]).trace for c in calls])
     return out
 
 
@@ -222,7 +222,8 @@ def build_problem(
         )
     seconds["variants"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    traces = _traces([v.code for v in variants], calls, options, pool, known)
+    traced = [known] + [item.traced for item in generated]  # not traced again
+    traces = _traces([v.code for v in variants], calls, options, pool, traced)
     seconds["traces"] = time.perf_counter() - mark
     if checked is not None:  # traced where `check_reimplementations` ran them
         variants, traces = variants + checked.variants, traces + checked.traces
