@@ -34,7 +34,8 @@ sys.path.insert(0, str(ROOT))  # before project imports: bench/tracer.py would s
 
 import openai  # noqa: E402
 
-from core_bench.build import BuildOptions, build_benchmark, load_benchmark  # noqa: E402
+from core_bench.benchmark import load_benchmark  # noqa: E402
+from core_bench.build import BuildOptions, build_benchmark  # noqa: E402
 from core_bench.runs import RunConfig, run  # noqa: E402
 from tests.core_bench.fake_openai import FakeOpenAI, answers_for, tasks_of  # noqa: E402
 

@@ -22,7 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # before project imports: bench/tracer.py would shadow tracer
 
-from core_bench.build import BuildOptions, build_benchmark, load_benchmark  # noqa: E402
+from core_bench.benchmark import load_benchmark  # noqa: E402
+from core_bench.build import BuildOptions, build_benchmark  # noqa: E402
 from core_bench.runs import RunConfig, Sampling, run  # noqa: E402
 from core_bench.runs._prompts import STOP  # noqa: E402
 from tests.core_bench.fake_openai import (  # noqa: E402

@@ -105,6 +105,7 @@ def test_a_package_does_not_import_what_builds_on_it(package: str) -> None:
 PACKAGES = [
     "tracer",
     "transforms",
+    "core_bench.benchmark",
     "core_bench.build",
     "core_bench.datasets",
     "core_bench.export",
@@ -127,3 +128,30 @@ def test_each_package_exports_public_names_that_exist(name: str) -> None:
     assert not [item for item in exported if item.startswith("_")], "a private name is exported"
     for item in exported:
         assert hasattr(package, item), f"{name}.__all__ names {item}, which is not there"
+
+
+# Reading a benchmark belongs to `core_bench.benchmark`; the build only writes one.
+READ_SIDE = ("Benchmark", "FILES", "literal_output", "load_benchmark", "read_jsonl")
+
+
+def test_the_build_does_not_export_the_read_side() -> None:
+    import core_bench.build
+
+    assert not set(READ_SIDE) & set(core_bench.build.__all__)
+    assert not [name for name in READ_SIDE if hasattr(core_bench.build, name)]
+
+
+def test_readers_read_a_benchmark_through_core_bench_benchmark() -> None:
+    problems = []
+    sources = [path for _, path in MODULES]
+    sources += sorted((ROOT / "tests").rglob("*.py")) + sorted((ROOT / "bench").rglob("*.py"))
+    for path in sources:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "core_bench.build"
+            ):
+                names = [a.name for a in node.names if a.name in READ_SIDE]
+                if names:
+                    problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: {', '.join(names)}")
+    assert not problems, "import these from core_bench.benchmark: " + "; ".join(problems)

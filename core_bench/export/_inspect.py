@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.runs import Task, make_tasks, render
 from core_bench.schemas import Strategy, TaskKind
 

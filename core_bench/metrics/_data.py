@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.metrics._stats import Bootstrap
 from core_bench.schemas import MetricRow, Probe, Sample, Variant
 

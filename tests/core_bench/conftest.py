@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from fake_openai import small_benchmark
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.benchmark import Benchmark, load_benchmark
 from core_bench.runs import STRATEGIES, RunConfig, RunResult, run
 from tracer import SandboxPool
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core_bench.build import read_jsonl
+from core_bench.benchmark import read_jsonl
 from core_bench.runs import read_graded
 from core_bench.schemas import Problem, read_records
 

@@ -11,7 +11,8 @@ import pytest
 from fake_openai import FakeOpenAI, answers_for, small_benchmark, tasks_of
 
 import core_bench.runs._bundled as bundled
-from core_bench.build import BuildOptions, load_benchmark
+from core_bench.benchmark import load_benchmark
+from core_bench.build import BuildOptions
 from core_bench.cli import main
 from core_bench.datasets import load_dataset
 from core_bench.runs import AGENTS

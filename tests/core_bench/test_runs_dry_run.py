@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fake_openai import small_benchmark
 
-from core_bench.build import load_benchmark
+from core_bench.benchmark import load_benchmark
 from core_bench.cli import main
 from core_bench.runs import estimate_tokens, make_tasks, render
 

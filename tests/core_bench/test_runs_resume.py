@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from fake_openai import FakeOpenAI, answers_for, small_benchmark, tasks_of
 
-from core_bench.build import load_benchmark
+from core_bench.benchmark import load_benchmark
 from core_bench.runs import prompts
 
 LIMIT = "2"
