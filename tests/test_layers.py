@@ -155,3 +155,18 @@ def test_readers_read_a_benchmark_through_core_bench_benchmark() -> None:
                 if names:
                     problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: {', '.join(names)}")
     assert not problems, "import these from core_bench.benchmark: " + "; ".join(problems)
+
+
+def test_bench_scripts_do_not_import_the_tests() -> None:
+    problems = []
+    for path in sorted((ROOT / "bench").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            if any(name == "tests" or name.startswith("tests.") for name in names):
+                problems.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not problems, "bench/ imports tests/: " + ", ".join(problems)

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from fake_openai import small_benchmark
+from shared_builds import small_benchmark
 
 import core_bench.runs.agents
 import core_bench.runs.backends

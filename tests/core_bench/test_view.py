@@ -10,7 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from fake_openai import small_benchmark
+from shared_builds import small_benchmark
 
 from core_bench.benchmark import load_benchmark
 from core_bench.cli import main
