@@ -170,3 +170,36 @@ def test_bench_scripts_do_not_import_the_tests() -> None:
             if any(name == "tests" or name.startswith("tests.") for name in names):
                 problems.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not problems, "bench/ imports tests/: " + ", ".join(problems)
+
+
+# One value-equality rule: callers name tracer's strictness, they do not wrap it in another name.
+EQUALITY = {"same_value", "values_equal"}
+WRAPPERS_PENDING = {"core_bench/probes/_context.py"}  # probes' branch edits it; remove once merged
+
+
+def test_no_module_wraps_tracers_value_equality_under_another_name() -> None:
+    wrappers = []
+    for module, path in MODULES:
+        if module.startswith("tracer") or str(path.relative_to(ROOT)) in WRAPPERS_PENDING:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        aliases = {
+            alias.asname or alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module == "tracer"
+            for alias in node.names
+            if alias.name in EQUALITY
+        }
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            body = [s for s in node.body if not isinstance(s, ast.Expr)]  # docstring
+            if (
+                len(body) == 1
+                and isinstance(body[0], ast.Return)
+                and isinstance(body[0].value, ast.Call)
+                and isinstance(body[0].value.func, ast.Name)
+                and body[0].value.func.id in aliases
+            ):
+                wrappers.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert not wrappers, "call tracer's function with its strictness: " + ", ".join(wrappers)
