@@ -32,6 +32,18 @@ from typing import Any, Literal
 
 from core_bench.schemas import Strategy
 
+__all__ = [
+    "DEFAULT_ANSWER",
+    "FEWSHOT_RAMBLE",
+    "RETRYABLE_FAULTS",
+    "TOKEN_CHARS",
+    "FakeOpenAI",
+    "Fault",
+    "FaultKind",
+    "answers_for",
+    "tasks_of",
+]
+
 FaultKind = Literal["429", "500", "503", "400", "drop", "slow", "malformed", "empty"]
 RETRYABLE_FAULTS: tuple[FaultKind, ...] = ("429", "500", "503", "drop", "slow", "malformed")
 DEFAULT_ANSWER = "[ANSWER]\nNone\n[/ANSWER]"

@@ -109,6 +109,7 @@ PACKAGES = [
     "core_bench.build",
     "core_bench.datasets",
     "core_bench.export",
+    "core_bench.fake_openai",
     "core_bench.grading",
     "core_bench.metrics",
     "core_bench.probes",
