@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from shared_builds import cruxeval_build_options
 
-from core_bench.build import BuildOptions, load_benchmark, traced_output
+from core_bench.benchmark import load_benchmark
+from core_bench.build import BuildOptions, traced_output
 from core_bench.build._hash_gate import hash_order_reasons, observes_hash_order
 from core_bench.build._hash_stable import ALT_HASH_SEED
 from core_bench.build._problem import build_problem
