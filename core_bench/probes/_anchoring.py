@@ -15,12 +15,12 @@ import tokenize
 from collections.abc import Callable
 
 from core_bench.probes._build import rebuild_probe
-from core_bench.probes._context import CallContext, same_value
+from core_bench.probes._context import CallContext
 from core_bench.probes._lines import LineFacts
 from core_bench.probes._reading import RETURN_MARK, Reading
 from core_bench.probes._registry import KINDS, answerable
 from core_bench.schemas import Probe
-from tracer import Trace
+from tracer import Trace, same_value
 
 GROUP_MARK = "@"
 """Separates the original probe's id from the variant id in a counterpart's id."""
@@ -49,7 +49,9 @@ def _read_history(ctx: CallContext, func: str, variable: str) -> tuple[list[str]
     for step in ctx.steps:
         if step.func == func:
             text = step.locals.get(variable)
-            if text is not None and (not values or not same_value(values[-1], text)):
+            if text is not None and (
+                not values or not same_value(values[-1], text, strictness="typed")
+            ):
                 values.append(text)
         seen.append(len(values))
     return values, seen
@@ -155,7 +157,7 @@ class _Matcher:
         v_func = self.renames.get(func, func)
         v_history, v_seen = _history(v, v_func, name)
         if len(v_history) < len(wanted) or not all(
-            same_value(a, b) for a, b in zip(wanted, v_history, strict=False)
+            same_value(a, b, strictness="typed") for a, b in zip(wanted, v_history, strict=False)
         ):
             return None
         o_facts = o.facts.lines[reading.line]
@@ -191,7 +193,9 @@ class _Matcher:
                 if point < 0 or v_seen[point] != len(wanted):
                     continue
                 candidate = read(v, line, occurrence, name)
-                if candidate is not None and same_value(candidate.answer, reading.answer):
+                if candidate is not None and same_value(
+                    candidate.answer, reading.answer, strictness="typed"
+                ):
                     found.append(candidate)
         return self._choose(reading, found, mapped=bool(mapped))
 
@@ -299,7 +303,9 @@ class _Matcher:
 
         wanted = returned(o, reading.variable, reading.line)
         got = returned(v, name, function.line)
-        if len(got) < k or not all(same_value(a, b) for a, b in zip(wanted, got, strict=True)):
+        if len(got) < k or not all(
+            same_value(a, b, strictness="typed") for a, b in zip(wanted, got, strict=True)
+        ):
             return None
         return KINDS[reading.kind].read(v, function.line, k, name)
 
@@ -346,7 +352,7 @@ class _Matcher:
             return None
         if KINDS[reading.kind].answer == "line":
             return found if self._corresponds(reading.answer, found.answer) else None
-        if not same_value(found.answer, reading.answer):
+        if not same_value(found.answer, reading.answer, strictness="typed"):
             return None
         return found
 

@@ -9,7 +9,6 @@ from typing import Any
 
 from core_bench.probes._lines import FRAMELESS, LineFacts, ModuleFacts, module_facts
 from tracer import Step, Trace, read_literal
-from tracer import same_value as tracer_same_value
 
 SHORT_VALUE = 40
 """Longest repr a question quotes to say which iteration or call it means."""
@@ -40,12 +39,6 @@ class LoopEntry:
     body_runs: int
 
 
-def same_value(a: str | None, b: str | None) -> bool:
-    """Whether two reprs denote equal values of the same type: `tracer.same_value` at
-    strictness "typed" (an answer `1.0` where the program holds `1` is another state)."""
-    return tracer_same_value(a, b, strictness="typed")
-
-
 _SHORT_TEXT = 512
 """Longest repr `read_value` remembers (steps repeat short reprs; long ones are rare)."""
 
@@ -56,7 +49,7 @@ def _read_short(text: str) -> tuple[bool, object]:
 
 
 def read_value(text: str) -> tuple[bool, object]:
-    """`tracer.read_literal` of a repr (what `same_value` compares), remembered for short
+    """`tracer.read_literal` of a repr (what `tracer.same_value` compares), remembered for short
     texts. Values are shared: callers must not mutate them."""
     return _read_short(text) if len(text) <= _SHORT_TEXT else read_literal(text)
 

@@ -38,12 +38,11 @@ from core_bench.probes._context import (
     literal,
     opens_a_list_with_items,
     read_value,
-    same_value,
 )
 from core_bench.probes._reading import Reading
 from core_bench.probes._spec import KindSpec, Stage
 from core_bench.schemas import Anchor, Dimension, TaskKind
-from tracer import values_equal
+from tracer import same_value, values_equal
 
 KIND_MODULES = (
     _kind_state_after,
@@ -248,4 +247,4 @@ def answerable(ctx: CallContext, reading: Reading) -> bool:
     """Whether a reading's answer can be derived without executing: its kind's static rule
     derives an answer, and it is the recorded one."""
     derived = static_answer(ctx, reading)
-    return derived is not None and same_value(derived, reading.answer)
+    return derived is not None and same_value(derived, reading.answer, strictness="typed")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from core_bench.probes._context import CallContext, same_value
+from core_bench.probes._context import CallContext
 from core_bench.probes._registry import KINDS, answer_type
 from core_bench.schemas import Probe
-from tracer import Trace
+from tracer import Trace, same_value
 
 
 def probe_holds(
@@ -33,6 +33,6 @@ def probe_holds(
     # what `rebuild_probe` would check, without building the record
     return (
         answer_type(reading.kind, reading.answer) is not None
-        and same_value(reading.answer, probe.answer)
+        and same_value(reading.answer, probe.answer, strictness="typed")
         and KINDS[reading.kind].question(ctx, reading) == probe.question
     )
