@@ -123,8 +123,8 @@ CASES = cases(
         RenameVerbose,
         VOWELS,
         {
-            "text": "input_string",
-            "n": "input_number",
+            "text": "source_text",
+            "n": "number",
             "count": "total_count",
             "ch": "character",
         },
@@ -150,7 +150,7 @@ CASES = cases(
                 r.append(a[z].upper())
             return r
         """,
-        {"a": "values", "b": "d", "r": "res", "k": "key", "v": "value", "z": "idx"},
+        {"a": "seq", "b": "lookup", "r": "result", "k": "key", "v": "val", "z": "index"},
     ),
     # `item` is passed by keyword to the nested function, so it keeps its name; `key=` at
     # the call of the builtin `sorted` does not stop renaming the parameter `key`.
@@ -175,7 +175,7 @@ CASES = cases(
             "x": "e",
             "pairs": "d",
             "v": "val",
-            "s": "w",
+            "s": "z",
         },
         seed=3,
     ),
@@ -193,11 +193,120 @@ CASES = cases(
     a_length_is_named_as_a_length=Renames(
         RenameVerbose,
         SELFIE,
-        {"selfie": "sequence", "lo": "item_count", "i": "current_index"},
+        {"selfie": "item_list", "lo": "item_count", "i": "current_index"},
     ),
     # Before: `nums` -> `p`, `r`, `g` (any letter); a list gets `a`, `b`, `xs`...
     short_names_fit_the_role=Renames(
-        RenameShort, ROLES, {"nums": "b", "a": "xs", "x": "z", "out": "r", "n": "k"}
+        RenameShort, ROLES, {"nums": "b", "a": "xs", "x": "z", "out": "r", "n": "e"}
+    ),
+    # Reviewer's finds on a CRUXEval build (sample_100): `k` -> `number` (the name `k` read
+    # as a number) though it is only ever a key of the dict `res`; the calls tell `d` is a
+    # dict, `res` a copy of it, so `k` is a key.
+    a_dict_key_is_named_as_a_key=Renames(
+        RenameVerbose,
+        """
+        def f(d, rm):
+            res = d.copy()
+            for k in rm:
+                if k in res:
+                    del res[k]
+            return res
+        """,
+        {"d": "lookup_table", "rm": "values_list", "res": "result", "k": "key"},
+        options={"calls": ["f({'1': 'a', 1: 'b'}, [1])"]},
+    ),
+    # Without the calls nothing says `d` is a dict: neutral names, never `number` or an
+    # index (`del res[k]` may delete a list's item or a dict's key).
+    an_unknown_subscript_gives_neutral_names=Renames(
+        RenameVerbose,
+        """
+        def f(d, rm):
+            res = d.copy()
+            for k in rm:
+                if k in res:
+                    del res[k]
+            return res
+        """,
+        {"d": "input_value", "rm": "sequence", "res": "result", "k": "current_item"},
+    ),
+    # Reviewer's find: a string `value` renamed `amount` because it is multiplied (`* 3`
+    # repeats a string). Repetition is no evidence of a number; the call passes a string.
+    a_repeated_string_is_no_amount=[
+        Renames(
+            RenameVerbose,
+            "def f(value):\n    return value * 3\n",
+            {"value": "source_text"},
+            options={"calls": ["f('ab')"]},
+        ),
+        Renames(RenameVerbose, "def f(value):\n    return value * 3\n", {"value": "input_value"}),
+        Renames(
+            RenameAbbreviated,
+            "def f(value):\n    return value * 3\n",
+            {"value": "txt"},
+            options={"calls": ["f('ab')"]},
+        ),
+    ],
+    # CRUXEval sample_128. Before: `c` -> `num` (`even += c` read as a running total).
+    a_character_concatenated_to_a_text_is_a_character=Renames(
+        RenameAbbreviated,
+        """
+        def f(text):
+            odd = ''
+            even = ''
+            for i, c in enumerate(text):
+                if i % 2 == 0:
+                    even += c
+                else:
+                    odd += c
+            return even + odd.lower()
+        """,
+        {"text": "txt", "odd": "s", "even": "st", "i": "idx", "c": "ch"},
+    ),
+    # CRUXEval sample_13. Before: `names` -> `input_text` (iterated items with a string
+    # method made it a text); it is a list of strings.
+    a_list_of_strings_is_no_text=Renames(
+        RenameVerbose,
+        """
+        def f(names):
+            count = len(names)
+            numberOfNames = 0
+            for i in names:
+                if i.isalpha():
+                    numberOfNames += 1
+            return numberOfNames
+        """,
+        {
+            "names": "item_list",
+            "count": "item_count",
+            "numberOfNames": "total_count",
+            "i": "source_text",
+        },
+        options={"calls": ["f(['sharron', 'Savannah', 'Mike Cherokee'])"]},
+    ),
+    # CRUXEval sample_136 shape. `text.ljust(width)`: a width, no text (string methods'
+    # other arguments are not strings).
+    a_width_passed_to_a_string_method_is_no_text=Renames(
+        RenameAbbreviated,
+        "def f(text, width):\n    return text.ljust(width, '*')\n",
+        {"text": "txt", "width": "amt"},
+        options={"calls": ["f('ab', 5)"]},
+    ),
+    # The index of a `while` loop (a `+= 1` counter used as an index) is an index, and the
+    # element read with it is a value, not `total_count`/`number` (a for_to_while output).
+    a_while_index_is_an_index=Renames(
+        RenameVerbose,
+        """
+        def f(xs):
+            out = []
+            idx = 0
+            while idx < len(xs):
+                k = xs[idx]
+                idx += 1
+                out.append(k)
+            return out
+        """,
+        {"xs": "item_list", "out": "answer", "idx": "current_index", "k": "value"},
+        options={"calls": ["f([3, 1])"]},
     ),
     # CRUXEval sample_60 and sample_160. Before: `doc` -> `lst` (a text called a list),
     # `dictionary` -> `elements` (`clear` counted as a list method).
@@ -212,6 +321,7 @@ CASES = cases(
                 return '-'
             """,
             {"doc": "txt", "x": "c"},
+            options={"calls": ["f('raruwa')"]},
         ),
         Renames(
             RenameDescriptive,
@@ -229,7 +339,7 @@ CASES = cases(
 
 
 def test_rename_short() -> None:
-    renames = {"text": "s", "n": "x", "count": "c", "ch": "w"}
+    renames = {"text": "s", "n": "k", "count": "c"}
     result = Renames(RenameShort, VOWELS, renames).check()
     assert result.provenance.line_map == {1: [1], 3: [3], 4: [4], 5: [5], 6: [6], 7: [7]}
     assert result.kind == "equivalent" and result.name == "rename_short"
@@ -383,7 +493,7 @@ def test_a_character_and_an_unpacked_dict_are_named_for_what_they_are() -> None:
     assert result.provenance.renames["c"] in {"character", "current_char", "letter"}
     result = transform(RenameVerbose, code("def f(a, b):\n    return {**a, **b}\n"), seed=0)
     assert result is not None
-    assert set(result.provenance.renames.values()) <= {"lookup_table", "mapping", "counts_by_key"}
+    assert set(result.provenance.renames.values()) <= {"lookup_table", "mapping", "key_to_value"}
 
 
 @pytest.mark.parametrize("case", CASES)
