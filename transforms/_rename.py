@@ -4,8 +4,10 @@ A name is renamed only when every occurrence of it as a variable, anywhere in th
 refers to a local of some function, lambda or comprehension; then all of its occurrences are
 renamed together, so closures and comprehensions stay consistent and the rename map is exact.
 Never renamed: globals (so the entry function `f`), builtins, imported names, names in
-`global`/`nonlocal` statements, anything inside a class, keyword-only parameters, parameters
-that some call passes by keyword, attribute names and keyword-argument names. Modules that
+`global`/`nonlocal` statements, class bodies (a class, its methods and its attributes keep
+their names; a method's locals and parameters other than `self` are renamed like a
+function's), keyword-only parameters, parameters that some call passes by keyword,
+attribute names and keyword-argument names. Modules that
 reach variables by name (`locals()`, `eval`, frames, `f"{x=}"`) or use `match` are declined.
 New names collide with no identifier of the module, no builtin and no keyword.
 
@@ -136,12 +138,20 @@ _LOCAL_ONLY = frozenset({"collected_items", "running_total", "total_count", "res
                          "out", "output", "answer", "ans", "ret"})  # fmt: skip
 
 
+def _is_static(function: cst.CSTNode) -> bool:
+    decorators = getattr(function, "decorators", ())
+    return any(
+        isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+        for d in decorators
+    )
+
+
 def renameable_names(info: ModuleInfo, *, rename_params: bool) -> dict[str, list[cst.Name]]:
     """Variable names that can be renamed, each with all of its occurrences (source order).
 
     Args:
         info: the module's metadata.
-        rename_params: whether parameters of module-level functions (the entry function's
+        rename_params: whether parameters of module-level functions and methods (the entry's
             signature) may be renamed; nested functions' parameters always may, unless a call
             passes them by keyword.
     """
@@ -175,8 +185,11 @@ def renameable_names(info: ModuleInfo, *, rename_params: bool) -> dict[str, list
         module_level = isinstance(function, cst.FunctionDef) and isinstance(
             info.parent(function), cst.Module
         )
-        if module_level and not rename_params:
+        method = isinstance(function, cst.FunctionDef) and info.in_class(function)
+        if (module_level or method) and not rename_params:
             bad.update(p.name.value for p in every)
+        if method and every and not _is_static(function):
+            bad.add(every[0].name.value)  # `self` (or `cls`) stays what everyone writes
     for call in info.nodes:
         if not isinstance(call, cst.Call):
             continue

@@ -398,7 +398,7 @@ def test_keeps_comments_and_formatting(style: str) -> None:
         "G = 1\ndef f():\n    global G\n    G = 2\n    return G\n",
         "def f():\n    return len('abc')\n",
         "def f(x):\n    match x:\n        case [a]:\n            return a\n    return x\n",
-        "class C:\n    def m(self, v):\n        return v\n",
+        "class C:\n    x = 1\n    def m(self):\n        return self.x\n",
     ],
 )
 def test_declines(style: str, source: str) -> None:
