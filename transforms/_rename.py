@@ -319,7 +319,7 @@ class RenameShort(_Rename):
         "length": ["n", "m", "ln", "sz"],
         "function": ["g", "h", "fn"],
         "flag": ["b", "ok"],
-        "sequence": ["a", "xs", "s", "sq"],
+        "sequence": ["a", "xs", "sq"],
         "value": ["x", "v", "y", "z"],
         "char": ["c", "ch"],
         "key": ["k"],

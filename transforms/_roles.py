@@ -462,6 +462,10 @@ def _decide(votes: Mapping[str, Counter[str]]) -> dict[str, str]:
         if not counter:
             roles[name] = "value"
             continue
+        if any(counter.get(kind) for kind in _CONTAINERS):
+            # Sliced, measured, iterated: what any sequence is; one sign of which kind of
+            # sequence (`ls = text.split()`) says more than many of those.
+            counter = Counter({k: v for k, v in counter.items() if k != "sequence"})
         best = max(counter.values())
         roles[name] = next(r for r in ROLE_PRIORITY if counter.get(r) == best)
     return roles
