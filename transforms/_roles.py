@@ -28,6 +28,10 @@ from transforms._analysis import STR_ONLY_METHODS, walk
 _LIST_METHODS = frozenset({"append", "extend", "insert", "sort", "reverse", "remove"})
 _DICT_METHODS = frozenset({"keys", "values", "items", "setdefault", "update", "popitem", "get"})
 _SET_METHODS = frozenset({"add", "discard", "union", "intersection", "difference"})
+_CHARACTER_METHODS = frozenset(
+    {"isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "isdecimal",
+     "isnumeric", "upper", "lower", "swapcase"}
+)  # fmt: skip
 # String methods whose arguments are strings too (`text.startswith(prefix)`).
 _STR_ARGUMENT_METHODS = frozenset(
     {"startswith", "endswith", "removeprefix", "removesuffix", "replace", "split", "rsplit",
@@ -224,6 +228,7 @@ class _Votes:
         self.members: list[tuple[str, str]] = []  # (container, the name tested `in` it)
         self.accumulated: list[tuple[str, str]] = []  # (`total`, `x`) of `total += x`
         self.aliases: list[tuple[str, str]] = []  # (`res`, `d`) of `res = d.copy()`, `res = d`
+        self.elements: list[tuple[str, str]] = []  # (`x`, `xs`) of `x = xs[i]`
         self.returned: set[str] = set()
         self.params: set[str] = set()
 
@@ -243,10 +248,17 @@ class _Votes:
                 # `lo = len(xs)` is a length, however it is used later (`range(lo - 1)`).
                 self.vote(target.target, role, 3 if role == "length" else 1)
             source = _copied(node.value)
-            if source is not None and len(node.targets) == 1:
-                assigned = node.targets[0].target
-                if isinstance(assigned, cst.Name):
-                    self.aliases.append((assigned.value, source))
+            assigned = node.targets[0].target if len(node.targets) == 1 else None
+            if source is not None and isinstance(assigned, cst.Name):
+                self.aliases.append((assigned.value, source))
+            elif (
+                isinstance(assigned, cst.Name)
+                and isinstance(node.value, cst.Subscript)
+                and isinstance(node.value.value, cst.Name)
+                and len(node.value.slice) == 1
+                and isinstance(node.value.slice[0].slice, cst.Index)
+            ):
+                self.elements.append((assigned.value, node.value.value.value))
         elif isinstance(node, cst.DictComp):
             self.vote(node.key, "key", 2)
             self.vote(node.value, "entry", 2)
@@ -273,7 +285,8 @@ class _Votes:
             elif method in _SET_METHODS:
                 self.vote(node.value, "set", 2)
             elif method in STR_ONLY_METHODS:
-                self.vote(node.value, "text", 2)
+                # `isdigit`, `upper`... are as much a character's as a text's.
+                self.vote(node.value, "text", 1 if method in _CHARACTER_METHODS else 2)
         elif isinstance(node, cst.Subscript):
             if not _keyed(node):
                 self.vote(node.value, "sequence")  # `xs[0]`, `xs[1:]`; `d[k]` may be a dict
@@ -420,10 +433,18 @@ def infer_roles(
     for container, member in found.members:
         if roles.get(container) in ("dict", "set"):
             found.vote_name(member, "key", 2)
+    for element, container in found.elements:
+        kind = roles.get(container)
+        if kind == "text":
+            found.vote_name(element, "char", 3)  # `c = text[i]`
+        elif kind == "dict":
+            found.vote_name(element, "entry", 2)
+        elif kind == "list":
+            found.vote_name(element, "item", 1)
     for total, part in found.accumulated:
         kind = roles.get(total)
         if kind == "text":
-            found.vote_name(part, "text")
+            pass  # `out += c`: a character or a text, either way
         elif kind in ("counter", "number", "length", "index", "value"):
             found.vote_name(total, "counter")  # `total += x`
             found.vote_name(part, "number")

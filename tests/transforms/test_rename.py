@@ -284,7 +284,7 @@ CASES = cases(
             "names": "item_list",
             "count": "item_count",
             "numberOfNames": "total_count",
-            "i": "source_text",
+            "i": "current_item",
         },
         options={"calls": ["f(['sharron', 'Savannah', 'Mike Cherokee'])"]},
     ),
@@ -310,8 +310,26 @@ CASES = cases(
                 out.append(k)
             return out
         """,
-        {"xs": "item_list", "out": "answer", "idx": "current_index", "k": "value"},
+        {"xs": "item_list", "out": "answer", "idx": "current_index", "k": "current_item"},
         options={"calls": ["f([3, 1])"]},
+    ),
+    # CRUXEval sample_151 after for_to_while. Before: `c` -> `word` (a string method called
+    # on it); it is read out of a text by index: a character.
+    an_element_of_a_text_is_a_character=Renames(
+        RenameDescriptive,
+        """
+        def f(text):
+            out = ''
+            i = 0
+            while i < len(text):
+                c = text[i]
+                i += 1
+                if c.isdigit():
+                    out += c
+            return out
+        """,
+        {"text": "string", "out": "result", "i": "idx", "c": "char"},
+        options={"calls": ["f('a1b2')"]},
     ),
     # CRUXEval sample_60 and sample_160. Before: `doc` -> `lst` (a text called a list),
     # `dictionary` -> `elements` (`clear` counted as a list method).
