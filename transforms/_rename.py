@@ -167,6 +167,7 @@ def renameable_names(info: ModuleInfo, *, rename_params: bool) -> dict[str, list
             continue
         if (
             value.startswith("__")
+            or not value.strip("_")  # `_`: a value deliberately left unused
             or not resolves_locally(node, info.scopes.get(node))
             or info.in_class(node)
         ):

@@ -288,6 +288,10 @@ class _Votes:
                 # `isdigit`, `upper`... are as much a character's as a text's.
                 self.vote(node.value, "text", 1 if method in _CHARACTER_METHODS else 2)
         elif isinstance(node, cst.Subscript):
+            for element in node.slice:
+                if isinstance(element.slice, cst.Slice):  # `s[i:j]`: positions
+                    self.vote(element.slice.lower or cst.Ellipsis(), "index", 2)
+                    self.vote(element.slice.upper or cst.Ellipsis(), "index", 2)
             if not _keyed(node):
                 self.vote(node.value, "sequence")  # `xs[0]`, `xs[1:]`; `d[k]` may be a dict
             if (

@@ -331,6 +331,36 @@ CASES = cases(
         {"text": "string", "out": "result", "i": "idx", "c": "char"},
         options={"calls": ["f('a1b2')"]},
     ),
+    # CoRE's Fine/3450 and Fine/3422. Before: `_` -> `total_count`, `index` (a value left
+    # unused on purpose looks used once named).
+    an_underscore_stays_an_underscore=Renames(
+        RenameVerbose,
+        """
+        def f(text, k):
+            out = []
+            for _ in range(k):
+                out.append(text)
+            return out
+        """,
+        {"text": "source_text", "k": "number", "out": "result"},
+        options={"calls": ["f('ab', 2)"]},
+    ),
+    # CoRE's Fine/3570 after for_to_while. Before: `i` -> `total_count` (`i += 2` read as a
+    # running count); a slice bound is a position.
+    a_slice_bound_is_an_index=Renames(
+        RenameVerbose,
+        """
+        def f(s):
+            i = 0
+            parts = []
+            while i < len(s):
+                parts.append(s[i:i + 2])
+                i += 2
+            return parts
+        """,
+        {"s": "source_text", "i": "current_index", "parts": "result"},
+        options={"calls": ["f('abcde')"]},
+    ),
     # CRUXEval sample_60 and sample_160. Before: `doc` -> `lst` (a text called a list),
     # `dictionary` -> `elements` (`clear` counted as a list method).
     a_text_iterated_by_characters_and_a_cleared_dict_keep_their_roles=[
