@@ -244,6 +244,9 @@ class _Votes:
         """Count the evidence `node` gives (one branch per kind of evidence)."""
         if isinstance(node, cst.Assign):
             role = literal_role(node.value)
+            if role == "text" and isinstance(node.value, cst.SimpleString):
+                value = node.value.evaluated_value
+                role = "char" if isinstance(value, str) and len(value) == 1 else role
             for target in node.targets:
                 # `lo = len(xs)` is a length, however it is used later (`range(lo - 1)`).
                 self.vote(target.target, role, 3 if role == "length" else 1)

@@ -361,6 +361,27 @@ CASES = cases(
         {"s": "source_text", "i": "current_index", "parts": "result"},
         options={"calls": ["f('abcde')"]},
     ),
+    # CRUXEval sample_151 after for_to_while, read on a build. Before: `c` -> `word` (its
+    # string method and the one-character strings it is given counted as a text's).
+    a_character_given_characters_stays_a_character=Renames(
+        RenameDescriptive,
+        """
+        def f(text):
+            items = list(text)
+            i = 0
+            while i < len(items):
+                c = items[i]
+                i += 1
+                if c.isdigit():
+                    if c != '0':
+                        c = '.'
+                    else:
+                        c = '0'
+            return text
+        """,
+        {"text": "string", "items": "values", "i": "idx", "c": "char"},
+        options={"calls": ["f('a1b0')"]},
+    ),
     # CRUXEval sample_60 and sample_160. Before: `doc` -> `lst` (a text called a list),
     # `dictionary` -> `elements` (`clear` counted as a list method).
     a_text_iterated_by_characters_and_a_cleared_dict_keep_their_roles=[
