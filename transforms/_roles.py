@@ -17,6 +17,7 @@ name is never confidently wrong.
 from __future__ import annotations
 
 import ast
+import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -135,27 +136,43 @@ def argument_types(module: cst.Module, calls: Sequence[str]) -> dict[str, set[st
     """
     found: dict[str, set[str]] = {}
     for text in calls:
-        try:
-            call = ast.parse(text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+        parsed = _call_kinds(text)
+        if parsed is None:
             continue
-        if not isinstance(call, ast.Call):
-            continue
-        params = _called_params(module, call.func)
-        if params is None:
-            continue
-        for param, arg in zip(params, call.args, strict=False):
-            if isinstance(arg, ast.Starred):
+        func, kinds = parsed
+        params = _called_params(module, func)
+        for param, kind in zip(params or (), kinds, strict=False):
+            if kind == "*":
                 break
-            try:
-                value = ast.literal_eval(arg)
-            except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
-                continue
-            kind = type(value).__name__
-            if kind == "str" and len(value) == 1:
-                kind = "char"
-            found.setdefault(param, set()).add(kind)
+            if kind is not None:
+                found.setdefault(param, set()).add(kind)
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _call_kinds(text: str) -> tuple[ast.expr, tuple[str | None, ...]] | None:
+    """The called expression of a call and the type name of each positional argument (None
+    where it is no literal, "*" for a starred one), parsed once per call text: every
+    renaming of every chain reads the same calls."""
+    try:
+        call = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not isinstance(call, ast.Call):
+        return None
+    kinds: list[str | None] = []
+    for arg in call.args:
+        if isinstance(arg, ast.Starred):
+            kinds.append("*")
+            continue
+        try:
+            value = ast.literal_eval(arg)
+        except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+            kinds.append(None)
+            continue
+        kind = type(value).__name__
+        kinds.append("char" if isinstance(value, str) and len(value) == 1 else kind)
+    return call.func, tuple(kinds)
 
 
 def _called_params(module: cst.Module, func: ast.expr) -> list[str] | None:
