@@ -31,7 +31,6 @@ from core_bench.probes._registry import (
     PROBE_TASK_KINDS,
     ROWS,
     STAGE_OF_KIND,
-    GuessMemo,
     KindSpec,
     answer_type,
     answerable,
@@ -73,13 +72,12 @@ def _unguessed(
     the kind's `keep_guessed` probability keeps them (one coin per kind and call, so a call
     whose candidates are all guessed gets the kind with that probability)."""
     out: dict[str, list[Reading]] = {}
-    memo: GuessMemo = {}
     for kind, found in readings.items():
         keep = KINDS[kind].keep_guessed
         if keep >= 1.0 or not found or rng.random() < keep:
             out[kind] = found
         else:
-            out[kind] = [r for r in found if not guessed(ctx, r, memo)]
+            out[kind] = [r for r in found if not guessed(ctx, r)]
     return out
 
 

@@ -34,7 +34,16 @@ def anchor_group(probe: Probe) -> str:
 
 def _history(ctx: CallContext, func: str, variable: str) -> tuple[list[str], list[int]]:
     """The distinct successive values `variable` takes in frames of `func`, and for each step
-    how many of them were seen up to and including that step."""
+    how many of them were seen up to and including that step (kept in the context: the
+    original's are read for every variant; never mutate them)."""
+    key = ("history", func, variable)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = _read_history(ctx, func, variable)
+    return found
+
+
+def _read_history(ctx: CallContext, func: str, variable: str) -> tuple[list[str], list[int]]:
     values: list[str] = []
     seen: list[int] = []
     for step in ctx.steps:
@@ -342,6 +351,20 @@ class _Matcher:
         return found
 
 
+def _original_reading(original: CallContext, probe: Probe) -> Reading | None:
+    """The reading of `probe` on the original's trace, or None when it is not a probe of that
+    trace (kept in the context: every variant is anchored on the same readings)."""
+    memo: dict[str, Reading | None] = original.memo.setdefault("anchoring", {})
+    if probe.id in memo:
+        return memo[probe.id]
+    anchor = probe.anchor
+    reading = KINDS[probe.kind].read(original, anchor.line, anchor.occurrence, anchor.variable)
+    if reading is not None and reading.answer != probe.answer:
+        reading = None
+    memo[probe.id] = reading
+    return reading
+
+
 def anchor_probes(
     original_probes: list[Probe],
     original_trace: Trace,
@@ -397,9 +420,10 @@ def anchor_probes(
     matcher = _Matcher(original, variant, renames, line_map)
     out: list[Probe] = []
     for probe in original_probes:
-        anchor = probe.anchor
-        reading = KINDS[probe.kind].read(original, anchor.line, anchor.occurrence, anchor.variable)
-        if reading is None or reading.answer != probe.answer:
+        if KINDS[probe.kind].anchoring is None:
+            continue  # a kind never anchored (line numbers differ by construction)
+        reading = _original_reading(original, probe)
+        if reading is None:
             continue  # not a probe of this trace
         found = matcher.counterpart(reading)
         if found is None or answerable(variant, found):

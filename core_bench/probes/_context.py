@@ -5,9 +5,10 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from core_bench.probes._lines import FRAMELESS, LineFacts, ModuleFacts, module_facts
-from tracer import Step, Trace
+from tracer import Step, Trace, read_literal
 from tracer import same_value as tracer_same_value
 
 SHORT_VALUE = 40
@@ -45,6 +46,31 @@ def same_value(a: str | None, b: str | None) -> bool:
     return tracer_same_value(a, b, strictness="typed")
 
 
+_SHORT_TEXT = 512
+"""Longest repr `read_value` remembers (steps repeat short reprs; long ones are rare)."""
+
+
+@lru_cache(maxsize=4096)
+def _read_short(text: str) -> tuple[bool, object]:
+    return read_literal(text)
+
+
+def read_value(text: str) -> tuple[bool, object]:
+    """`tracer.read_literal` of a repr (what `same_value` compares), remembered for short
+    texts. Values are shared: callers must not mutate them."""
+    return _read_short(text) if len(text) <= _SHORT_TEXT else read_literal(text)
+
+
+def opens_a_list_with_items(text: str) -> bool:
+    """Whether a text starts a list display with an item (`[1, ...`), so that it never reads
+    as the empty list whatever follows (without reading the whole text)."""
+    rest = text.lstrip()
+    if not rest.startswith("["):
+        return False
+    after = rest[1:].lstrip()
+    return bool(after) and after[0] not in "]#\\"
+
+
 @lru_cache(maxsize=4096)
 def literal(text: str) -> tuple[bool, object]:
     """(True, value) when a repr reads back with `ast.literal_eval`, else (False, None).
@@ -60,6 +86,16 @@ def literal(text: str) -> tuple[bool, object]:
 @lru_cache(maxsize=64)
 def _facts(code: str) -> ModuleFacts:
     return module_facts(code)
+
+
+def _outer_loops(facts: ModuleFacts) -> dict[int, tuple[int, ...]]:
+    """line -> headers of the loops around it other than its own, outermost first (lines
+    with none are left out)."""
+    return {
+        line: around
+        for line, headers in facts.enclosing.items()
+        if (around := tuple(h for h in headers if h != line))
+    }
 
 
 class CallContext:
@@ -79,6 +115,9 @@ class CallContext:
             enclosing the line in the same frame (not a loop headed by the line itself),
             outermost first: the header run that started the current iteration.
         calls: (function name, line of its call events) -> indices of its "call" steps.
+        memo: results the probe modules derive from the call and keep for its later
+            readings (the static facts for its call, guesses, the original's readings a
+            variant is anchored on), by a key each module names.
     """
 
     def __init__(self, code: str, trace: Trace) -> None:
@@ -96,34 +135,45 @@ class CallContext:
         self._position: list[int] = [0] * len(self.steps)
         self._same_values: dict[int, dict[tuple[tuple[str, str], ...] | None, int]] = {}
         self._entries: dict[int, list[LoopEntry]] = {}
+        self.memo: dict[Any, Any] = {}
         frames_of: dict[int, set[int]] = {}
-        last: dict[int, int] = {}
         current: dict[int, dict[int, int]] = {}
-        enclosing = self.facts.enclosing
+        outer = _outer_loops(self.facts)
+        loops = self.facts.loops
+        after, position, frame_steps = self.after, self._position, self.frame_steps
+        runs_of, run_of, header_steps = self.runs, self.run_of, self.header_steps
         for step in self.steps:
-            i = step.index
-            previous = last.get(step.frame)
-            if previous is not None:
-                self.after[previous] = i
-            last[step.frame] = i
-            in_frame = self.frame_steps.setdefault(step.frame, [])
-            self._position[i] = len(in_frame)
+            i, frame = step.index, step.frame
+            in_frame = frame_steps.get(frame)
+            if in_frame is None:
+                in_frame = frame_steps[frame] = []
+            else:
+                after[in_frame[-1]] = i
+            position[i] = len(in_frame)
             in_frame.append(i)
-            if step.event == "call":
+            event = step.event
+            if event == "call":
                 self.calls.setdefault((step.func, step.line), []).append(i)
                 continue
-            if step.event != "line" or step.func in FRAMELESS:
+            if event != "line" or step.func in FRAMELESS:
                 continue
             line = step.line
-            runs = self.runs.setdefault(line, [])
+            runs = runs_of.get(line)
+            if runs is None:
+                runs = runs_of[line] = []
+                frames_of[line] = {frame}
+            else:
+                frames_of[line].add(frame)
             runs.append(i)
-            self.run_of[i] = len(runs)
-            frames_of.setdefault(line, set()).add(step.frame)
-            headers = current.setdefault(step.frame, {})
-            self.header_steps[i] = tuple(
-                (h, headers[h]) for h in enclosing.get(line, ()) if h != line and h in headers
+            run_of[i] = len(runs)
+            headers = current.get(frame)
+            if headers is None:
+                headers = current[frame] = {}
+            around = outer.get(line)
+            header_steps[i] = (
+                tuple((h, headers[h]) for h in around if h in headers) if around else ()
             )
-            if line in self.facts.loops:
+            if line in loops:
                 headers[line] = i
         self.run_frames = {line: len(frames) for line, frames in frames_of.items()}
 

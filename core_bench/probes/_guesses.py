@@ -70,6 +70,9 @@ class Source:
         name_loops: (target, iterable) names of every `for <name> in <name>` loop, in
             `ast.walk` order.
         loop_spans: (first line, last line) of every `for` and `while` loop.
+        functions: name -> the first `def` of that name in `ast.walk` order.
+        built: name -> the empty value of the type its first assignment (`name = <expr>`,
+            lowest line) builds, where that is a container or string builder (`_empty_of`).
     """
 
     tree: ast.Module
@@ -78,6 +81,8 @@ class Source:
     first_literals: dict[str, str]
     name_loops: list[tuple[str, str]]
     loop_spans: list[tuple[int, int]]
+    functions: dict[str, ast.FunctionDef]
+    built: dict[str, str]
 
 
 @lru_cache(maxsize=512)
@@ -91,16 +96,23 @@ def source(code: str) -> Source | None:
     literals: dict[str, list[tuple[int, str]]] = {}
     name_loops: list[tuple[str, str]] = []
     spans: list[tuple[int, int]] = []
+    functions: dict[str, ast.FunctionDef] = {}
+    assigned: dict[str, tuple[int, str | None]] = {}
     for sub in ast.walk(tree):
         if not isinstance(sub, ast.stmt):
             continue
         statements.setdefault(sub.lineno, sub)
+        if isinstance(sub, ast.FunctionDef):
+            functions.setdefault(sub.name, sub)
         if isinstance(sub, ast.For | ast.While):
             spans.append((sub.lineno, sub.end_lineno or 0))
         if isinstance(sub, ast.Assign):
             names = {t.id for t in sub.targets if isinstance(t, ast.Name)}
             if not names:
                 continue
+            for name in names:
+                if name not in assigned or sub.lineno < assigned[name][0]:
+                    assigned[name] = (sub.lineno, _empty_of(sub.value))
             text = ast.get_source_segment(code, sub.value) or ""
             if parse(text)[0]:
                 for name in names:
@@ -112,7 +124,8 @@ def source(code: str) -> Source | None:
         ):
             name_loops.append((sub.target.id, sub.iter.id))
     first = {name: min(found)[1] for name, found in literals.items()}
-    return Source(tree, code.splitlines(), statements, first, name_loops, spans)
+    built = {name: empty for name, (_, empty) in assigned.items() if empty is not None}
+    return Source(tree, code.splitlines(), statements, first, name_loops, spans, functions, built)
 
 
 @lru_cache(maxsize=2048)
@@ -127,11 +140,9 @@ def _arguments(code: str, entry: str, call: str) -> tuple[tuple[str, str], ...]:
     texts = [ast.get_source_segment(call, a) or "None" for a in node.args]
     params: list[str] = []
     parsed = source(code)
-    if parsed is not None:
-        for sub in ast.walk(parsed.tree):
-            if isinstance(sub, ast.FunctionDef) and sub.name == entry:
-                params = [a.arg for a in [*sub.args.posonlyargs, *sub.args.args]]
-                break
+    function = parsed.functions.get(entry) if parsed is not None else None
+    if function is not None:
+        params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
     pairs = [(params[i] if i < len(params) else f"_{i}", t) for i, t in enumerate(texts)]
     pairs.extend(
         (k.arg, ast.get_source_segment(call, k.value) or "None") for k in node.keywords if k.arg
@@ -260,6 +271,60 @@ def _state_default(seen: Seen) -> str:
     )
 
 
+_BUILDERS = {
+    "list": "[]",
+    "sorted": "[]",
+    "set": "set()",
+    "frozenset": "frozenset()",
+    "dict": "{}",
+    "tuple": "()",
+    "str": "''",
+}
+_COMPREHENSIONS = {ast.ListComp: "[]", ast.SetComp: "set()", ast.DictComp: "{}"}
+
+
+def _empty_of(node: ast.expr) -> str | None:
+    """The empty value of the type an expression builds: `set(...)` -> `set()`, a list
+    comprehension -> `[]`, `''.join(...)` -> `''`; None for any other expression."""
+    built = _COMPREHENSIONS.get(type(node))
+    if built is not None:
+        return built
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    if isinstance(func, ast.Name):
+        return _BUILDERS.get(func.id)
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr == "join"
+        and isinstance(func.value, ast.Constant)
+        and isinstance(func.value.value, str)
+    ):
+        return "''"
+    return None
+
+
+def empty_of_built_type(seen: Seen) -> str:
+    """The empty value of the type the anchor's variable is built as (`[]` for
+    `xs = [c for c in s[i:j]]`, `set()` for `seen = set(s[k:])`): a container built from an
+    empty input (an empty argument, an empty slice) is empty, which needs no execution.
+    Read off the anchor line where it assigns the variable, else its first such assignment;
+    the variable's type default where neither builds one."""
+    line, _, name = anchor_of(seen)
+    stmt = statement(seen, line)
+    if (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and stmt.targets[0].id == name
+    ):
+        found = _empty_of(stmt.value)
+    else:
+        parsed = source(seen.code)
+        found = parsed.built.get(name or "") if parsed is not None else None
+    return found or _state_default(seen)
+
+
 def first_literal_or_argument(seen: Seen) -> str:
     """The first literal assigned to the anchor's variable, else its argument, else 0."""
     _, _, name = anchor_of(seen)
@@ -281,6 +346,7 @@ COMMON: dict[str, Rule] = {t: constant(t) for t in ("0", "1", "2", "True", "Fals
 """The values a variable most often holds."""
 VALUE: dict[str, Rule] = {
     "type default": _state_default,
+    "empty of the built type": empty_of_built_type,
     "first literal or argument": first_literal_or_argument,
     "argument or first literal": _state_argument,
     **COMMON,

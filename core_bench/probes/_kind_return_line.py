@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from functools import lru_cache
 
 from core_bench.probes import _guesses as guess
 from core_bench.probes._context import CallContext
@@ -62,13 +63,16 @@ def question(ctx: CallContext, r: Reading) -> str:
 
 def _returns(seen: guess.Seen) -> list[int]:
     """Lines of the entry function's `return` statements, in order."""
-    source = guess.source(seen.code)
-    if source is None:
-        return []
-    for sub in ast.walk(source.tree):
-        if isinstance(sub, ast.FunctionDef) and sub.name == seen.entry:
-            return sorted(r.lineno for r in ast.walk(sub) if isinstance(r, ast.Return))
-    return []
+    return list(_entry_returns(seen.code, seen.entry))
+
+
+@lru_cache(maxsize=512)
+def _entry_returns(code: str, entry: str) -> tuple[int, ...]:
+    source = guess.source(code)
+    function = source.functions.get(entry) if source is not None else None
+    if function is None:
+        return ()
+    return tuple(sorted(r.lineno for r in ast.walk(function) if isinstance(r, ast.Return)))
 
 
 def _nth_return(which: int) -> Callable[[guess.Seen], str]:

@@ -13,6 +13,8 @@ the kind.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from core_bench.probes import _guesses as guess
 from core_bench.probes import (
     _kind_branch,
@@ -30,11 +32,18 @@ from core_bench.probes import (
     _kind_run_count,
     _kind_state_after,
 )
-from core_bench.probes._answerable import for_call
-from core_bench.probes._context import CallContext, literal, same_value
+from core_bench.probes._answerable import StaticFacts, for_call
+from core_bench.probes._context import (
+    CallContext,
+    literal,
+    opens_a_list_with_items,
+    read_value,
+    same_value,
+)
 from core_bench.probes._reading import Reading
 from core_bench.probes._spec import KindSpec, Stage
 from core_bench.schemas import Anchor, Dimension, TaskKind
+from tracer import values_equal
 
 KIND_MODULES = (
     _kind_state_after,
@@ -127,22 +136,87 @@ def _calls(ctx: CallContext, line: int) -> int:
     return len(ctx.calls.get((function.name, function.line), []))
 
 
+_NO_FACTS = "no facts"
+"""What the memo holds for a call whose code does not parse."""
+
+
+def _static_facts(ctx: CallContext) -> StaticFacts | None:
+    """The static facts of the call's code and call (kept in the context: every reading of
+    the call asks for them)."""
+    found = ctx.memo.get(("static", "facts"))
+    if found is None:
+        try:
+            found = for_call(ctx.code, ctx.trace.call)
+        except SyntaxError:
+            found = _NO_FACTS
+        ctx.memo[("static", "facts")] = found
+    return found if isinstance(found, StaticFacts) else None
+
+
 def static_answer(ctx: CallContext, reading: Reading) -> str | None:
     """The answer the syntax alone gives at a reading's anchor (its kind's static rule), or
     None where the rule derives nothing."""
     rule = KINDS[reading.kind].static
     if rule is None:
         return None
-    try:
-        facts = for_call(ctx.code, ctx.trace.call)
-    except SyntaxError:
+    facts = _static_facts(ctx)
+    if facts is None:
         return None
-    calls = _calls(ctx, reading.line)
+    key = ("static", "calls", reading.line)
+    calls = ctx.memo.get(key)
+    if calls is None:
+        calls = ctx.memo[key] = _calls(ctx, reading.line)
     return rule(facts, reading.line, reading.occurrence, reading.variable, calls)
 
 
-GuessMemo = dict[tuple[str, int, str | None], list[str]]
+GuessMemo = dict[tuple[str, int, str | None], "Guesses"]
 """Guesses already made in one call, by (kind, line, variable) (see `guessed`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Guesses:
+    """The answers a kind's code-blind rules give at one anchor, read once as values.
+
+    Attributes:
+        texts: the answer texts, without repeats.
+        values: the values of those that read as literals.
+    """
+
+    texts: frozenset[str]
+    values: tuple[object, ...]
+    matched: dict[str, bool] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, texts: list[str]) -> Guesses:
+        """The guesses the rules gave (a rule's None, not an answer text, never matches)."""
+        kept = dict.fromkeys(t for t in texts if isinstance(t, str))
+        values = []
+        for text in kept:
+            ok, value = read_value(text)
+            if ok:
+                values.append(value)
+        return cls(frozenset(kept), tuple(values))
+
+    def match(self, answer: str) -> bool:
+        """Whether one of the guesses is the answer: `same_value` of each guess and the
+        answer, with the answer read once (or not at all where no guess can equal it)."""
+        known = self.matched.get(answer)
+        if known is None:
+            known = self.matched[answer] = self._match(answer)
+        return known
+
+    def _match(self, answer: str) -> bool:
+        if answer in self.texts:
+            return True
+        if not self.values:
+            return False
+        values = self.values
+        if opens_a_list_with_items(answer):
+            values = tuple(v for v in values if not (type(v) is list and not v))
+            if not values:
+                return False
+        ok, value = read_value(answer)
+        return ok and any(values_equal(g, value, strictness="typed") for g in values)
 
 
 def guessed(ctx: CallContext, reading: Reading, memo: GuessMemo | None = None) -> bool:
@@ -150,21 +224,24 @@ def guessed(ctx: CallContext, reading: Reading, memo: GuessMemo | None = None) -
 
     The rules read the anchor's line and variable, not its occurrence (a test checks that
     each kind's rules give the same guesses whatever the occurrence), so the runs of one line
-    share their guesses: pass one `memo` for the readings of one call of one code.
+    share their guesses: they are kept in `memo`, by default the context's own.
     """
     rules = KINDS[reading.kind].guesses
     if not rules:
         return False
+    if memo is None:
+        memo = ctx.memo.setdefault("guesses", {})
     key = (reading.kind, reading.line, reading.variable)
-    guesses = memo.get(key) if memo is not None else None
+    guesses = memo.get(key)
     if guesses is None:
-        anchor = Anchor(line=reading.line, occurrence=reading.occurrence, variable=reading.variable)
+        # not written anywhere: the fields are already of their types
+        anchor = Anchor.model_construct(
+            line=reading.line, occurrence=reading.occurrence, variable=reading.variable
+        )
         call = ctx.trace.call
         seen = guess.Seen(ctx.code, guess.call_name(call), call, anchor=anchor)
-        guesses = guess.guesses_of(dict(rules), seen)
-        if memo is not None:
-            memo[key] = guesses
-    return any(same_value(g, reading.answer) for g in guesses)
+        guesses = memo[key] = Guesses.of(guess.guesses_of(dict(rules), seen))
+    return guesses.match(reading.answer)
 
 
 def answerable(ctx: CallContext, reading: Reading) -> bool:
