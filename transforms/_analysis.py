@@ -326,6 +326,15 @@ class ModuleInfo:
                 self._in_class.add(node)
             inner = node if isinstance(node, cst.FunctionDef) else func
             inner_class = in_class or isinstance(node, cst.ClassDef)
+            if isinstance(node, cst.FunctionDef) and inner_class:
+                # A method's body and parameters are a function's, not the class body's
+                # (LeetCode's `class Solution: def solve(self, nums)`): its name, decorators
+                # and annotations stay in the class.
+                stack.extend(
+                    (child, node, inner, child is not node.body and child is not node.params)
+                    for child in reversed(children(node))
+                )
+                continue
             stack.extend((child, node, inner, inner_class) for child in reversed(children(node)))
         self.names = name_index(self.module)
         self._scopes: Mapping[cst.CSTNode, Scope | None] | None = None
@@ -363,7 +372,8 @@ class ModuleInfo:
         return self._function.get(node)
 
     def in_class(self, node: cst.CSTNode) -> bool:
-        """Whether `node` is inside a class body."""
+        """Whether `node` is inside a class body and not inside one of its methods' bodies
+        (a method's body is a function's like any other)."""
         return node in self._in_class
 
     def is_builtin(self, name: str) -> bool:

@@ -235,7 +235,7 @@ def _function_types(info: ModuleInfo) -> dict[int, _Types]:
     return {
         id(node): _Types(node, info)
         for node in info.nodes
-        if isinstance(node, cst.FunctionDef) and not info.in_class(node)
+        if isinstance(node, cst.FunctionDef) and not info.in_class(node.body)
     }
 
 

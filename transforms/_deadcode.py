@@ -29,7 +29,7 @@ def _functions(info: ModuleInfo) -> Iterator[cst.FunctionDef]:
     for node in info.nodes:
         if (
             isinstance(node, cst.FunctionDef)
-            and not info.in_class(node)
+            and not info.in_class(node.body)  # a method's body is a function's
             and not info.has_global_or_nonlocal(node)
         ):
             yield node

@@ -364,8 +364,11 @@ class _Builder:
     results identical (determinism does not depend on what was computed before).
     """
 
-    def __init__(self, code: str, seed: int, rejected: Counter[str]) -> None:
+    def __init__(
+        self, code: str, seed: int, rejected: Counter[str], calls: Sequence[str] = ()
+    ) -> None:
         self.code = code
+        self.calls = tuple(calls)  # for transforms that read them (`uses_calls`)
         self.seed = seed
         self.rejected = rejected
         self.original_tokens = frozenset(tokens(code))
@@ -384,8 +387,10 @@ class _Builder:
         key = (code, name, salt)
         if key not in self._memo:
             step_seed = zlib.crc32(f"{self.seed}:{salt}:{name}:{code}".encode())
+            cls = self._classes[name]
+            options = {"calls": self.calls} if getattr(cls, "uses_calls", False) else {}
             try:
-                result = apply_transform(self._classes[name], code, seed=step_seed)
+                result = apply_transform(cls, code, seed=step_seed, **options)
             except Exception:  # a transform bug must not stop the whole build
                 self.rejected[f"transform error: {name}"] += 1
                 result = None
@@ -772,7 +777,7 @@ def generate_variants_report(
     report = GenerationReport(variants=[], calls=verification_calls)
     report.execute_s += time.perf_counter() - clock
 
-    builder = _Builder(code, seed, report.rejected)
+    builder = _Builder(code, seed, report.rejected, verification_calls)
     plan = _Plan(
         k=k,
         max_chain=max_chain,

@@ -1,5 +1,8 @@
 """Helper extraction: an expression, or a loop body, moved into a new module-level function.
 
+In a method (LeetCode's `class Solution`), only code that needs neither the instance nor
+the class moves, to a function before the class.
+
 Every free variable of the moved code is passed in as an argument, and a moved loop body
 returns every variable it assigns, which the caller binds again. Arguments are evaluated at
 the call, so each of them must be bound there for sure: parameters, loop variables of the
@@ -153,17 +156,41 @@ class _Extract(Transform):
     func: cst.FunctionDef
 
     def module_functions(self, info: ModuleInfo) -> list[cst.FunctionDef]:
-        """Module-level functions (helpers are added next to them)."""
-        return [
-            stmt
-            for stmt in info.module.body
-            if isinstance(stmt, cst.FunctionDef) and not info.has_global_or_nonlocal(stmt)
-        ]
+        """Module-level functions and the methods of module-level classes (helpers are
+        added next to them: before the function, or before the method's class)."""
+        self._owners: dict[int, cst.ClassDef] = {}
+        found: list[cst.FunctionDef] = []
+        for stmt in info.module.body:
+            if isinstance(stmt, cst.FunctionDef) and not info.has_global_or_nonlocal(stmt):
+                found.append(stmt)
+            elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
+                for method in stmt.body.body:
+                    if isinstance(method, cst.FunctionDef) and not info.has_global_or_nonlocal(
+                        method
+                    ):
+                        self._owners[id(method)] = stmt
+                        found.append(method)
+        return found
+
+    def movable(self, func: cst.FunctionDef, root: cst.CSTNode, params: list[str]) -> bool:
+        """Whether code of `func` that needs `params` can move to a module-level helper: a
+        method's code that uses the instance (`self`), a class-private `__name` (mangled in
+        the class only) or `super()` stays in the method."""
+        if id(func) not in getattr(self, "_owners", {}):
+            return True
+        own = [*func.params.posonly_params, *func.params.params]
+        if own and own[0].name.value in params:
+            return False
+        names = {n.value for n in walk(root) if isinstance(n, cst.Name)}
+        private = any(n.startswith("__") and not n.endswith("__") for n in names)
+        return not private and not names & {"super", "__class__"}
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        """Insert the helper right before the function it was extracted from."""
+        """Insert the helper right before the function it was extracted from (before the
+        class of a method)."""
         body = list(updated_node.body)
-        index = next(i for i, s in enumerate(original_node.body) if s is self.func)
+        anchor = getattr(self, "_owners", {}).get(id(self.func), self.func)
+        index = next(i for i, s in enumerate(original_node.body) if s is anchor)
         func = body[index]
         helper = self.helper.with_changes(leading_lines=func.leading_lines)
         body[index] = func.with_changes(leading_lines=[cst.EmptyLine()])
@@ -303,6 +330,8 @@ class ExtractHelperExpr(_Extract):
         bound = bound_before(statement, func, info) | classified.enclosing
         if any(name not in bound for name in classified.locals):
             return None
+        if not self.movable(func, expr, classified.locals):
+            return None
         return _ExprSite(expr=expr, func=func, params=classified.locals)
 
     def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
@@ -440,6 +469,8 @@ class ExtractLoopBody(_Extract):
                 params.append(name)
             elif name not in written or not _assigned_before_read(body, name):
                 return None
+        if not self.movable(func, loop.body, [*params, *written]):
+            return None
         return _LoopSite(loop=loop, func=func, params=params, returns=written)
 
     def _rewrite(

@@ -4,13 +4,20 @@ A name is renamed only when every occurrence of it as a variable, anywhere in th
 refers to a local of some function, lambda or comprehension; then all of its occurrences are
 renamed together, so closures and comprehensions stay consistent and the rename map is exact.
 Never renamed: globals (so the entry function `f`), builtins, imported names, names in
-`global`/`nonlocal` statements, anything inside a class, keyword-only parameters, parameters
-that some call passes by keyword, attribute names and keyword-argument names. Modules that
+`global`/`nonlocal` statements, class bodies (a class, its methods and its attributes keep
+their names; a method's locals and parameters other than `self` are renamed like a
+function's), keyword-only parameters, parameters that some call passes by keyword,
+attribute names and keyword-argument names. Modules that
 reach variables by name (`locals()`, `eval`, frames, `f"{x=}"`) or use `match` are declined.
 New names collide with no identifier of the module, no builtin and no keyword.
 
-The default styles give names a person would write, from the variable's use (what it is
-assigned, the methods called on it, its place in loops, whether it is returned): short
+The default styles give names a person would write for the variable's role
+(`transforms._roles`: what it is assigned, the methods called on it, its place in loops and
+subscripts, whether it is returned, and the types of the arguments the calls pass, which
+`generate_variants` hands over); a name is never of a role the use contradicts, and a
+variable whose role nothing tells gets a neutral name (`value`, `seq`), not a confident
+wrong one. `input_...` names are for parameters only, names of what a function builds
+(`collected_items`, `result`) for locals only. Styles: short
 (`s`, `i`, `r`), descriptive (`text`/`s`/`string`, `items`/`arr`, `i`/`idx`, `ch`/`c`,
 `result`/`out`), abbreviated (`txt`, `lst`, `cnt`) and verbose (`input_string`,
 `current_index`). Misleading names (a list called `count`) and obfuscated ones (`lI1lI1`) are
@@ -20,26 +27,20 @@ distractors, off by default.
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections.abc import Sequence
 from typing import ClassVar
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
-    STR_ONLY_METHODS,
     FreshNames,
     ModuleInfo,
     comment_mentions,
     resolves_locally,
-    walk,
 )
 from transforms._base import Family, Transform
-
-# `clear` is not here: dicts and sets have it too.
-_LIST_METHODS = frozenset({"append", "extend", "insert", "sort", "reverse", "remove"})
-_DICT_METHODS = frozenset({"keys", "values", "items", "setdefault", "update", "popitem", "get"})
-_SET_METHODS = frozenset({"add", "discard", "union", "intersection", "difference"})
+from transforms._roles import argument_types, infer_roles, unambiguous_hints
 
 # Names a person would write for a variable of each role (the usual short and long ones).
 _DESCRIPTIVE: dict[str, list[str]] = {
@@ -57,7 +58,7 @@ _DESCRIPTIVE: dict[str, list[str]] = {
     "entry": ["v", "val", "value"],
     "function": ["helper", "check", "process", "apply"],
     "flag": ["found", "ok", "flag", "done"],
-    "sequence": ["seq", "data", "values", "arr", "items"],
+    "sequence": ["seq", "data", "sequence"],
     "value": ["x", "val", "value", "arg", "v"],
     "result": ["result", "res", "out", "ans", "output"],
 }
@@ -74,11 +75,11 @@ _ABBREVIATED: dict[str, list[str]] = {
     "length": ["n", "sz", "size"],
     "item": ["elem", "el", "it"],
     "char": ["ch", "c"],
-    "key": ["k", "ky"],
+    "key": ["k", "key"],
     "entry": ["val", "v"],
     "function": ["fn", "func", "helper"],
     "flag": ["ok", "flg", "done"],
-    "sequence": ["seq", "arr", "lst"],
+    "sequence": ["seq", "data"],
     "value": ["val", "arg", "v"],
     "result": ["res", "ret", "out"],
 }
@@ -87,9 +88,9 @@ _ABBREVIATED: dict[str, list[str]] = {
 _VERBOSE: dict[str, list[str]] = {
     "index": ["current_index", "position", "index"],
     "counter": ["total_count", "running_total", "counter"],
-    "text": ["input_string", "input_text", "source_text"],
+    "text": ["input_string", "input_text", "source_text", "current_text"],
     "list": ["item_list", "values_list", "collected_items"],
-    "dict": ["lookup_table", "mapping", "counts_by_key"],
+    "dict": ["lookup_table", "mapping", "key_to_value"],
     "set": ["seen_items", "unique_values", "visited"],
     "number": ["number", "amount", "input_number"],
     "length": ["length", "size", "item_count"],
@@ -99,8 +100,8 @@ _VERBOSE: dict[str, list[str]] = {
     "entry": ["value", "dict_value"],
     "function": ["helper", "compute_value", "process"],
     "flag": ["is_found", "is_done", "found"],
-    "sequence": ["sequence", "input_values", "data"],
-    "value": ["value", "argument", "input_value"],
+    "sequence": ["sequence", "input_data", "data"],
+    "value": ["value", "argument", "input_value", "current_value"],
     "result": ["result", "output", "answer"],
 }
 
@@ -125,25 +126,24 @@ _CONTRARY: dict[str, list[str]] = {
     "result": ["flag", "counter", "index"],
 }
 
-_ROLE_PRIORITY = [
-    "function", "list", "dict", "set", "text", "index", "counter", "flag", "length", "number",
-    "sequence", "char", "key", "entry", "item", "value",
-]  # fmt: skip
+# The role a name says its variable has, where the name says one thing only (`text`,
+# `items`; not `value`, written for anything, nor single letters).
+_NAME_HINTS: dict[str, str] = unambiguous_hints((_DESCRIPTIVE, _ABBREVIATED, _VERBOSE))
 
-# The role a usual name suggests (`nums` a list, `s` a text), first role by priority.
-_NAME_HINTS: dict[str, str] = {
-    name: role
-    for role in reversed(_ROLE_PRIORITY)
-    for style in (_DESCRIPTIVE, _ABBREVIATED, _VERBOSE)
-    for name in style[role]
-} | {
-    "nums": "list", "numbers": "list", "words": "list", "lst": "list", "arr": "list",
-    "strs": "list", "chars": "list", "s": "text", "st": "text", "txt": "text", "string": "text",
-    "n": "number", "k": "number", "m": "number", "i": "index", "j": "index", "x": "value",
-}  # fmt: skip
+# Names that describe a parameter (what the function is given) or a local (what it
+# builds): never the other (a list the caller passes is not `collected_items`).
+_PARAM_ONLY = frozenset({"input_string", "input_text", "input_number", "input_data", "input_value",
+                         "argument", "arg"})  # fmt: skip
+_LOCAL_ONLY = frozenset({"collected_items", "running_total", "total_count", "result", "res",
+                         "out", "output", "answer", "ans", "ret"})  # fmt: skip
 
-# A returned local of one of these roles is named for being the result.
-_RESULT_ROLES = frozenset({"list", "dict", "set", "text", "sequence", "value"})
+
+def _is_static(function: cst.CSTNode) -> bool:
+    decorators = getattr(function, "decorators", ())
+    return any(
+        isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+        for d in decorators
+    )
 
 
 def renameable_names(info: ModuleInfo, *, rename_params: bool) -> dict[str, list[cst.Name]]:
@@ -151,7 +151,7 @@ def renameable_names(info: ModuleInfo, *, rename_params: bool) -> dict[str, list
 
     Args:
         info: the module's metadata.
-        rename_params: whether parameters of module-level functions (the entry function's
+        rename_params: whether parameters of module-level functions and methods (the entry's
             signature) may be renamed; nested functions' parameters always may, unless a call
             passes them by keyword.
     """
@@ -167,6 +167,7 @@ def renameable_names(info: ModuleInfo, *, rename_params: bool) -> dict[str, list
             continue
         if (
             value.startswith("__")
+            or not value.strip("_")  # `_`: a value deliberately left unused
             or not resolves_locally(node, info.scopes.get(node))
             or info.in_class(node)
         ):
@@ -185,8 +186,11 @@ def renameable_names(info: ModuleInfo, *, rename_params: bool) -> dict[str, list
         module_level = isinstance(function, cst.FunctionDef) and isinstance(
             info.parent(function), cst.Module
         )
-        if module_level and not rename_params:
+        method = isinstance(function, cst.FunctionDef) and info.in_class(function)
+        if (module_level or method) and not rename_params:
             bad.update(p.name.value for p in every)
+        if method and every and not _is_static(function):
+            bad.add(every[0].name.value)  # `self` (or `cls`) stays what everyone writes
     for call in info.nodes:
         if not isinstance(call, cst.Call):
             continue
@@ -198,169 +202,16 @@ def renameable_names(info: ModuleInfo, *, rename_params: bool) -> dict[str, list
     return {name: nodes for name, nodes in groups.items() if name not in bad}
 
 
-def _literal_role(expr: cst.BaseExpression) -> str | None:
-    if isinstance(expr, cst.List | cst.ListComp):
-        return "list"
-    if isinstance(expr, cst.Dict | cst.DictComp):
-        return "dict"
-    if isinstance(expr, cst.Set | cst.SetComp):
-        return "set"
-    if isinstance(expr, cst.SimpleString | cst.FormattedString | cst.ConcatenatedString):
-        return "text"
-    if isinstance(expr, cst.Integer):
-        return "number"
-    if isinstance(expr, cst.Float):
-        return "number"
-    if isinstance(expr, cst.Lambda):
-        return "function"
-    if isinstance(expr, cst.Comparison):
-        return "flag"
-    if isinstance(expr, cst.Name) and expr.value in ("True", "False"):
-        return "flag"
-    if isinstance(expr, cst.Call):
-        func = expr.func
-        if isinstance(func, cst.Name):
-            return {
-                "list": "list", "sorted": "list", "dict": "dict", "set": "set", "str": "text",
-                "len": "length", "int": "number", "sum": "number", "float": "number",
-            }.get(func.value)  # fmt: skip
-        if isinstance(func, cst.Attribute):
-            if func.attr.value in ("join",) or func.attr.value in STR_ONLY_METHODS:
-                if func.attr.value not in ("split", "rsplit", "splitlines", "partition"):
-                    return "text"
-                return "list"
-            if func.attr.value in ("count", "find", "rfind", "index", "rindex"):
-                return "number"
-    return None
+def guess_roles(module: cst.Module, names: set[str], calls: Sequence[str] = ()) -> dict[str, str]:
+    """The role (`transforms._roles`) the renaming styles name each of `names` for: from the
+    code, the names a person chose and the types of the arguments `calls` pass.
 
-
-def infer_roles(module: cst.Module, wanted: set[str]) -> dict[str, str]:
-    """A guess of what each of the `wanted` names holds (text, list, index, counter...),
-    from how it is assigned and used; "value" when nothing tells."""
-    votes: dict[str, Counter[str]] = {name: Counter() for name in wanted}
-    loops: list[tuple[str, str]] = []  # (loop variable, the name it iterates over)
-    returned: set[str] = set()
-    params: set[str] = set()
-
-    def vote(target: cst.BaseExpression, role: str | None, weight: int = 1) -> None:
-        if role is not None and isinstance(target, cst.Name) and target.value in votes:
-            votes[target.value][role] += weight
-
-    for node in walk(module):
-        if isinstance(node, cst.Assign):
-            role = _literal_role(node.value)
-            for target in node.targets:
-                # `lo = len(xs)` is a length, however it is used later (`range(lo - 1)`).
-                vote(target.target, role, 3 if role == "length" else 1)
-        elif isinstance(node, cst.AugAssign):
-            if isinstance(node.value, cst.Integer):
-                vote(node.target, "counter", 2)
-            elif isinstance(node.operator, cst.AddAssign | cst.SubtractAssign) and isinstance(
-                node.value, cst.Name
-            ):
-                vote(node.target, "counter")  # `total += x`
-                vote(node.value, "number")
-            else:
-                vote(node.target, _literal_role(node.value))
-        elif isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
-            # `ch in 'aeiou'`, `ch == 'a'`: a character; `s == 'abc'`: a text.
-            other = node.comparisons[0].comparator
-            if isinstance(other, cst.SimpleString):
-                value = other.evaluated_value
-                single = isinstance(value, str) and len(value) == 1
-                member = isinstance(node.comparisons[0].operator, cst.In | cst.NotIn)
-                vote(node.left, "char" if member or single else "text", 2)
-        elif isinstance(node, cst.For | cst.CompFor):
-            iterable = node.iter
-            if (
-                isinstance(iterable, cst.Call)
-                and isinstance(iterable.func, cst.Name)
-                and iterable.func.value == "range"
-            ):
-                vote(node.target, "index", 3)
-            elif (
-                isinstance(iterable, cst.Call)
-                and isinstance(iterable.func, cst.Name)
-                and iterable.func.value == "enumerate"
-                and isinstance(node.target, cst.Tuple)
-                and len(node.target.elements) == 2
-            ):
-                vote(node.target.elements[0].value, "index", 3)
-                vote(node.target.elements[1].value, "item", 2)
-            elif (
-                isinstance(iterable, cst.Call)
-                and isinstance(iterable.func, cst.Attribute)
-                and iterable.func.attr.value == "items"
-                and not iterable.args
-                and isinstance(node.target, cst.Tuple)
-                and len(node.target.elements) == 2
-            ):
-                vote(node.target.elements[0].value, "key", 3)
-                vote(node.target.elements[1].value, "entry", 3)
-                vote(iterable.func.value, "dict", 2)
-            else:
-                vote(node.target, "item", 2)
-                vote(iterable, "sequence")
-                if isinstance(node.target, cst.Name) and isinstance(iterable, cst.Name):
-                    loops.append((node.target.value, iterable.value))
-                elif isinstance(node.target, cst.Name) and _literal_role(iterable) == "text":
-                    vote(node.target, "char", 3)
-        elif isinstance(node, cst.FunctionDef):
-            vote(node.name, "function", 5)
-        elif isinstance(node, cst.Param):
-            params.add(node.name.value)
-            if node.default is not None:
-                vote(node.name, _literal_role(node.default))
-        elif isinstance(node, cst.Return) and isinstance(node.value, cst.Name):
-            returned.add(node.value.value)
-        elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
-            method = node.attr.value
-            if method in _LIST_METHODS:
-                vote(node.value, "list", 2)
-            elif method in _DICT_METHODS:
-                vote(node.value, "dict", 2)
-            elif method in _SET_METHODS:
-                vote(node.value, "set", 2)
-            elif method in STR_ONLY_METHODS:
-                vote(node.value, "text", 2)
-        elif isinstance(node, cst.Subscript):
-            vote(node.value, "sequence")
-        elif isinstance(node, cst.StarredDictElement):
-            vote(node.value, "dict", 2)  # `{**a, **b}`
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.args:
-            if node.func.value == "len":
-                vote(node.args[0].value, "sequence")
-            elif node.func.value == "range":
-                for arg in node.args:
-                    vote(arg.value, "number")
-        elif isinstance(node, cst.BinaryOperation):
-            for side, other in ((node.left, node.right), (node.right, node.left)):
-                if isinstance(other, cst.Integer | cst.Float):
-                    vote(side, "number")
-    for name, counter in votes.items():
-        hint = _NAME_HINTS.get(name)
-        if hint is not None:
-            counter[hint] += 1  # the name a person chose says something of the role too
-    roles: dict[str, str] = {}
-    for name, counter in votes.items():
-        if not counter:
-            roles[name] = "value"
-            continue
-        best = max(counter.values())
-        roles[name] = next(r for r in _ROLE_PRIORITY if counter.get(r) == best)
-    for loop_var, iterated in loops:
-        if roles.get(loop_var) in ("item", "text") and roles.get(iterated) == "text":
-            roles[loop_var] = "char"  # `for c in text: c.isdigit()` is a character
-        elif roles.get(loop_var) in ("char", "text") and roles.get(iterated) in (
-            "sequence",
-            "value",
-        ):
-            roles[iterated] = "text"  # `for x in doc: x.isalpha()`: doc is a text
-            roles[loop_var] = "char"
-    for name in returned & set(roles) - params:
-        if roles[name] in _RESULT_ROLES:
-            roles[name] = "result"
-    return roles
+    Args:
+        module: the code.
+        names: the variables to rename.
+        calls: the calls the code runs with (`f('abc', 3)`), if known.
+    """
+    return infer_roles(module, names, hints=_NAME_HINTS, arguments=argument_types(module, calls))
 
 
 class _Rename(Transform):
@@ -370,16 +221,25 @@ class _Rename(Transform):
     family: ClassVar[Family] = "rename"
     keeps_lines = True
 
-    def __init__(self, rng: random.Random, *, rename_params: bool = True) -> None:
+    uses_calls: ClassVar[bool] = True
+    """The variant generator passes the problem's calls (`calls`): their argument types
+    tell what the parameters hold."""
+
+    def __init__(
+        self, rng: random.Random, *, rename_params: bool = True, calls: Sequence[str] = ()
+    ) -> None:
         """Create the transform.
 
         Args:
             rng: chooses the new names.
             rename_params: also rename the parameters of module-level functions (CRUXEval
                 calls are positional, so this is safe there); False keeps signatures intact.
+            calls: the calls the code is run with (`f('abc', 3)`); a parameter is never
+                given a name its arguments' types contradict (`amount` for a string).
         """
         super().__init__(rng)
         self.rename_params = rename_params
+        self.calls = tuple(calls)
         self.params: set[str] = set()
         self._targets: dict[int, str] = {}
 
@@ -389,7 +249,7 @@ class _Rename(Transform):
         groups = renameable_names(info, rename_params=self.rename_params)
         if not groups:
             return False
-        roles = infer_roles(info.module, set(groups))
+        roles = guess_roles(info.module, set(groups), self.calls)
         fresh = FreshNames(info.names.identifiers)
         self.params = {n.name.value for n in info.nodes if isinstance(n, cst.Param)}
         self.begin(fresh)
@@ -417,8 +277,11 @@ class _Rename(Transform):
         order = list(pool)
         self.rng.shuffle(order)
         spare = [w for style in _STYLES for w in style[role] if w not in order]
+        if min(map(len, pool)) > 3:
+            spare.sort(key=len, reverse=True)  # a long name's style stays long
+        unfit = _LOCAL_ONLY if old in self.params else _PARAM_ONLY
         for candidate in [*order, *spare]:
-            if candidate != old and fresh.is_free(candidate):
+            if candidate != old and candidate not in unfit and fresh.is_free(candidate):
                 return fresh.take(candidate)
         return old
 
@@ -448,7 +311,7 @@ class RenameShort(_Rename):
     _PREFERRED: ClassVar[dict[str, list[str]]] = {
         "index": ["i", "j", "k", "ix"],
         "counter": ["c", "n", "k", "ct"],
-        "text": ["s", "t", "w", "st"],
+        "text": ["s", "t", "st"],
         "item": ["x", "y", "e", "it"],
         "list": ["a", "b", "xs", "ys", "ls"],
         "dict": ["d", "m", "dd", "mp"],
@@ -457,10 +320,10 @@ class RenameShort(_Rename):
         "length": ["n", "m", "ln", "sz"],
         "function": ["g", "h", "fn"],
         "flag": ["b", "ok"],
-        "sequence": ["a", "xs", "s", "sq"],
+        "sequence": ["a", "xs", "sq"],
         "value": ["x", "v", "y", "z"],
-        "char": ["c", "ch", "w"],
-        "key": ["k", "ky"],
+        "char": ["c", "ch"],
+        "key": ["k"],
         "entry": ["v", "val"],
         "result": ["r", "res", "rs"],
     }

@@ -182,6 +182,16 @@ def test_core_qa_build_groups_implementations_and_keeps_every_question(
         if not any(v.problem_id == p.id and v.kind == "equivalent" for v in bench.variants)
     ]
     assert len(without) <= sum(len(seen) == 1 for seen in codes.values())
+    # LeetCode-style `class Solution` originals (38 of the 60 tasks) get rewrites inside
+    # the method the calls exercise; before, no transform applied to any of them.
+    originals = {v.problem_id: v.code for v in bench.variants if v.kind == "original"}
+    class_based = {p for p, c in originals.items() if "class Solution" in c}
+    rewritten = {
+        v.problem_id for v in bench.variants if v.family in ("rewrite", "idiom") and v.single
+    }
+    print(f"class-based {len(class_based)}, with a rewrite {len(class_based & rewritten)}")
+    assert len(class_based) == 38
+    assert len(class_based & rewritten) >= 34
 
 
 @needs_core_qa

@@ -25,7 +25,7 @@ from tracer import Outcome, SandboxPool
 from transforms import all_transforms, find_artifacts
 from transforms._analysis import ModuleInfo
 from transforms._generate import GenerationReport
-from transforms._rename import infer_roles, renameable_names, role_names
+from transforms._rename import guess_roles, renameable_names, role_names
 
 pytestmark = pytest.mark.slow
 
@@ -104,7 +104,8 @@ def test_renamed_variables_get_a_name_of_their_role_in_every_style(run: Run) -> 
         if not renamed:
             continue
         info = ModuleInfo.of(MetadataWrapper(cst.parse_module(problem.code)))
-        roles = infer_roles(info.module, set(renameable_names(info, rename_params=True)))
+        names = set(renameable_names(info, rename_params=True))
+        roles = guess_roles(info.module, names, report.calls)
         for v in renamed:
             for old, new in v.provenance.renames.items():
                 checked += 1

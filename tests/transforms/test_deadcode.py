@@ -94,7 +94,7 @@ def test_declines(cls: type) -> None:
     Declines(cls, "x = 1\nprint(x)\n").check()  # no function
     # A global statement: an inserted assignment could clash with the declaration.
     Declines(cls, "def f(t):\n    global g\n    g = t\n    return g\n").check()
-    Declines(cls, "class C:\n    def m(self):\n        return 1\n").check()
+    Declines(cls, "class C:\n    x = 1\n    y = x\n").check()  # a class body is no function
 
 
 @pytest.mark.parametrize("cls", [DeadBranch, DeadAssignment])
