@@ -14,14 +14,15 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import UnionType
-from typing import Any, TypeVar
+from types import MappingProxyType, UnionType
+from typing import Any, TypeVar, cast
 
 import libcst as cst
 from libcst.metadata import (
     Assignment,
     ClassScope,
     ComprehensionScope,
+    ExpressionContextProvider,
     FunctionScope,
     GlobalScope,
     MetadataWrapper,
@@ -344,7 +345,7 @@ class ModuleInfo:
     def scopes(self) -> Mapping[cst.CSTNode, Scope | None]:
         """LibCST scope of every node (resolved on first use: it is the costly part)."""
         if self._scopes is None:
-            self._scopes = self.wrapper.resolve(ScopeProvider)
+            self._scopes = resolve_scopes(self.wrapper)
         return self._scopes
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
@@ -410,6 +411,46 @@ class ModuleInfo:
     def has_global_or_nonlocal(self, func: cst.CSTNode) -> bool:
         """Whether `func` (or anything inside it) has a `global` or `nonlocal` statement."""
         return any(isinstance(n, cst.Global | cst.Nonlocal) for n in walk(func))
+
+
+_VISITOR_NAMES: dict[type[cst.BatchableCSTVisitor], tuple[str, ...]] = {}
+
+
+class _KnownVisitors(cst.BatchableCSTVisitor):
+    """Hands `cst.visit_batched` the visit/leave methods of `inner`, looked up once per
+    class: LibCST looks them up with `inspect.getmembers` on every traversal, which costs
+    about as much as the traversal itself."""
+
+    def __init__(self, inner: cst.BatchableCSTVisitor) -> None:
+        """Stand for `inner`."""
+        super().__init__()
+        self.inner = inner
+
+    def get_visitors(self) -> Mapping[str, Callable[[cst.CSTNode], None]]:
+        """`inner.get_visitors()`, from the names found for its class."""
+        kind = type(self.inner)
+        names = _VISITOR_NAMES.get(kind)
+        if names is None:
+            names = _VISITOR_NAMES[kind] = tuple(self.inner.get_visitors())
+        return {name: getattr(self.inner, name) for name in names}
+
+
+def resolve_scopes(wrapper: MetadataWrapper) -> Mapping[cst.CSTNode, Scope | None]:
+    """`wrapper.resolve(ScopeProvider)`, computed with two traversals instead of three.
+
+    LibCST resolves `ScopeProvider` as a batched visitor whose only method is `visit_Module`,
+    which runs a traversal of its own; the batched traversal around it does nothing, and the
+    method lookup of each batched provider costs about as much as a traversal. This runs the
+    expression contexts (the dependency) as a batched visitor with its methods looked up once
+    per class, then `visit_Module` directly. The mapping is the one `resolve` gives (a
+    differential test compares them).
+    """
+    contexts = ExpressionContextProvider()
+    cst.visit_batched(wrapper.module, [_KnownVisitors(contexts)])
+    provider = ScopeProvider()
+    provider.metadata = {ExpressionContextProvider: MappingProxyType(dict(contexts._computed))}
+    provider.visit_Module(wrapper.module)
+    return cast(Mapping[cst.CSTNode, Scope | None], MappingProxyType(dict(provider._computed)))
 
 
 _NESTED_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)

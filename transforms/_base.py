@@ -333,6 +333,59 @@ def apply_transform(
     Raises:
         KeyError: `transform` names no registered transform.
     """
+    applied = apply_transform_lazily(transform, code, seed=seed, **options)
+    return None if applied is None else applied.result()
+
+
+class LazyResult:
+    """A transform's result whose line map is worked out on first use.
+
+    The line map costs two position-recording printings (of the input and of the result);
+    a variant generator applies many transforms whose results it never keeps, so it asks
+    for `provenance()` only for those it keeps. The map is the one `apply_transform` gives:
+    it is computed from the same trees, which never change.
+
+    Attributes:
+        code: the variant's source.
+        name: the transform's name.
+        kind: "equivalent" or "mutant".
+    """
+
+    __slots__ = ("_instance", "_provenance", "_tree", "_wrapper", "code", "kind", "name")
+
+    def __init__(
+        self, code: str, instance: Transform, wrapper: MetadataWrapper, tree: cst.Module
+    ) -> None:
+        """Keep what the line map needs: the transform (its record of where statements
+        come from), the input's wrapper and the resulting tree."""
+        self.code = code
+        self.name = instance.name
+        self.kind: str = instance.kind
+        self._instance = instance
+        self._wrapper = wrapper
+        self._tree = tree
+        self._provenance: Provenance | None = None
+
+    def provenance(self) -> Provenance:
+        """Renames and line map (computed once)."""
+        if self._provenance is None:
+            positions = printed_with_positions(self._tree)[1]
+            line_map = self._instance.line_map(self._wrapper, self._tree, positions)
+            self._provenance = Provenance(renames=dict(self._instance.renames), line_map=line_map)
+        return self._provenance
+
+    def result(self) -> TransformResult:
+        """The `TransformResult` (with its provenance)."""
+        return TransformResult(
+            code=self.code, name=self.name, kind=self.kind, provenance=self.provenance()
+        )
+
+
+def apply_transform_lazily(
+    transform: type[Transform] | str, code: str, *, seed: int, **options: Any
+) -> LazyResult | None:
+    """`apply_transform`, with the provenance worked out only when asked for (see
+    `LazyResult`); None exactly when `apply_transform` gives None."""
     cls = get_transform(transform) if isinstance(transform, str) else transform
     wrapper = analysed(code)
     if wrapper is None:
@@ -347,10 +400,10 @@ def apply_transform(
         result = wrapper.visit(instance)
     except (cst.CSTValidationError, cst.CSTLogicError) as exc:
         warnings.warn(
-            f"{cls.name} built an invalid tree ({exc}); dropped", TransformBugWarning, stacklevel=2
+            f"{cls.name} built an invalid tree ({exc}); dropped", TransformBugWarning, stacklevel=3
         )
         return None
-    new_code, positions = printed_with_positions(result)
+    new_code = result.code
     if new_code == code:  # `wrapper.module` prints as `code`: LibCST round-trips exactly
         return None
     try:
@@ -359,13 +412,10 @@ def apply_transform(
         warnings.warn(
             f"{cls.name} produced code that does not compile ({exc.msg}); dropped",
             TransformBugWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
         return None
-    provenance = Provenance(
-        renames=dict(instance.renames), line_map=instance.line_map(wrapper, result, positions)
-    )
-    return TransformResult(code=new_code, name=cls.name, kind=cls.kind, provenance=provenance)
+    return LazyResult(new_code, instance, wrapper, result)
 
 
 def printed_with_positions(module: cst.Module) -> tuple[str, Mapping[cst.CSTNode, CodeRange]]:

@@ -48,10 +48,10 @@ from tracer import Outcome, SandboxPool, die_with_parent, same_value
 from transforms._artifacts import find_artifacts
 from transforms._base import (
     Family,
+    LazyResult,
     Provenance,
-    TransformResult,
     all_transforms,
-    apply_transform,
+    apply_transform_lazily,
     compose_provenance,
 )
 from transforms._inputs import generate_call_outcomes
@@ -170,7 +170,7 @@ class _Candidate:
     code: str
     kind: VariantKind
     chain: list[str]
-    provenance: Provenance
+    results: list[LazyResult]  # one per transform of `chain`: the provenance, when kept
     token_set: frozenset[str]
     jaccard: float
     family: Family = "rewrite"
@@ -371,7 +371,7 @@ class _Builder:
         self.original_tokens = frozenset(tokens(code))
         self.original_structure = frozenset(normalized_tokens(code))
         self.seen: set[tuple[str, ...]] = {tuple(tokens(code))}
-        self._memo: dict[tuple[str, str, int], TransformResult | None] = {}
+        self._memo: dict[tuple[str, str, int], LazyResult | None] = {}
         self._classes = {t.name: t for t in all_transforms()}
 
     def family_of(self, chain: Sequence[str]) -> Family:
@@ -379,13 +379,14 @@ class _Builder:
         families = [self._classes[name].family for name in chain]
         return next((f for f in families if f != "rename"), "rename")
 
-    def apply(self, code: str, name: str, salt: int) -> TransformResult | None:
-        """One transform applied to `code`; None when it declines, fails or changes nothing."""
+    def apply(self, code: str, name: str, salt: int) -> LazyResult | None:
+        """One transform applied to `code`; None when it declines, fails or changes nothing.
+        The result's provenance is worked out only for the candidates that are kept."""
         key = (code, name, salt)
         if key not in self._memo:
             step_seed = zlib.crc32(f"{self.seed}:{salt}:{name}:{code}".encode())
             try:
-                result = apply_transform(self._classes[name], code, seed=step_seed)
+                result = apply_transform_lazily(self._classes[name], code, seed=step_seed)
             except Exception:  # a transform bug must not stop the whole build
                 self.rejected[f"transform error: {name}"] += 1
                 result = None
@@ -394,25 +395,21 @@ class _Builder:
 
     def run_chain(
         self, chain: Sequence[str], salt: int
-    ) -> tuple[str, list[str], Provenance] | None:
+    ) -> tuple[str, list[str], list[LazyResult]] | None:
         """Apply a chain; steps that do not apply are left out of the resulting chain."""
         current = self.code
         applied: list[str] = []
-        provenance: Provenance | None = None
+        results: list[LazyResult] = []
         for name in chain:
             result = self.apply(current, name, salt)
             if result is None:
                 continue
             current = result.code
             applied.append(name)
-            provenance = (
-                result.provenance
-                if provenance is None
-                else compose_provenance(provenance, result.provenance)
-            )
-        if provenance is None:
+            results.append(result)
+        if not results:
             return None
-        return current, applied, provenance
+        return current, applied, results
 
     def build(
         self,
@@ -442,7 +439,7 @@ class _Builder:
                 # shrinks to one operation): such a variant is not kept.
                 self.rejected["machine artifact"] += 1
                 continue
-            code, chain, provenance = built
+            code, chain, results = built
             token_set = frozenset(key)
             similarity = _set_jaccard(self.original_tokens, token_set)
             structure = frozenset(normalized_tokens(code))
@@ -452,7 +449,7 @@ class _Builder:
                     code,
                     kind,
                     chain,
-                    provenance,
+                    results,
                     token_set,
                     similarity,
                     family=self.family_of(chain),
@@ -628,6 +625,14 @@ def _select_diverse(
     return selected
 
 
+def _provenance(results: Sequence[LazyResult]) -> Provenance:
+    """The provenance of a chain: its steps' provenances composed in order."""
+    provenance = results[0].provenance()
+    for result in results[1:]:
+        provenance = compose_provenance(provenance, result.provenance())
+    return provenance
+
+
 def _to_variant(c: _Candidate, verified: int, differing: Sequence[str] = ()) -> Variant:
     return Variant(
         family=c.family,
@@ -638,7 +643,7 @@ def _to_variant(c: _Candidate, verified: int, differing: Sequence[str] = ()) -> 
         jaccard=c.jaccard,
         cc=cyclomatic_complexity(c.code),
         verified_calls=verified,
-        provenance=c.provenance,
+        provenance=_provenance(c.results),
         differing_calls=list(differing),
     )
 

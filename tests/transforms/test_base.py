@@ -249,3 +249,25 @@ def test_shared_analysis_gives_the_results_of_a_fresh_one() -> None:
                 fresh.append(apply_transform(t, sample, seed=seed))
     assert sum(r is not None for r in shared) >= 30
     assert shared == fresh
+
+
+def test_a_provenance_worked_out_late_is_the_one_applying_gives() -> None:
+    # The variant generator asks for a result's provenance only when it keeps the variant,
+    # after many other transforms were applied (and other codes analysed) in between.
+    samples = [SAMPLE, SAMPLE.replace("count += 1", "count = count + len(text[:i])")]
+    lazy = [
+        (t, sample, _base.apply_transform_lazily(t, sample, seed=1))
+        for sample in samples
+        for t in all_transforms()
+    ]
+    for t, _, result in lazy:
+        if result is not None:
+            apply_transform(t, result.code, seed=2)  # analyses more codes meanwhile
+    applied = 0
+    for t, sample, result in reversed(lazy):
+        _base._ANALYSED.clear()
+        _analysis._SHARED_INFOS.clear()
+        fresh = apply_transform(t, sample, seed=1)
+        assert (None if result is None else result.result()) == fresh, t.name
+        applied += fresh is not None
+    assert applied >= 15
