@@ -224,10 +224,33 @@ class Transform(cst.CSTTransformer):
             for original in entry[1]:
                 self.note_origin(original, target, deep=False)
 
+    # LibCST's dispatch formats a method name and looks it up for every node and every
+    # attribute of a node, and calls it even when it is one of LibCST's empty stubs (most
+    # are); these give the same calls from a table per transform class.
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        """Call the `visit_*` method of `node`'s type, as LibCST does."""
+        method = _handler(type(self), "visit_", type(node))
+        return method is None or method(self, node) is not False
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        """Call the `visit_<type>_<attribute>` method, as LibCST does."""
+        method = _handler(type(self), "visit_", type(node), attribute)
+        if method is not None:
+            method(self, node)
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        """Call the `leave_<type>_<attribute>` method, as LibCST does."""
+        method = _handler(type(self), "leave_", type(original_node), attribute)
+        if method is not None:
+            method(self, original_node)
+
     def on_leave(self, original_node: Any, updated_node: Any) -> Any:
         """Run the `leave_*` method and `replace`, and remember the offspring of every
         statement."""
-        result = self.replace(original_node, super().on_leave(original_node, updated_node))
+        method = _handler(type(self), "leave_", type(original_node))
+        left = updated_node if method is None else method(self, original_node, updated_node)
+        result = self.replace(original_node, left)
         if isinstance(original_node, LINE_NODES):
             if isinstance(result, cst.FlattenSentinel):
                 produced: Sequence[Any] = list(result.nodes)
@@ -253,7 +276,7 @@ class Transform(cst.CSTTransformer):
     ) -> dict[int, list[int]]:
         """Original line -> variant lines, from the offspring recorded while visiting
         (`after`: the positions of `result`'s nodes, when already known)."""
-        before = wrapper.resolve(PositionProvider)
+        before = _source_positions(wrapper)
         if after is None:
             after = MetadataWrapper(result, unsafe_skip_copy=True).resolve(PositionProvider)
         mapping: dict[int, set[int]] = {}
@@ -274,6 +297,25 @@ class Transform(cst.CSTTransformer):
                 for line, targets in _map_lines(original, old, node, new).items():
                     mapping.setdefault(line, set()).update(targets)
         return {line: sorted(targets) for line, targets in sorted(mapping.items())}
+
+
+_HANDLERS: dict[tuple[type, str, type, str], Any] = {}
+
+
+def _handler(cls: type, prefix: str, node_type: type, attribute: str = "") -> Any:
+    """The function `cls` has for `prefix + node type [+ "_" + attribute]`, or None when
+    it has none or only LibCST's empty stub (marked `_is_no_op`), which does nothing and
+    returns what it is given."""
+    key = (cls, prefix, node_type, attribute)
+    try:
+        return _HANDLERS[key]
+    except KeyError:
+        name = prefix + node_type.__name__ + ("_" + attribute if attribute else "")
+        method = getattr(cls, name, None)
+        if method is not None and getattr(method, "_is_no_op", False):
+            method = None
+        _HANDLERS[key] = method
+        return method
 
 
 def _map_lines(
@@ -434,6 +476,27 @@ def printed_with_positions(module: cst.Module) -> tuple[str, Mapping[cst.CSTNode
     module._codegen(state)
     positions = cast(Mapping[cst.CSTNode, CodeRange], provider._computed)
     return "".join(state.tokens), positions
+
+
+_POSITIONS: OrderedDict[int, tuple[MetadataWrapper, Mapping[cst.CSTNode, CodeRange]]] = (
+    OrderedDict()
+)
+_POSITIONS_LIMIT = 32
+
+
+def _source_positions(wrapper: MetadataWrapper) -> Mapping[cst.CSTNode, CodeRange]:
+    """`wrapper.resolve(PositionProvider)`, from one printing (`resolve` adds a traversal
+    of the whole tree that computes nothing), kept for the latest few wrappers: the results
+    of a chain's step share their input's."""
+    entry = _POSITIONS.get(id(wrapper))
+    if entry is not None and entry[0] is wrapper:
+        _POSITIONS.move_to_end(id(wrapper))
+        return entry[1]
+    positions = printed_with_positions(wrapper.module)[1]
+    _POSITIONS[id(wrapper)] = (wrapper, positions)
+    while len(_POSITIONS) > _POSITIONS_LIMIT:
+        _POSITIONS.popitem(last=False)
+    return positions
 
 
 _ANALYSED: OrderedDict[str, MetadataWrapper | None] = OrderedDict()

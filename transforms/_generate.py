@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tracer import Outcome, SandboxPool, die_with_parent, same_value
-from transforms._artifacts import find_artifacts
+from transforms._artifacts import ArtifactBaseline
 from transforms._base import (
     Family,
     LazyResult,
@@ -369,10 +369,20 @@ class _Builder:
         self.seed = seed
         self.rejected = rejected
         self.original_tokens = frozenset(tokens(code))
-        self.original_structure = frozenset(normalized_tokens(code))
+        self._structures: dict[str, frozenset[str]] = {}
+        self.original_structure = self.structure(code)
         self.seen: set[tuple[str, ...]] = {tuple(tokens(code))}
         self._memo: dict[tuple[str, str, int], LazyResult | None] = {}
         self._classes = {t.name: t for t in all_transforms()}
+        self._artifacts = ArtifactBaseline(code)
+
+    def structure(self, code: str) -> frozenset[str]:
+        """The identifier-normalised token set of `code` (worked out once per code: ranking
+        and building both ask for it)."""
+        found = self._structures.get(code)
+        if found is None:
+            found = self._structures[code] = frozenset(normalized_tokens(code))
+        return found
 
     def family_of(self, chain: Sequence[str]) -> Family:
         """The family of a chain: that of its first non-rename transform."""
@@ -434,7 +444,7 @@ class _Builder:
                 self.rejected["does not compile"] += 1
                 continue
             distractor = any(self._classes[name].family == "distractor" for name in built[1])
-            if kind == "equivalent" and not distractor and find_artifacts(self.code, built[0]):
+            if kind == "equivalent" and not distractor and self._artifacts.new_in(built[0]):
                 # A chain can leave what no single step does (a helper that a later idiom
                 # shrinks to one operation): such a variant is not kept.
                 self.rejected["machine artifact"] += 1
@@ -442,7 +452,7 @@ class _Builder:
             code, chain, results = built
             token_set = frozenset(key)
             similarity = _set_jaccard(self.original_tokens, token_set)
-            structure = frozenset(normalized_tokens(code))
+            structure = self.structure(code)
             renames = sum(self._classes[name].family == "rename" for name in chain)
             out.append(
                 _Candidate(
@@ -536,7 +546,7 @@ def _structural_similarity(builder: _Builder, name: str, salt: int) -> float:
     """Identifier-normalised Jaccard of the original and the transform applied to it."""
     result = builder.apply(builder.code, name, salt)
     assert result is not None
-    return _set_jaccard(builder.original_structure, frozenset(normalized_tokens(result.code)))
+    return _set_jaccard(builder.original_structure, builder.structure(result.code))
 
 
 def _composed_chains(
