@@ -225,7 +225,11 @@ def name_index(module: cst.Module) -> NameIndex:
     index = NameIndex()
     skip: set[int] = set()
     for node in walk(module):
-        if isinstance(node, cst.Name):
+        role = _type_role(type(node), _NAME_ROLES)
+        if role is None:
+            continue
+        if role is cst.Name:
+            assert isinstance(node, cst.Name)
             index.identifiers.add(node.value)
             if id(node) in skip:
                 continue
@@ -253,6 +257,34 @@ def name_index(module: cst.Module) -> NameIndex:
     return index
 
 
+#: The node types `name_index` looks at (any other node only leads to its children).
+_NAME_ROLES: tuple[type[cst.CSTNode], ...] = (
+    cst.Name,
+    cst.Attribute,
+    cst.Arg,
+    cst.Import,
+    cst.ImportFrom,
+    cst.Global,
+    cst.Nonlocal,
+    cst.FormattedStringExpression,
+    cst.Match,
+)
+_ROLES: dict[tuple[type, tuple[type, ...]], type | None] = {}
+
+
+def _type_role(kind: type, roles: tuple[type[cst.CSTNode], ...]) -> type | None:
+    """The first of `roles` that `kind` is a subclass of, or None, found once per type
+    (LibCST node classes are ABCs, whose `isinstance` is slow, and walks ask it of every
+    node)."""
+    key = (kind, roles)
+    try:
+        return _ROLES[key]
+    except KeyError:
+        role = next((r for r in roles if issubclass(kind, r)), None)
+        _ROLES[key] = role
+        return role
+
+
 _LOCAL_SCOPES = (FunctionScope, ComprehensionScope)
 
 
@@ -267,6 +299,7 @@ def resolves_locally(node: cst.Name, scope: Scope | None) -> bool:
     return all(isinstance(r, Assignment) and isinstance(r.scope, _LOCAL_SCOPES) for r in referents)
 
 
+_SCOPE_ROLES: tuple[type[cst.CSTNode], ...] = (cst.FunctionDef, cst.ClassDef)
 _SHARED_INFOS: OrderedDict[int, tuple[MetadataWrapper, ModuleInfo]] = OrderedDict()
 _SHARED_LIMIT = 64
 
@@ -325,8 +358,9 @@ class ModuleInfo:
                 self._function[node] = func
             if in_class:
                 self._in_class.add(node)
-            inner = node if isinstance(node, cst.FunctionDef) else func
-            inner_class = in_class or isinstance(node, cst.ClassDef)
+            role = _type_role(type(node), _SCOPE_ROLES)
+            inner = cast(cst.FunctionDef, node) if role is cst.FunctionDef else func
+            inner_class = in_class or role is cst.ClassDef
             stack.extend((child, node, inner, inner_class) for child in reversed(children(node)))
         self.names = name_index(self.module)
         self._scopes: Mapping[cst.CSTNode, Scope | None] | None = None

@@ -251,7 +251,7 @@ class Transform(cst.CSTTransformer):
         method = _handler(type(self), "leave_", type(original_node))
         left = updated_node if method is None else method(self, original_node, updated_node)
         result = self.replace(original_node, left)
-        if isinstance(original_node, LINE_NODES):
+        if _is_line_node(type(original_node)):
             if isinstance(result, cst.FlattenSentinel):
                 produced: Sequence[Any] = list(result.nodes)
             elif isinstance(result, cst.CSTNode):
@@ -300,6 +300,16 @@ class Transform(cst.CSTTransformer):
 
 
 _HANDLERS: dict[tuple[type, str, type, str], Any] = {}
+_LINE_TYPES: dict[type, bool] = {}
+
+
+def _is_line_node(kind: type) -> bool:
+    """Whether nodes of type `kind` are `LINE_NODES` (found once per type: LibCST node
+    classes are ABCs, whose `isinstance` is slow, and every node of a visit is asked)."""
+    found = _LINE_TYPES.get(kind)
+    if found is None:
+        found = _LINE_TYPES[kind] = issubclass(kind, LINE_NODES)
+    return found
 
 
 def _handler(cls: type, prefix: str, node_type: type, attribute: str = "") -> Any:

@@ -271,3 +271,24 @@ def test_a_provenance_worked_out_late_is_the_one_applying_gives() -> None:
         assert (None if result is None else result.result()) == fresh, t.name
         applied += fresh is not None
     assert applied >= 15
+
+
+def test_dispatch_table_gives_the_results_of_libcst_s_dispatch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The table skips LibCST's empty stubs; LibCST's own dispatch looks every method up and
+    # calls it, stubs included. Both must rewrite every sample alike.
+    samples = [SAMPLE, SAMPLE.replace("count += 1", "count = count + len(text[:i])")]
+    runs = [(t, sample, seed) for sample in samples for seed in range(2) for t in all_transforms()]
+    tabled = [apply_transform(t, sample, seed=seed) for t, sample, seed in runs]
+
+    def looked_up(cls: type, prefix: str, node_type: type, attribute: str = "") -> object:
+        name = prefix + node_type.__name__ + ("_" + attribute if attribute else "")
+        return getattr(cls, name, None)
+
+    monkeypatch.setattr(_base, "_handler", looked_up)
+    _base._ANALYSED.clear()
+    _analysis._SHARED_INFOS.clear()
+    plain = [apply_transform(t, sample, seed=seed) for t, sample, seed in runs]
+    assert sum(r is not None for r in tabled) >= 30
+    assert tabled == plain
