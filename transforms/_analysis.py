@@ -229,13 +229,13 @@ def name_index(module: cst.Module) -> NameIndex:
         if role is None:
             continue
         if role is cst.Name:
-            assert isinstance(node, cst.Name)
-            index.identifiers.add(node.value)
-            if id(node) in skip:
+            name = cast(cst.Name, node)
+            index.identifiers.add(name.value)
+            if id(name) in skip:
                 continue
-            if node.value in DYNAMIC_NAMES:
+            if name.value in DYNAMIC_NAMES:
                 index.dynamic = True
-            index.references.append(node)
+            index.references.append(name)
         elif isinstance(node, cst.Attribute):
             skip.add(id(node.attr))
             if node.attr.value in _DYNAMIC_ATTRIBUTES:

@@ -945,7 +945,11 @@ def _mutants(
     out: list[Variant] = []
     start = 0
     while len(out) < wanted and start < len(names):
-        group = names[start : start + wanted - len(out) + 1]
+        # As many as could still be needed, but no more than the pool runs at once: the
+        # candidates are examined in order until `wanted` are found, so a mutant built and
+        # traced beyond the pool's width would be waste whenever the ones before it succeed.
+        size = min(wanted - len(out) + 1, max(1, pool.workers))
+        group = names[start : start + size]
         start += len(group)
         clock = time.perf_counter()
         candidates = builder.build([[name] for name in group], "mutant", 0)
