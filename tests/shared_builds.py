@@ -21,6 +21,17 @@ def shared_root(basetemp: Path) -> Path:
     return Path(basetemp).parent if os.environ.get("PYTEST_XDIST_WORKER") else Path(basetemp)
 
 
+def small_benchmark(root: Path) -> Path:
+    """A small benchmark (3 bundled problems, 2 variants and 1 mutant each), built once per
+    test session under `root` (pytest's base temporary directory; its parent, shared by every
+    worker, under pytest-xdist) and shared by test files."""
+    from core_bench.build import BuildOptions, build_benchmark
+
+    options = BuildOptions(limit=3, variants=2, mutants=1, calls=3, probes=2)
+    out = shared_root(Path(root)) / "runs-small-benchmark"
+    return build_shared(out, lambda directory: build_benchmark(options, directory))
+
+
 def build_shared(out: Path, build: Callable[[Path], object]) -> Path:
     """Run `build(out)` unless another worker of this run already did; returns `out`.
 

@@ -66,7 +66,6 @@ __all__ = [
     "generate_variants",
     "generate_variants_many",
     "generate_variants_report",
-    "same_repr",
     "verify_equivalent",
 ]
 
@@ -196,18 +195,13 @@ def _exception_type(text: str | None) -> str:
     return (text or "").split(":", 1)[0].strip()
 
 
-def same_repr(a: str | None, b: str | None) -> bool:
-    """Whether two reprs show equal values: `tracer.same_value` at strictness "strict"."""
-    return same_value(a, b, strictness="strict")
-
-
 def _same_argument(a: str, b: str) -> bool:
     if a == b:
         return True
     match_a, match_b = _KWARG.match(a), _KWARG.match(b)
     if match_a and match_b:
-        return match_a[1] == match_b[1] and same_repr(match_a[2], match_b[2])
-    return same_repr(a, b)
+        return match_a[1] == match_b[1] and same_value(match_a[2], match_b[2], strictness="strict")
+    return same_value(a, b, strictness="strict")
 
 
 def compare_outcomes(original: Outcome, variant: Outcome) -> tuple[str, str] | None:
@@ -224,7 +218,9 @@ def compare_outcomes(original: Outcome, variant: Outcome) -> tuple[str, str] | N
     if original.status != variant.status:
         what = variant.exception if variant.status == "exception" else variant.status
         return "differs: status", f"original: {original.status}, variant: {what}"
-    if original.status == "ok" and not same_repr(original.result, variant.result):
+    if original.status == "ok" and not same_value(
+        original.result, variant.result, strictness="strict"
+    ):
         return "differs: return value", (
             f"original returned {original.result}, variant returned {variant.result}"
         )
@@ -914,7 +910,11 @@ def _separating_calls(
         if rule.crash_mutants:
             if compare_outcomes(ref, got) is not None:
                 out.append(call)
-        elif ref.status == "ok" and got.status == "ok" and not same_repr(ref.result, got.result):
+        elif (
+            ref.status == "ok"
+            and got.status == "ok"
+            and not same_value(ref.result, got.result, strictness="strict")
+        ):
             out.append(call)
     return out
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import time
 from collections import Counter
 from collections.abc import Mapping
@@ -119,18 +118,6 @@ def traced_output(trace: Trace | None) -> str:
     if trace.exception is not None:
         return "!" + trace.exception.partition(":")[0].strip()
     return trace.result if trace.result is not None else "!NoTrace"
-
-
-def literal_output(stored: str) -> str | None:
-    """A stored output (`Variant.outputs`) as an answer a model can give, or None when the
-    call raised, was cut, or returned a value with no literal repr."""
-    if stored.startswith("!"):
-        return None
-    try:
-        ast.literal_eval(stored)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-    return stored
 
 
 def build_problem(

@@ -15,7 +15,8 @@ import pytest
 from probe_reader import Reread, check_probe
 
 import core_bench.build as build_module
-from core_bench.build import BuildOptions, build_benchmark, load_benchmark
+from core_bench.benchmark import FILES, load_benchmark
+from core_bench.build import BuildOptions, build_benchmark
 from core_bench.cli import main
 from core_bench.datasets import load_dataset
 from core_bench.schemas import Manifest
@@ -125,7 +126,7 @@ def test_every_probe_answer_is_rederived_from_a_fresh_trace(bundled: Path) -> No
 
 
 def read_files(out: Path) -> dict[str, bytes]:
-    return {name: (out / name).read_bytes() for name in build_module.FILES}
+    return {name: (out / name).read_bytes() for name in FILES}
 
 
 def test_same_arguments_give_byte_identical_files(
