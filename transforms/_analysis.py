@@ -14,14 +14,15 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import UnionType
-from typing import Any, TypeVar
+from types import MappingProxyType, UnionType
+from typing import Any, TypeVar, cast
 
 import libcst as cst
 from libcst.metadata import (
     Assignment,
     ClassScope,
     ComprehensionScope,
+    ExpressionContextProvider,
     FunctionScope,
     GlobalScope,
     MetadataWrapper,
@@ -224,13 +225,17 @@ def name_index(module: cst.Module) -> NameIndex:
     index = NameIndex()
     skip: set[int] = set()
     for node in walk(module):
-        if isinstance(node, cst.Name):
-            index.identifiers.add(node.value)
-            if id(node) in skip:
+        role = _type_role(type(node), _NAME_ROLES)
+        if role is None:
+            continue
+        if role is cst.Name:
+            name = cast(cst.Name, node)
+            index.identifiers.add(name.value)
+            if id(name) in skip:
                 continue
-            if node.value in DYNAMIC_NAMES:
+            if name.value in DYNAMIC_NAMES:
                 index.dynamic = True
-            index.references.append(node)
+            index.references.append(name)
         elif isinstance(node, cst.Attribute):
             skip.add(id(node.attr))
             if node.attr.value in _DYNAMIC_ATTRIBUTES:
@@ -252,6 +257,34 @@ def name_index(module: cst.Module) -> NameIndex:
     return index
 
 
+#: The node types `name_index` looks at (any other node only leads to its children).
+_NAME_ROLES: tuple[type[cst.CSTNode], ...] = (
+    cst.Name,
+    cst.Attribute,
+    cst.Arg,
+    cst.Import,
+    cst.ImportFrom,
+    cst.Global,
+    cst.Nonlocal,
+    cst.FormattedStringExpression,
+    cst.Match,
+)
+_ROLES: dict[tuple[type, tuple[type, ...]], type | None] = {}
+
+
+def _type_role(kind: type, roles: tuple[type[cst.CSTNode], ...]) -> type | None:
+    """The first of `roles` that `kind` is a subclass of, or None, found once per type
+    (LibCST node classes are ABCs, whose `isinstance` is slow, and walks ask it of every
+    node)."""
+    key = (kind, roles)
+    try:
+        return _ROLES[key]
+    except KeyError:
+        role = next((r for r in roles if issubclass(kind, r)), None)
+        _ROLES[key] = role
+        return role
+
+
 _LOCAL_SCOPES = (FunctionScope, ComprehensionScope)
 
 
@@ -266,6 +299,7 @@ def resolves_locally(node: cst.Name, scope: Scope | None) -> bool:
     return all(isinstance(r, Assignment) and isinstance(r.scope, _LOCAL_SCOPES) for r in referents)
 
 
+_SCOPE_ROLES: tuple[type[cst.CSTNode], ...] = (cst.FunctionDef, cst.ClassDef)
 _SHARED_INFOS: OrderedDict[int, tuple[MetadataWrapper, ModuleInfo]] = OrderedDict()
 _SHARED_LIMIT = 64
 
@@ -324,14 +358,16 @@ class ModuleInfo:
                 self._function[node] = func
             if in_class:
                 self._in_class.add(node)
-            inner = node if isinstance(node, cst.FunctionDef) else func
-            inner_class = in_class or isinstance(node, cst.ClassDef)
-            if isinstance(node, cst.FunctionDef) and inner_class:
+            role = _type_role(type(node), _SCOPE_ROLES)
+            inner = cast(cst.FunctionDef, node) if role is cst.FunctionDef else func
+            inner_class = in_class or role is cst.ClassDef
+            if role is cst.FunctionDef and inner_class:
                 # A method's body and parameters are a function's, not the class body's
                 # (LeetCode's `class Solution: def solve(self, nums)`): its name, decorators
                 # and annotations stay in the class.
+                method = cast(cst.FunctionDef, node)
                 stack.extend(
-                    (child, node, inner, child is not node.body and child is not node.params)
+                    (child, node, inner, child is not method.body and child is not method.params)
                     for child in reversed(children(node))
                 )
                 continue
@@ -353,7 +389,7 @@ class ModuleInfo:
     def scopes(self) -> Mapping[cst.CSTNode, Scope | None]:
         """LibCST scope of every node (resolved on first use: it is the costly part)."""
         if self._scopes is None:
-            self._scopes = self.wrapper.resolve(ScopeProvider)
+            self._scopes = resolve_scopes(self.wrapper)
         return self._scopes
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
@@ -420,6 +456,46 @@ class ModuleInfo:
     def has_global_or_nonlocal(self, func: cst.CSTNode) -> bool:
         """Whether `func` (or anything inside it) has a `global` or `nonlocal` statement."""
         return any(isinstance(n, cst.Global | cst.Nonlocal) for n in walk(func))
+
+
+_VISITOR_NAMES: dict[type[cst.BatchableCSTVisitor], tuple[str, ...]] = {}
+
+
+class _KnownVisitors(cst.BatchableCSTVisitor):
+    """Hands `cst.visit_batched` the visit/leave methods of `inner`, looked up once per
+    class: LibCST looks them up with `inspect.getmembers` on every traversal, which costs
+    about as much as the traversal itself."""
+
+    def __init__(self, inner: cst.BatchableCSTVisitor) -> None:
+        """Stand for `inner`."""
+        super().__init__()
+        self.inner = inner
+
+    def get_visitors(self) -> Mapping[str, Callable[[cst.CSTNode], None]]:
+        """`inner.get_visitors()`, from the names found for its class."""
+        kind = type(self.inner)
+        names = _VISITOR_NAMES.get(kind)
+        if names is None:
+            names = _VISITOR_NAMES[kind] = tuple(self.inner.get_visitors())
+        return {name: getattr(self.inner, name) for name in names}
+
+
+def resolve_scopes(wrapper: MetadataWrapper) -> Mapping[cst.CSTNode, Scope | None]:
+    """`wrapper.resolve(ScopeProvider)`, computed with two traversals instead of three.
+
+    LibCST resolves `ScopeProvider` as a batched visitor whose only method is `visit_Module`,
+    which runs a traversal of its own; the batched traversal around it does nothing, and the
+    method lookup of each batched provider costs about as much as a traversal. This runs the
+    expression contexts (the dependency) as a batched visitor with its methods looked up once
+    per class, then `visit_Module` directly. The mapping is the one `resolve` gives (a
+    differential test compares them).
+    """
+    contexts = ExpressionContextProvider()
+    cst.visit_batched(wrapper.module, [_KnownVisitors(contexts)])
+    provider = ScopeProvider()
+    provider.metadata = {ExpressionContextProvider: MappingProxyType(dict(contexts._computed))}
+    provider.visit_Module(wrapper.module)
+    return cast(Mapping[cst.CSTNode, Scope | None], MappingProxyType(dict(provider._computed)))
 
 
 _NESTED_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)

@@ -37,7 +37,13 @@ from collections import Counter
 
 from transforms._analysis import comment_mentions
 
-__all__ = ["ARTIFACT_KINDS", "count_artifacts", "find_artifacts", "identifiers_of"]
+__all__ = [
+    "ARTIFACT_KINDS",
+    "ArtifactBaseline",
+    "count_artifacts",
+    "find_artifacts",
+    "identifiers_of",
+]
 
 ARTIFACT_KINDS: tuple[str, ...] = (
     "orphan comment",
@@ -211,7 +217,19 @@ def find_artifacts(original: str, variant: str) -> list[str]:
     Returns:
         The kinds (empty for a variant that reads as naturally as its original).
     """
-    identifiers = identifiers_of(original)
-    before = count_artifacts(original, identifiers)
-    after = count_artifacts(variant, identifiers)
-    return [kind for kind in ARTIFACT_KINDS if after[kind] > before[kind]]
+    return ArtifactBaseline(original).new_in(variant)
+
+
+class ArtifactBaseline:
+    """An original's identifiers and artifact counts, to check many variants against it
+    (`find_artifacts` works them out again on every call)."""
+
+    def __init__(self, original: str) -> None:
+        """Count the artifacts `original` already has."""
+        self.identifiers = identifiers_of(original)
+        self.counts = count_artifacts(original, self.identifiers)
+
+    def new_in(self, variant: str) -> list[str]:
+        """`find_artifacts(original, variant)`."""
+        after = count_artifacts(variant, self.identifiers)
+        return [kind for kind in ARTIFACT_KINDS if after[kind] > self.counts[kind]]

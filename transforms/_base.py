@@ -127,6 +127,9 @@ class Transform(cst.CSTTransformer):
     #: True when every statement line of the result is its original line (renamings,
     #: expression-level rewrites): the line map is then the identity.
     keeps_lines: ClassVar[bool] = False
+    #: True when the transform reads the problem's calls (a `calls` keyword of its
+    #: constructor): renames infer a variable's role from the arguments' types.
+    uses_calls: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A mutant transform that declares no family is of family "mutant"."""
@@ -224,11 +227,34 @@ class Transform(cst.CSTTransformer):
             for original in entry[1]:
                 self.note_origin(original, target, deep=False)
 
+    # LibCST's dispatch formats a method name and looks it up for every node and every
+    # attribute of a node, and calls it even when it is one of LibCST's empty stubs (most
+    # are); these give the same calls from a table per transform class.
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        """Call the `visit_*` method of `node`'s type, as LibCST does."""
+        method = _handler(type(self), "visit_", type(node))
+        return method is None or method(self, node) is not False
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        """Call the `visit_<type>_<attribute>` method, as LibCST does."""
+        method = _handler(type(self), "visit_", type(node), attribute)
+        if method is not None:
+            method(self, node)
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        """Call the `leave_<type>_<attribute>` method, as LibCST does."""
+        method = _handler(type(self), "leave_", type(original_node), attribute)
+        if method is not None:
+            method(self, original_node)
+
     def on_leave(self, original_node: Any, updated_node: Any) -> Any:
         """Run the `leave_*` method and `replace`, and remember the offspring of every
         statement."""
-        result = self.replace(original_node, super().on_leave(original_node, updated_node))
-        if isinstance(original_node, LINE_NODES):
+        method = _handler(type(self), "leave_", type(original_node))
+        left = updated_node if method is None else method(self, original_node, updated_node)
+        result = self.replace(original_node, left)
+        if _is_line_node(type(original_node)):
             if isinstance(result, cst.FlattenSentinel):
                 produced: Sequence[Any] = list(result.nodes)
             elif isinstance(result, cst.CSTNode):
@@ -253,7 +279,7 @@ class Transform(cst.CSTTransformer):
     ) -> dict[int, list[int]]:
         """Original line -> variant lines, from the offspring recorded while visiting
         (`after`: the positions of `result`'s nodes, when already known)."""
-        before = wrapper.resolve(PositionProvider)
+        before = _source_positions(wrapper)
         if after is None:
             after = MetadataWrapper(result, unsafe_skip_copy=True).resolve(PositionProvider)
         mapping: dict[int, set[int]] = {}
@@ -274,6 +300,35 @@ class Transform(cst.CSTTransformer):
                 for line, targets in _map_lines(original, old, node, new).items():
                     mapping.setdefault(line, set()).update(targets)
         return {line: sorted(targets) for line, targets in sorted(mapping.items())}
+
+
+_HANDLERS: dict[tuple[type, str, type, str], Any] = {}
+_LINE_TYPES: dict[type, bool] = {}
+
+
+def _is_line_node(kind: type) -> bool:
+    """Whether nodes of type `kind` are `LINE_NODES` (found once per type: LibCST node
+    classes are ABCs, whose `isinstance` is slow, and every node of a visit is asked)."""
+    found = _LINE_TYPES.get(kind)
+    if found is None:
+        found = _LINE_TYPES[kind] = issubclass(kind, LINE_NODES)
+    return found
+
+
+def _handler(cls: type, prefix: str, node_type: type, attribute: str = "") -> Any:
+    """The function `cls` has for `prefix + node type [+ "_" + attribute]`, or None when
+    it has none or only LibCST's empty stub (marked `_is_no_op`), which does nothing and
+    returns what it is given."""
+    key = (cls, prefix, node_type, attribute)
+    try:
+        return _HANDLERS[key]
+    except KeyError:
+        name = prefix + node_type.__name__ + ("_" + attribute if attribute else "")
+        method = getattr(cls, name, None)
+        if method is not None and getattr(method, "_is_no_op", False):
+            method = None
+        _HANDLERS[key] = method
+        return method
 
 
 def _map_lines(
@@ -333,6 +388,59 @@ def apply_transform(
     Raises:
         KeyError: `transform` names no registered transform.
     """
+    applied = apply_transform_lazily(transform, code, seed=seed, **options)
+    return None if applied is None else applied.result()
+
+
+class LazyResult:
+    """A transform's result whose line map is worked out on first use.
+
+    The line map costs two position-recording printings (of the input and of the result);
+    a variant generator applies many transforms whose results it never keeps, so it asks
+    for `provenance()` only for those it keeps. The map is the one `apply_transform` gives:
+    it is computed from the same trees, which never change.
+
+    Attributes:
+        code: the variant's source.
+        name: the transform's name.
+        kind: "equivalent" or "mutant".
+    """
+
+    __slots__ = ("_instance", "_provenance", "_tree", "_wrapper", "code", "kind", "name")
+
+    def __init__(
+        self, code: str, instance: Transform, wrapper: MetadataWrapper, tree: cst.Module
+    ) -> None:
+        """Keep what the line map needs: the transform (its record of where statements
+        come from), the input's wrapper and the resulting tree."""
+        self.code = code
+        self.name = instance.name
+        self.kind: str = instance.kind
+        self._instance = instance
+        self._wrapper = wrapper
+        self._tree = tree
+        self._provenance: Provenance | None = None
+
+    def provenance(self) -> Provenance:
+        """Renames and line map (computed once)."""
+        if self._provenance is None:
+            positions = printed_with_positions(self._tree)[1]
+            line_map = self._instance.line_map(self._wrapper, self._tree, positions)
+            self._provenance = Provenance(renames=dict(self._instance.renames), line_map=line_map)
+        return self._provenance
+
+    def result(self) -> TransformResult:
+        """The `TransformResult` (with its provenance)."""
+        return TransformResult(
+            code=self.code, name=self.name, kind=self.kind, provenance=self.provenance()
+        )
+
+
+def apply_transform_lazily(
+    transform: type[Transform] | str, code: str, *, seed: int, **options: Any
+) -> LazyResult | None:
+    """`apply_transform`, with the provenance worked out only when asked for (see
+    `LazyResult`); None exactly when `apply_transform` gives None."""
     cls = get_transform(transform) if isinstance(transform, str) else transform
     wrapper = analysed(code)
     if wrapper is None:
@@ -347,10 +455,10 @@ def apply_transform(
         result = wrapper.visit(instance)
     except (cst.CSTValidationError, cst.CSTLogicError) as exc:
         warnings.warn(
-            f"{cls.name} built an invalid tree ({exc}); dropped", TransformBugWarning, stacklevel=2
+            f"{cls.name} built an invalid tree ({exc}); dropped", TransformBugWarning, stacklevel=3
         )
         return None
-    new_code, positions = printed_with_positions(result)
+    new_code = result.code
     if new_code == code:  # `wrapper.module` prints as `code`: LibCST round-trips exactly
         return None
     try:
@@ -359,13 +467,10 @@ def apply_transform(
         warnings.warn(
             f"{cls.name} produced code that does not compile ({exc.msg}); dropped",
             TransformBugWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
         return None
-    provenance = Provenance(
-        renames=dict(instance.renames), line_map=instance.line_map(wrapper, result, positions)
-    )
-    return TransformResult(code=new_code, name=cls.name, kind=cls.kind, provenance=provenance)
+    return LazyResult(new_code, instance, wrapper, result)
 
 
 def printed_with_positions(module: cst.Module) -> tuple[str, Mapping[cst.CSTNode, CodeRange]]:
@@ -384,6 +489,27 @@ def printed_with_positions(module: cst.Module) -> tuple[str, Mapping[cst.CSTNode
     module._codegen(state)
     positions = cast(Mapping[cst.CSTNode, CodeRange], provider._computed)
     return "".join(state.tokens), positions
+
+
+_POSITIONS: OrderedDict[int, tuple[MetadataWrapper, Mapping[cst.CSTNode, CodeRange]]] = (
+    OrderedDict()
+)
+_POSITIONS_LIMIT = 32
+
+
+def _source_positions(wrapper: MetadataWrapper) -> Mapping[cst.CSTNode, CodeRange]:
+    """`wrapper.resolve(PositionProvider)`, from one printing (`resolve` adds a traversal
+    of the whole tree that computes nothing), kept for the latest few wrappers: the results
+    of a chain's step share their input's."""
+    entry = _POSITIONS.get(id(wrapper))
+    if entry is not None and entry[0] is wrapper:
+        _POSITIONS.move_to_end(id(wrapper))
+        return entry[1]
+    positions = printed_with_positions(wrapper.module)[1]
+    _POSITIONS[id(wrapper)] = (wrapper, positions)
+    while len(_POSITIONS) > _POSITIONS_LIMIT:
+        _POSITIONS.popitem(last=False)
+    return positions
 
 
 _ANALYSED: OrderedDict[str, MetadataWrapper | None] = OrderedDict()

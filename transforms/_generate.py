@@ -45,13 +45,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tracer import Outcome, SandboxPool, die_with_parent, same_value
-from transforms._artifacts import find_artifacts
+from transforms._artifacts import ArtifactBaseline
 from transforms._base import (
     Family,
+    LazyResult,
     Provenance,
-    TransformResult,
     all_transforms,
-    apply_transform,
+    apply_transform_lazily,
     compose_provenance,
 )
 from transforms._inputs import generate_call_outcomes
@@ -173,7 +173,7 @@ class _Candidate:
     code: str
     kind: VariantKind
     chain: list[str]
-    provenance: Provenance
+    results: list[LazyResult]  # one per transform of `chain`: the provenance, when kept
     token_set: frozenset[str]
     jaccard: float
     family: Family = "rewrite"
@@ -372,25 +372,36 @@ class _Builder:
         self.seed = seed
         self.rejected = rejected
         self.original_tokens = frozenset(tokens(code))
-        self.original_structure = frozenset(normalized_tokens(code))
+        self._structures: dict[str, frozenset[str]] = {}
+        self.original_structure = self.structure(code)
         self.seen: set[tuple[str, ...]] = {tuple(tokens(code))}
-        self._memo: dict[tuple[str, str, int], TransformResult | None] = {}
+        self._memo: dict[tuple[str, str, int], LazyResult | None] = {}
         self._classes = {t.name: t for t in all_transforms()}
+        self._artifacts = ArtifactBaseline(code)
+
+    def structure(self, code: str) -> frozenset[str]:
+        """The identifier-normalised token set of `code` (worked out once per code: ranking
+        and building both ask for it)."""
+        found = self._structures.get(code)
+        if found is None:
+            found = self._structures[code] = frozenset(normalized_tokens(code))
+        return found
 
     def family_of(self, chain: Sequence[str]) -> Family:
         """The family of a chain: that of its first non-rename transform."""
         families = [self._classes[name].family for name in chain]
         return next((f for f in families if f != "rename"), "rename")
 
-    def apply(self, code: str, name: str, salt: int) -> TransformResult | None:
-        """One transform applied to `code`; None when it declines, fails or changes nothing."""
+    def apply(self, code: str, name: str, salt: int) -> LazyResult | None:
+        """One transform applied to `code`; None when it declines, fails or changes nothing.
+        The result's provenance is worked out only for the candidates that are kept."""
         key = (code, name, salt)
         if key not in self._memo:
             step_seed = zlib.crc32(f"{self.seed}:{salt}:{name}:{code}".encode())
             cls = self._classes[name]
-            options = {"calls": self.calls} if getattr(cls, "uses_calls", False) else {}
+            options = {"calls": self.calls} if cls.uses_calls else {}
             try:
-                result = apply_transform(cls, code, seed=step_seed, **options)
+                result = apply_transform_lazily(cls, code, seed=step_seed, **options)
             except Exception:  # a transform bug must not stop the whole build
                 self.rejected[f"transform error: {name}"] += 1
                 result = None
@@ -399,25 +410,21 @@ class _Builder:
 
     def run_chain(
         self, chain: Sequence[str], salt: int
-    ) -> tuple[str, list[str], Provenance] | None:
+    ) -> tuple[str, list[str], list[LazyResult]] | None:
         """Apply a chain; steps that do not apply are left out of the resulting chain."""
         current = self.code
         applied: list[str] = []
-        provenance: Provenance | None = None
+        results: list[LazyResult] = []
         for name in chain:
             result = self.apply(current, name, salt)
             if result is None:
                 continue
             current = result.code
             applied.append(name)
-            provenance = (
-                result.provenance
-                if provenance is None
-                else compose_provenance(provenance, result.provenance)
-            )
-        if provenance is None:
+            results.append(result)
+        if not results:
             return None
-        return current, applied, provenance
+        return current, applied, results
 
     def build(
         self,
@@ -442,22 +449,22 @@ class _Builder:
                 self.rejected["does not compile"] += 1
                 continue
             distractor = any(self._classes[name].family == "distractor" for name in built[1])
-            if kind == "equivalent" and not distractor and find_artifacts(self.code, built[0]):
+            if kind == "equivalent" and not distractor and self._artifacts.new_in(built[0]):
                 # A chain can leave what no single step does (a helper that a later idiom
                 # shrinks to one operation): such a variant is not kept.
                 self.rejected["machine artifact"] += 1
                 continue
-            code, chain, provenance = built
+            code, chain, results = built
             token_set = frozenset(key)
             similarity = _set_jaccard(self.original_tokens, token_set)
-            structure = frozenset(normalized_tokens(code))
+            structure = self.structure(code)
             renames = sum(self._classes[name].family == "rename" for name in chain)
             out.append(
                 _Candidate(
                     code,
                     kind,
                     chain,
-                    provenance,
+                    results,
                     token_set,
                     similarity,
                     family=self.family_of(chain),
@@ -544,7 +551,7 @@ def _structural_similarity(builder: _Builder, name: str, salt: int) -> float:
     """Identifier-normalised Jaccard of the original and the transform applied to it."""
     result = builder.apply(builder.code, name, salt)
     assert result is not None
-    return _set_jaccard(builder.original_structure, frozenset(normalized_tokens(result.code)))
+    return _set_jaccard(builder.original_structure, builder.structure(result.code))
 
 
 def _composed_chains(
@@ -633,6 +640,14 @@ def _select_diverse(
     return selected
 
 
+def _provenance(results: Sequence[LazyResult]) -> Provenance:
+    """The provenance of a chain: its steps' provenances composed in order."""
+    provenance = results[0].provenance()
+    for result in results[1:]:
+        provenance = compose_provenance(provenance, result.provenance())
+    return provenance
+
+
 def _to_variant(c: _Candidate, verified: int, differing: Sequence[str] = ()) -> Variant:
     return Variant(
         family=c.family,
@@ -643,7 +658,7 @@ def _to_variant(c: _Candidate, verified: int, differing: Sequence[str] = ()) -> 
         jaccard=c.jaccard,
         cc=cyclomatic_complexity(c.code),
         verified_calls=verified,
-        provenance=c.provenance,
+        provenance=_provenance(c.results),
         differing_calls=list(differing),
     )
 
@@ -939,7 +954,11 @@ def _mutants(
     out: list[Variant] = []
     start = 0
     while len(out) < wanted and start < len(names):
-        group = names[start : start + wanted - len(out) + 1]
+        # As many as could still be needed, but no more than the pool runs at once: the
+        # candidates are examined in order until `wanted` are found, so a mutant built and
+        # traced beyond the pool's width would be waste whenever the ones before it succeed.
+        size = min(wanted - len(out) + 1, max(1, pool.workers))
+        group = names[start : start + size]
         start += len(group)
         clock = time.perf_counter()
         candidates = builder.build([[name] for name in group], "mutant", 0)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
+from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
+from libcst.metadata import GlobalScope, MetadataWrapper, ScopeProvider
 from transform_testing import code
 
 from transforms import _analysis, _base
@@ -229,3 +231,55 @@ def test_name_index_finds_what_a_visitor_finds() -> None:
     names = _analysis.name_index(cst.parse_module(NAMES))
     assert names.dynamic and names.declared == {"LIMIT", "n"}
     assert "osp" not in [n.value for n in names.references[:3]]
+
+
+def _scope_description(module: cst.Module, scopes: Mapping[cst.CSTNode, Any]) -> list[Any]:
+    """Every node's scope, and every scope's kind, parent, assignments and accesses, with
+    nodes and scopes named by their position in source order (so two resolutions of one
+    tree compare equal exactly when they build the same scopes)."""
+    nodes = _all_nodes(module)
+    order = {id(n): i for i, n in enumerate(nodes)}
+    seen: dict[int, int] = {}
+    found: list[Any] = []
+
+    def number(scope: Any) -> int | None:
+        if scope is None:
+            return None
+        if id(scope) not in seen:
+            seen[id(scope)] = len(seen)
+            found.append(scope)
+        return seen[id(scope)]
+
+    where = [(order[id(n)], number(scopes[n])) for n in nodes if n in scopes]
+    described = []
+    for scope in found:  # grows while parents are numbered
+        assignments = sorted(
+            (a.name, order.get(id(getattr(a, "node", None)), -1)) for a in scope.assignments
+        )
+        accesses = sorted(
+            (
+                a.node.value if isinstance(a.node, cst.Name) else type(a.node).__name__,
+                order[id(a.node)],
+                sorted(order.get(id(getattr(r, "node", None)), -1) for r in a.referents),
+            )
+            for a in scope.accesses
+        )
+        parent = None if isinstance(scope, GlobalScope) else number(scope.parent)
+        described.append((type(scope).__name__, parent, assignments, accesses))
+    return [len(scopes), where, described]
+
+
+def test_resolved_scopes_are_those_of_libcst() -> None:
+    sources = [SOURCE, NAMES]
+    dataset = os.environ.get("CORE_BENCH_CRUXEVAL")
+    if dataset:
+        with open(dataset, encoding="utf-8") as fh:
+            sources += [json.loads(line)["code"] for line in fh if line.strip()][:200]
+    for source in sources:
+        module = cst.parse_module(source)
+        ours = _analysis.resolve_scopes(MetadataWrapper(module, unsafe_skip_copy=True))
+        libcst_s = MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider)
+        assert set(ours) == set(libcst_s)
+        assert _scope_description(module, ours) == _scope_description(module, libcst_s)
+    wrapper = MetadataWrapper(cst.parse_module(SOURCE))
+    assert ModuleInfo.of(wrapper).scopes.keys() == wrapper.resolve(ScopeProvider).keys()

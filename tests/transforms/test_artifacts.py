@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from transforms import apply_transform, find_artifacts
-from transforms._artifacts import count_artifacts
+from transforms._artifacts import ArtifactBaseline, count_artifacts
 from transforms._metrics import cosmetic_only, normalized_jaccard, normalized_tokens
 
 ORIGINAL = """\
@@ -138,3 +138,20 @@ def test_normalised_similarity_ignores_names_and_comments_only() -> None:
     assert loop is not None
     assert not cosmetic_only(ORIGINAL, loop.code)
     assert normalized_jaccard(ORIGINAL, loop.code) < 1.0
+
+
+def test_one_baseline_checks_many_variants_as_find_artifacts_does() -> None:
+    original = (
+        "def f(text):\n    # count the vowels in `text`\n"
+        "    return sum(c in 'aeiou' for c in text)\n"
+    )
+    variants = [
+        "def f(s):\n    # count the vowels in `text`\n    return sum(c in 'aeiou' for c in s)\n",
+        "def f(text):\n    if True:\n        return sum(c in 'aeiou' for c in text)\n",
+        "def f(text):\n    return sum(not not c in 'aeiou' for c in text)\n",
+        original,
+    ]
+    baseline = ArtifactBaseline(original)
+    found = [baseline.new_in(v) for v in variants]
+    assert found == [find_artifacts(original, v) for v in variants]
+    assert found[0] and found[1] and found[2] and not found[3]

@@ -249,3 +249,46 @@ def test_shared_analysis_gives_the_results_of_a_fresh_one() -> None:
                 fresh.append(apply_transform(t, sample, seed=seed))
     assert sum(r is not None for r in shared) >= 30
     assert shared == fresh
+
+
+def test_a_provenance_worked_out_late_is_the_one_applying_gives() -> None:
+    # The variant generator asks for a result's provenance only when it keeps the variant,
+    # after many other transforms were applied (and other codes analysed) in between.
+    samples = [SAMPLE, SAMPLE.replace("count += 1", "count = count + len(text[:i])")]
+    lazy = [
+        (t, sample, _base.apply_transform_lazily(t, sample, seed=1))
+        for sample in samples
+        for t in all_transforms()
+    ]
+    for t, _, result in lazy:
+        if result is not None:
+            apply_transform(t, result.code, seed=2)  # analyses more codes meanwhile
+    applied = 0
+    for t, sample, result in reversed(lazy):
+        _base._ANALYSED.clear()
+        _analysis._SHARED_INFOS.clear()
+        fresh = apply_transform(t, sample, seed=1)
+        assert (None if result is None else result.result()) == fresh, t.name
+        applied += fresh is not None
+    assert applied >= 15
+
+
+def test_dispatch_table_gives_the_results_of_libcst_s_dispatch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The table skips LibCST's empty stubs; LibCST's own dispatch looks every method up and
+    # calls it, stubs included. Both must rewrite every sample alike.
+    samples = [SAMPLE, SAMPLE.replace("count += 1", "count = count + len(text[:i])")]
+    runs = [(t, sample, seed) for sample in samples for seed in range(2) for t in all_transforms()]
+    tabled = [apply_transform(t, sample, seed=seed) for t, sample, seed in runs]
+
+    def looked_up(cls: type, prefix: str, node_type: type, attribute: str = "") -> object:
+        name = prefix + node_type.__name__ + ("_" + attribute if attribute else "")
+        return getattr(cls, name, None)
+
+    monkeypatch.setattr(_base, "_handler", looked_up)
+    _base._ANALYSED.clear()
+    _analysis._SHARED_INFOS.clear()
+    plain = [apply_transform(t, sample, seed=seed) for t, sample, seed in runs]
+    assert sum(r is not None for r in tabled) >= 30
+    assert tabled == plain

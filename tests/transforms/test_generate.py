@@ -449,6 +449,18 @@ def test_a_mutant_told_apart_only_on_unshipped_calls_is_dropped(pool: SandboxPoo
         assert [m.chain for m in report.variants] == expected
 
 
+def test_mutants_do_not_depend_on_the_pool_s_width(pool: SandboxPool) -> None:
+    # Mutant candidates are built and traced as many at a time as the pool runs at once.
+    calls = ["f([4, 1, 7, 2], 5)"]
+    for seed in range(3):
+        wide = generate_variants_report(MUTATING, calls, k=0, mutants=2, seed=seed, pool=pool)
+        with SandboxPool(workers=1) as one:
+            narrow = generate_variants_report(MUTATING, calls, k=0, mutants=2, seed=seed, pool=one)
+        assert len(wide.variants) == 2 and all(v.kind == "mutant" for v in wide.variants)
+        assert wide.variants == narrow.variants
+        assert wide.rejected == narrow.rejected
+
+
 def test_real_mutants_differ_from_the_original(pool: SandboxPool) -> None:
     code = MUTATING.replace("nums.clear()", "nums.append(limit + 1)")
     report = generate_variants_report(code, ["f([1, 5, 3, 8], 2)"], k=2, mutants=2, pool=pool)

@@ -188,7 +188,7 @@ def test_every_equivalent_transform_that_applies_in_a_method_is_equivalent_on_th
     source = code(source)
     applied = []
     for cls in all_transforms("equivalent"):
-        options = {"calls": calls} if getattr(cls, "uses_calls", False) else {}
+        options = {"calls": calls} if cls.uses_calls else {}
         for seed in range(3):
             result = transform(cls, source, seed=seed, **options)
             if result is None:
