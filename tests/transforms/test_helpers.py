@@ -41,13 +41,13 @@ CASES = cases(
             """
             X = 10
 
-            def product(a, b):
+            def compute_product(a, b):
                 return (a + b) * X
 
             def f(a, b):
                 if a > X:
                     return a - b
-                return product(a, b)
+                return compute_product(a, b)
             """,
             seed=2,
         ),
@@ -88,12 +88,12 @@ CASES = cases(
                 return 0
             """,
             """
-            def combined_nums(nums, y):
+            def combine_nums(nums, y):
                 return nums.index(y) + 1
 
             def f(nums, y):
                 if y in nums:
-                    return combined_nums(nums, y)
+                    return combine_nums(nums, y)
                 return 0
             """,
         ),
@@ -106,12 +106,12 @@ CASES = cases(
             return (a - b) * k, c
         """,
         """
-        def product(a, b, k):
+        def compute_product(a, b, k):
             return (a - b) * k
 
         def f(a, b, k):
             c = (a + b) * k
-            return product(a, b, k), c
+            return compute_product(a, b, k), c
         """,
     ),
     extract_expression_declines=declines(
@@ -340,12 +340,12 @@ def test_a_helper_call_after_return_keeps_only_the_parentheses_it_needs() -> Non
             return(a + b) * 2
         """,
         """
-        def product(a, b):
+        def compute_product(a, b):
             return (a + b) * 2
 
         def f(a, b):
             a += 1
-            return(product(a, b))
+            return(compute_product(a, b))
         """,
     ).check()
     compile(result.code, "<variant>", "exec")
@@ -394,12 +394,32 @@ def test_extract_loop_body_returns_what_it_assigns() -> None:
         ("word in seen", True, "is_in_seen"),
         ("len(text) > limit", True, "is_length_text_above_limit"),
         ("text.split(sep)", False, "split_text"),
-        ("len(items)", False, "length_of_items"),
-        ("s[::-1]", False, "reversed_copy"),
-        ("text[::-1]", False, "reversed_text"),
-        ("total // 2", False, "half_of_total"),
+        ("len(items)", False, "count_items"),
+        ("s[::-1]", False, "reverse_copy"),
+        ("text[::-1]", False, "reverse_text"),
+        ("total // 2", False, "halve_total"),
         ("a(b)", False, None),
-        ("not w.startswith(a)", True, "not_starts_with"),  # was `not_startss_with`
+        ("not w.startswith(a)", True, "does_not_start_with"),  # was `not_starts_with`
+        # Predicates read as questions, not `is_differs_from_limit` or `is_is_limit`.
+        ("count != limit", True, "count_differs_from_limit"),
+        ("x != 0", True, "differs_from_0"),
+        ("word not in seen", True, "is_not_in_seen"),
+        ("not (name is None)", True, "has_name"),
+        ("not (count != limit)", True, "count_equals_limit"),
+        ("len(text) <= 5", True, "is_length_text_at_most_5"),
+        ("count == total", True, "count_equals_total"),
+        ("mode == 'fast'", True, "is_fast"),
+        ("node is other", True, "is_node_same_as_other"),
+        ("name is not None and n % 2 == 0", True, "has_name_and_is_even"),
+        ("not len(text)", True, None),  # never a helper called `not`
+        # Computations are verb phrases, not the nouns `combined`, `part_of_text`, `nums_at`.
+        ("count + step", False, "combine_count"),
+        ("(a + b) * 2", False, "compute_product"),
+        ("text[1:]", False, "slice_text"),
+        ("nums[i]", False, "pick_from_nums"),
+        ("str(num)", False, "num_to_text"),
+        ("sorted(items)", False, "sort_items"),
+        ("word if flag else other", False, "choose_word"),
     ],
 )
 def test_helper_names_from_the_expression(expr: str, predicate: bool, name: str | None) -> None:
