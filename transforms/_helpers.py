@@ -440,7 +440,17 @@ class ExtractLoopBody(_Extract):
                 params.append(name)
             elif name not in written or not _assigned_before_read(body, name):
                 return None
-        return _LoopSite(loop=loop, func=func, params=params, returns=written)
+        # Return only what the caller reads after the call: the next run of the body (a
+        # value carried over, not one the body or the loop header binds afresh), the loop's
+        # test or `else`, or the code after the loop.
+        fresh = target_names(loop.target) or set() if isinstance(loop, cst.For) else set()
+        returns = [
+            name
+            for name in written
+            if _read_after(loop, func, info, name)
+            or (name not in fresh and not _assigned_before_read(body, name))
+        ]
+        return _LoopSite(loop=loop, func=func, params=params, returns=returns)
 
     def _rewrite(
         self, original_node: cst.For | cst.While, updated_node: cst.For | cst.While
@@ -515,6 +525,32 @@ def _private_loop_vars(body: cst.CSTNode, func: cst.FunctionDef) -> set[str]:
             if count_refs(func, name) == own:
                 private.add(name)
     return private
+
+
+def _read_after(
+    loop: cst.For | cst.While, func: cst.FunctionDef, info: ModuleInfo, name: str
+) -> bool:
+    """Whether `name` may be read after a run of `loop`'s body other than by the body itself:
+    in the `while` test, the `else` clause, after the loop, or anywhere outside the body
+    when an enclosing loop may run it again."""
+    body_refs = count_refs(loop.body, name)
+    if isinstance(loop, cst.For):
+        body_refs += count_refs(loop.target, name)
+    for ancestor in info.ancestors(loop):
+        if ancestor is func:
+            break
+        if isinstance(ancestor, cst.For | cst.While):
+            return count_refs(func, name) > body_refs
+    if isinstance(loop, cst.While) and count_refs(loop.test, name):
+        return True
+    if loop.orelse is not None and count_refs(loop.orelse, name):
+        return True
+    names = variable_names(func)
+    inside = {id(n) for n in variable_names(loop)}
+    last = max((i for i, n in enumerate(names) if id(n) in inside), default=None)
+    if last is None:
+        return count_refs(func, name) > body_refs
+    return any(n.value == name for n in names[last + 1 :])
 
 
 def _bound_by(node: cst.CSTNode) -> list[str]:

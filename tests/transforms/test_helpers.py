@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases, declines
+from transform_testing import assert_equivalent, code, transform
 
 from transforms._helper_names import expression_helper_names
 from transforms._helpers import ExtractHelperExpr, ExtractLoopBody
@@ -171,13 +172,13 @@ CASES = cases(
             digit = int(s[i])
             total = total * 10 + digit
             i += 1
-            return digit, total, i
+            return total, i
 
         def f(s):
             i = 0
             total = 0
             while i < len(s):
-                digit, total, i = update_total(s, i, total)
+                total, i = update_total(s, i, total)
             return total
         """,
     ),
@@ -363,19 +364,21 @@ def test_extract_loop_body_returns_what_it_assigns() -> None:
                 new_text.append(char)
             return count, "".join(new_text)
         """
+    # `char` is rebound by the loop header before each run and not read after the loop:
+    # only `count` flows out of the helper.
     after = """
-        def update_char(char, lower, upper, count, new_text):
+        def handle_char(char, lower, upper, count, new_text):
             char = lower if char.isdecimal() else upper
             if char in ["p", "C"]:
                 count += 1
             new_text.append(char)
-            return char, count
+            return count
 
         def f(text, lower, upper):
             count = 0
             new_text = []
             for char in text:
-                char, count = update_char(char, lower, upper, count, new_text)
+                count = handle_char(char, lower, upper, count, new_text)
             return count, "".join(new_text)
         """
     result = Rewrite(
@@ -383,6 +386,51 @@ def test_extract_loop_body_returns_what_it_assigns() -> None:
     ).check()
     assert result.provenance.line_map[1] == [8]
     assert result.provenance.line_map[5] == [2, 12]
+
+
+def test_extract_loop_body_returns_only_what_the_caller_reads_after_the_call() -> None:
+    # Reviewer's find: a helper returned `word`, a local nobody reads after the call.
+    before = """
+        def f(text):
+            out = []
+            total = 0
+            for part in text.split():
+                word = part.strip(".")
+                total += len(word)
+                out.append(word.upper())
+            return out, total
+        """
+    after = """
+        def update_total(part, total, out):
+            word = part.strip(".")
+            total += len(word)
+            out.append(word.upper())
+            return total
+
+        def f(text):
+            out = []
+            total = 0
+            for part in text.split():
+                total = update_total(part, total, out)
+            return out, total
+        """
+    Rewrite(ExtractLoopBody, before, after, calls=[("a. bc d.",), ("",)]).check()
+    # The same local read after the loop, or in the loop's test, is returned.
+    read_after = before.replace("return out, total", "return out, total, word")
+    result = transform(ExtractLoopBody, code(read_after), seed=0)
+    assert result is not None and "word, total = update_word_and_total(" in result.code, result
+    assert_equivalent(code(read_after), result.code, [("a. bc d.",)])
+    read_by_test = """
+        def f(n):
+            step = 1
+            while n > step:
+                step = n // 3 + 1
+                n -= step
+            return n
+        """
+    result = transform(ExtractLoopBody, code(read_by_test), seed=0)
+    assert result is not None and "step, n = " in result.code, result
+    assert_equivalent(code(read_by_test), result.code, [(10,), (0,)])
 
 
 @pytest.mark.parametrize(
