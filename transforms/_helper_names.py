@@ -400,6 +400,10 @@ def _verb_phrase(expr: cst.BaseExpression) -> str | None:
         return _join("pick_from", inner) if inner else None
     if isinstance(expr, cst.IfExp):
         return _join("choose", _word(expr.body) or _word(expr.orelse))
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        method = expr.func.attr.value
+        if method.startswith("is") and len(method) > 2 and method[2:].isalpha():
+            return _join("is", method[2:])  # `text[a:b].isascii()`: `is_ascii`, a question
     return _value(expr)  # a method call: `split_text`, `replace_in_text`
 
 

@@ -329,7 +329,14 @@ class ExtractHelperExpr(_Extract):
         a space or a bracket anyway (`return (a + b) * k` -> `return scaled(a, b, k)`, not
         `return (scaled(a, b, k))`); `return(x)` keeps them."""
         call = getattr(self, "_call", None)
-        if call is None or not call.lpar or self.site.expr.lpar:
+        if call is None or not call.lpar:
+            return result
+        if isinstance(result, cst.BinaryOperation) and call in (result.left, result.right):
+            # `(d[k] if k in d else 0) + 1`: the parentheses were the conditional's; a call
+            # next to an operator symbol needs none.
+            side = "left" if result.left is call else "right"
+            return result.with_changes(**{side: strip_parens(call)})
+        if self.site.expr.lpar:
             return result
         if isinstance(result, cst.Return) and result.value is not None:
             spaced = not isinstance(result.whitespace_after_return, cst.SimpleWhitespace) or (

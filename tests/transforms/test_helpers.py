@@ -352,6 +352,31 @@ def test_a_helper_call_after_return_keeps_only_the_parentheses_it_needs() -> Non
     compile(result.code, "<variant>", "exec")
 
 
+def test_a_helper_call_in_arithmetic_drops_the_parentheses_of_the_expression_it_replaces() -> None:
+    # Reviewer's find: `mapping[k] = (choose_occ(mapping, k)) + 1`.
+    Rewrite(
+        ExtractHelperExpr,
+        """
+        def f(text):
+            occ = {}
+            for ch in text:
+                occ[ch] = (occ[ch] if ch in occ else 0) + 1
+            return occ
+        """,
+        """
+        def choose_occ(occ, ch):
+            return occ[ch] if ch in occ else 0
+
+        def f(text):
+            occ = {}
+            for ch in text:
+                occ[ch] = choose_occ(occ, ch) + 1
+            return occ
+        """,
+        calls=[("abca",), ("",)],
+    ).check()
+
+
 def test_extract_loop_body_returns_what_it_assigns() -> None:
     before = """
         def f(text, lower, upper):
@@ -468,6 +493,7 @@ def test_extract_loop_body_returns_only_what_the_caller_reads_after_the_call() -
         ("str(num)", False, "num_to_text"),
         ("sorted(items)", False, "sort_items"),
         ("word if flag else other", False, "choose_word"),
+        ("text[lower:upper].isascii()", False, "is_ascii"),  # was `isascii_text`
     ],
 )
 def test_helper_names_from_the_expression(expr: str, predicate: bool, name: str | None) -> None:
