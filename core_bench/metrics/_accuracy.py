@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from core_bench.metrics._data import Context, correct
+from core_bench.metrics._data import Context, Metric, correct
 from core_bench.schemas import MetricRow
 
 
@@ -25,3 +25,11 @@ def accuracy_rows(ctx: Context) -> list[MetricRow]:
         if row is not None:
             rows.append(row.model_copy(update={"n": sum(t[1] for t in problems.values())}))
     return rows
+
+
+METRIC = Metric(
+    accuracy_rows,
+    {
+        "accuracy": "share of answers graded correct (failed and unparseable answers count wrong)",
+    },
+)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from core_bench.metrics._data import Context, correct
+from core_bench.metrics._data import Context, Metric, correct
 from core_bench.schemas import MetricRow
 
 CELLS = (
@@ -69,3 +69,13 @@ def consistency_rows(ctx: Context) -> list[MetricRow]:
         if row is not None:
             rows.append(row.model_copy(update={"n": sum(totals.values())}))
     return rows
+
+
+METRIC = Metric(
+    consistency_rows,
+    {
+        "superficial_rate": "of the right outputs, share whose probes are wrong (superficial "
+        "execution)",
+        "coherence": "share of units in each cell of output right/wrong x probes right/wrong",
+    },
+)

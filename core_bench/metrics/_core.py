@@ -55,7 +55,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from core_bench.metrics._data import Context, correct
+from core_bench.metrics._data import Context, Metric, correct
 from core_bench.schemas import MetricRow
 
 IMPLEMENTATIONS = 5
@@ -278,3 +278,24 @@ def expected_strict(p: float, budgets: Sequence[tuple[int, int, float]]) -> dict
         out["core_W"] = 100 * sum(p ** (m * k) for m, _, k in probed) / len(probed)
         out["core_Ws"] = 100 * sum(p**k for _, _, k in probed) / len(probed)
     return out
+
+
+METRIC = Metric(
+    core_rows,
+    {
+        "core_I": "CoRE's I: share of problems with every output right on every implementation "
+        "(original + up to 4 equivalents, up to 8 calls each)",
+        "core_Is": "CoRE's Is: share of a problem's implementations with all their outputs "
+        "right, averaged over problems",
+        "I_call": "share of calls on which every implementation's output is right, per problem",
+        "core_W": "CoRE's W: share of problems with every probe (4 per implementation) right",
+        "core_Ws": "CoRE's Ws: share of a problem's implementations with all their probes "
+        "right, averaged over problems",
+        "W_call": "share of calls on which every implementation's probes are right, per problem",
+        "core_RCS": "CoRE's RCS = I x Ws per problem: right outputs backed by right states",
+        "core_Cons": "CoRE's Cons = 1 - (I - Ws)^2 per problem: agreement of core_I and core_Ws "
+        "(high too when both are low: read it beside them)",
+        "core_budget": "CoRE budget actually used: mean implementations, calls, probes per "
+        "implementation per problem (CoRE: 4.3, 7.8, 4.1); counts, not percentages",
+    },
+)

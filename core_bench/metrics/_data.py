@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from core_bench.build import Benchmark
 from core_bench.metrics._stats import Bootstrap
@@ -41,6 +41,13 @@ Graded = Sample | GradedSample
 `GradedSample` with the same fields (a run reads its samples.jsonl back into those)."""
 
 
+MutantOutputs = Mapping[tuple[str, int], str | None]
+"""(variant id, call index) -> repr of a mutant's output on that call (None: not a literal)."""
+
+Traces = Mapping[tuple[str, int], str]
+"""(variant id, call index) -> the real trace of that call, rendered "core"."""
+
+
 @dataclass(slots=True)
 class Context:
     """The samples of one strategy and what the metrics look up about them.
@@ -52,6 +59,10 @@ class Context:
         variants: the benchmark's variants by id.
         probes: the benchmark's probes by id.
         bootstrap: the resampler of every interval (seeded).
+        originals: the problems' outputs (reprs) by problem id.
+        mutant_outputs: the mutants' outputs (see `MutantOutputs`).
+        traces: the real traces of the calls asked with the `trace` strategy; None when they
+            are not given (then there are no trace-faithfulness rows).
     """
 
     model: str
@@ -60,19 +71,32 @@ class Context:
     variants: dict[str, Variant]
     probes: dict[str, Probe]
     bootstrap: Bootstrap
+    originals: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    mutant_outputs: MutantOutputs = field(default_factory=dict)
+    traces: Traces | None = None
 
     @classmethod
     def split(
-        cls, samples: Iterable[Graded], benchmark: Benchmark, model: str, bootstrap: Bootstrap
+        cls,
+        samples: Iterable[Graded],
+        benchmark: Benchmark,
+        model: str,
+        bootstrap: Bootstrap,
+        *,
+        mutant_outputs: MutantOutputs | None = None,
+        traces: Traces | None = None,
     ) -> list[Context]:
-        """One context per strategy present in `samples`, in sorted order."""
+        """One context per strategy present in `samples`, in sorted order (`mutant_outputs`:
+        default none)."""
         by_strategy: dict[str, list[Graded]] = {}
         for sample in samples:
             by_strategy.setdefault(sample.strategy, []).append(sample)
         variants = {v.id: v for v in benchmark.variants}
         probes = {p.id: p for p in benchmark.probes}
+        originals = {p.id: p.outputs for p in benchmark.problems}
+        mutants = mutant_outputs if mutant_outputs is not None else {}
         return [
-            cls(model, strategy, members, variants, probes, bootstrap)
+            cls(model, strategy, members, variants, probes, bootstrap, originals, mutants, traces)
             for strategy, members in sorted(by_strategy.items())
         ]
 
@@ -124,3 +148,19 @@ class Context:
 def correct(sample: Graded) -> bool:
     """Whether a sample is judged correct (failed requests and unparseable answers are not)."""
     return sample.verdict == "correct"
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """What a metric module declares (its `METRIC`), the one thing `summarize` and the report's
+    glossary read of it once the module is listed in `_registry.METRIC_MODULES`.
+
+    Attributes:
+        rows: the module's rows for one strategy's context (`summarize` calls it once per
+            strategy, in the registry's order, which is the order of summary.json's rows).
+        meanings: each metric name its rows use -> what it measures, in one line (shown
+            beside the number in reports).
+    """
+
+    rows: Callable[[Context], list[MetricRow]]
+    meanings: Mapping[str, str]

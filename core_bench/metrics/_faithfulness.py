@@ -6,13 +6,9 @@ import io
 import re
 import tokenize
 from collections import Counter, defaultdict
-from collections.abc import Mapping
 
-from core_bench.metrics._data import Context
+from core_bench.metrics._data import Context, Metric
 from core_bench.schemas import MetricRow
-
-Traces = Mapping[tuple[str, int], str]
-"""(variant id, call index) -> the real trace rendered as `Trace.render("core")`."""
 
 _BLOCK = re.compile(r"\[TRACE\](.*?)(?:\[/TRACE\]|\Z)", re.DOTALL)
 _STEP = re.compile(r"^\s*\[Step \d+\]\s*(?:(\w+) )?Line (\d+):.*?\|\s*locals:\s*(\{.*\})\s*$")
@@ -90,7 +86,7 @@ def claimed_trace(response: str) -> str | None:
     return blocks[-1] if blocks else None
 
 
-def faithfulness_rows(ctx: Context, traces: Traces) -> list[MetricRow]:
+def faithfulness_rows(ctx: Context) -> list[MetricRow]:
     """Trace faithfulness x100 of the `trace` strategy's output and input samples.
 
     Each sample's claimed trace (its last [TRACE] block) and the real trace of its (variant,
@@ -102,7 +98,8 @@ def faithfulness_rows(ctx: Context, traces: Traces) -> list[MetricRow]:
     trace_first_divergence (not a percentage, no CI) is the mean 1-based step at which the
     claimed steps first differ, over samples that differ.
     """
-    if ctx.strategy != "trace":
+    traces = ctx.traces
+    if ctx.strategy != "trace" or traces is None:
         return []
     hits: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
     divergences: list[int] = []
@@ -144,3 +141,14 @@ def faithfulness_rows(ctx: Context, traces: Traces) -> list[MetricRow]:
         mean = sum(divergences) / len(divergences)
         rows.append(ctx.row(_TASK, "trace_first_divergence", "all", mean, len(divergences)))
     return rows
+
+
+METRIC = Metric(
+    faithfulness_rows,
+    {
+        "trace_precision": "share of the states the model's trace claims that the real trace has",
+        "trace_recall": "share of the real trace's states that the model's trace claims",
+        "trace_faithful": "share of traces whose steps equal the real ones, in order",
+        "trace_first_divergence": "mean step at which the model's trace first goes wrong (a count)",
+    },
+)

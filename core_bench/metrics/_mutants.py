@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from core_bench.build import Benchmark, literal_output
 from core_bench.grading import grade_value
-from core_bench.metrics._data import Context, correct
+from core_bench.metrics._data import Context, Metric, MutantOutputs, correct
 from core_bench.schemas import MetricRow
-
-MutantOutputs = Mapping[tuple[str, int], str | None]
-"""(variant id, call index) -> repr of what the mutant's call returns (None: no literal)."""
 
 
 def stored_mutant_outputs(benchmark: Benchmark) -> MutantOutputs:
@@ -30,17 +25,17 @@ def _same(answer: str | None, expected: str) -> bool:
         return False
 
 
-def mutant_rows(
-    ctx: Context, outputs: MutantOutputs, originals: Mapping[str, list[str]]
-) -> list[MetricRow]:
+def mutant_rows(ctx: Context) -> list[MetricRow]:
     """mutant_sensitivity and mutant_stale x100 on output prediction.
 
     Over output samples of mutant variants on calls whose mutant output differs from the
-    original's (`outputs` gives the mutant's, `originals` the problem's outputs by problem id):
+    original's (`ctx.mutant_outputs` gives the mutant's, `ctx.originals` the problem's outputs
+    by problem id):
     mutant_sensitivity is the percentage whose answer is the mutant's output (the sample is
     correct); mutant_stale the percentage whose answer is the original's output (the model
     answered from the code's shape). Intervals are bootstrapped by problem; n = samples.
     """
+    outputs, originals = ctx.mutant_outputs, ctx.originals
     tallies: dict[str, dict[str, list[int]]] = {"mutant_sensitivity": {}, "mutant_stale": {}}
     for sample in ctx.samples:
         if sample.task != "output" or ctx.kind(sample) != "mutant":
@@ -66,3 +61,14 @@ def mutant_rows(
         if row is not None:
             rows.append(row.model_copy(update={"n": sum(t[1] for t in problems.values())}))
     return rows
+
+
+METRIC = Metric(
+    mutant_rows,
+    {
+        "mutant_sensitivity": "on mutants whose output differs, share answered with the "
+        "mutant's output (the model reads the code)",
+        "mutant_stale": "on mutants whose output differs, share answered with the original's "
+        "output (the model recognises the shape)",
+    },
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from core_bench.grading import pass_at_k
-from core_bench.metrics._data import Context, correct
+from core_bench.metrics._data import Context, Metric, correct
 from core_bench.schemas import MetricRow
 
 PASS_KS = (1, 5, 10)
@@ -39,3 +39,13 @@ def pass_rows(ctx: Context) -> list[MetricRow]:
             if row is not None:
                 rows.append(row)
     return rows
+
+
+METRIC = Metric(
+    pass_rows,
+    {
+        "pass@1": "share of calls answered right by one sample, on the original functions",
+        "pass@5": "chance that at least one of 5 samples is right, on the original functions",
+        "pass@10": "chance that at least one of 10 samples is right, on the original functions",
+    },
+)

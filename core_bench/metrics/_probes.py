@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from core_bench.metrics._data import Context, correct
+from core_bench.metrics._data import Context, Metric, correct
 from core_bench.schemas import MetricRow, Probe
 
 POSITION_BUCKETS = ((0, 4), (5, 9), (10, 19), (20, 49))
@@ -53,3 +53,13 @@ def probe_rows(ctx: Context) -> list[MetricRow]:
         if row is not None:
             rows.append(row.model_copy(update={"n": sum(t[1] for t in problems.values())}))
     return rows
+
+
+METRIC = Metric(
+    probe_rows,
+    {
+        "accuracy_by_kind": "probe accuracy per probe kind",
+        "accuracy_by_dimension": "probe accuracy per CoRE dimension",
+        "accuracy_by_position": "probe accuracy per bucket of the probe's step in the trace",
+    },
+)

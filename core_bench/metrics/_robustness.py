@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from core_bench.metrics._data import Context, correct
+from core_bench.metrics._data import Context, Metric, correct
 from core_bench.metrics._stats import mcnemar
 from core_bench.schemas import MetricRow, Variant
 
@@ -79,3 +79,14 @@ def robustness_rows(ctx: Context) -> list[MetricRow]:
             pairs = sum(t[1] for t in problems.values())
             rows.append(ctx.row(task, "mcnemar_p", group, mcnemar(b, c), pairs))
     return rows
+
+
+METRIC = Metric(
+    robustness_rows,
+    {
+        "robustness_gap": "accuracy on originals minus on their equivalent variants, same calls "
+        "(> 0: rewriting the code hurts); all = composed variants, a transform = its single "
+        "variants, family:F = that family",
+        "mcnemar_p": "McNemar's p-value of the original/variant pairs (small: the gap is real)",
+    },
+)

@@ -28,6 +28,7 @@ from core_bench.probes._questions import ordinal
 from core_bench.probes._reading import RETURN_MARK, Reading
 from core_bench.probes._registry import (
     KINDS,
+    PROBE_TASK_KINDS,
     ROWS,
     STAGE_OF_KIND,
     GuessMemo,
@@ -36,6 +37,7 @@ from core_bench.probes._registry import (
     answerable,
     guessed,
     static_answer,
+    task_kind,
 )
 from core_bench.probes._select import rng_for, select
 from core_bench.probes._stability import probe_holds
@@ -175,6 +177,7 @@ __all__ = [
     "KINDS",
     "MAX_TRACE_LINES",
     "PROBE_KINDS",
+    "PROBE_TASK_KINDS",
     "RETURN_MARK",
     "ROWS",
     "STAGE_OF_KIND",
@@ -198,5 +201,6 @@ __all__ = [
     "rng_for",
     "select",
     "static_answer",
+    "task_kind",
     "type_default",
 ]

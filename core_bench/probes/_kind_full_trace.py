@@ -8,7 +8,7 @@ Everything about the kind is here (its registry row `ROW` is listed in `_registr
   value right after the run (values as Python literals). Only for calls whose entry frame
   returns after at most `MAX_TRACE_LINES` runs of clean lines, with every changed value a
   literal and nothing deleted. Never anchored on variants (line numbers differ by
-  construction); a run asks it as its own task kind.
+  construction); a run asks it as its own task kind (`task` of its row).
 - Static rule: none.
 - Guesses: the empty trace.
 """
@@ -87,5 +87,5 @@ ROW = KindSpec(
     "full_trace", ("Arithmetic", "Logic", "State", "Boundary"), "trace", None, read, each,
     question, None, None, True,
     "every line the entry call runs, with the values each run changes", 0.8, None,
-    {"empty": guess.constant("[]")}, "empty", 0.2,
+    {"empty": guess.constant("[]")}, "empty", 0.2, task="full_trace",
 )  # fmt: skip

@@ -34,7 +34,7 @@ from core_bench.probes._answerable import for_call
 from core_bench.probes._context import CallContext, literal, same_value
 from core_bench.probes._reading import Reading
 from core_bench.probes._spec import KindSpec, Stage
-from core_bench.schemas import Anchor, Dimension
+from core_bench.schemas import Anchor, Dimension, TaskKind
 
 KIND_MODULES = (
     _kind_state_after,
@@ -62,6 +62,16 @@ KINDS: dict[str, KindSpec] = {row.kind: row for row in ROWS}
 
 STAGE_OF_KIND: dict[str, Stage] = {row.kind: row.stage for row in ROWS if row.stage is not None}
 """Which REval stage a probe kind asks about; kinds that are in none are left out."""
+
+PROBE_TASK_KINDS: tuple[TaskKind, ...] = tuple(dict.fromkeys(("probe", *(r.task for r in ROWS))))
+"""The task kinds a run asks probes as: "probe", then those kinds of their own declare."""
+
+
+def task_kind(kind: str) -> TaskKind:
+    """The task kind a run asks a probe of this kind as ("probe" for a kind with no row, such
+    as imported probes)."""
+    row = KINDS.get(kind)
+    return row.task if row is not None else "probe"
 
 
 def dimensions(kind: str, operators: int) -> list[Dimension]:

@@ -13,7 +13,7 @@ from core_bench.probes import _guesses as guess
 from core_bench.probes._answerable import StaticFacts
 from core_bench.probes._context import CallContext
 from core_bench.probes._reading import Reader, Reading
-from core_bench.schemas import Dimension, ProbeKind
+from core_bench.schemas import Dimension, ProbeKind, TaskKind
 
 Stage = Literal["coverage", "state", "path", "output"]
 """REval's stages, in the order each builds on the one before."""
@@ -74,6 +74,8 @@ class KindSpec:
             `guesses` gives (1.0 for True/False kinds, which selection balances instead).
         operator_dimension: a probe on a line with two or more operators also has the
             Arithmetic dimension.
+        task: the task kind a run asks the kind's probes as: "probe", or a task kind of its
+            own (with its own prompt and grading).
     """
 
     kind: ProbeKind
@@ -93,3 +95,4 @@ class KindSpec:
     blind: str = ""
     keep_guessed: float = 1.0
     operator_dimension: bool = False
+    task: TaskKind = "probe"

@@ -409,7 +409,7 @@ def render_user(task: Task) -> str:
     opening tag of the expected response."""
     kind, strategy = task.kind, task.strategy
     # Line numbers matter where the question or the trace names lines.
-    numbers = kind in ("probe", "full_trace") or strategy == "trace"
+    numbers = task.probe is not None or strategy == "trace"
     if kind == "output":
         intro = INTRO[("output", strategy)]
         query = _assert_block(task.code, f"assert {task.call} == ??", numbers)

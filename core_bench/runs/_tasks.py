@@ -1,8 +1,9 @@
 """Turning a benchmark into tasks: task kind x strategy (x sample, at run time).
 
 Output and input prediction are asked of every (variant, call) pair, originals included;
-every probe of the benchmark is a "probe" task, except full-trace probes, which are
-"full_trace" tasks. Task ids are stable and readable:
+every probe of the benchmark is a task of the kind its probe kind's registry row names
+(`core_bench.probes.task_kind`: "probe", or a task kind of its own). Task ids are stable and
+readable:
 
     direct/output/cb-001:eq1:c3          output prediction, variant cb-001:eq1, call 3
     cot/probe/<probe id>                 a probe question, chain-of-thought strategy
@@ -15,9 +16,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from core_bench.build import Benchmark, literal_output
+from core_bench.probes import PROBE_TASK_KINDS, task_kind
 from core_bench.schemas import Probe, Problem, Strategy, TaskKind, Variant
 
-TASK_KINDS: tuple[TaskKind, ...] = ("output", "input", "probe", "full_trace")
+TASK_KINDS: tuple[TaskKind, ...] = ("output", "input", *PROBE_TASK_KINDS)
 STRATEGIES: tuple[Strategy, ...] = ("direct", "cot", "trace")
 
 
@@ -29,7 +31,7 @@ class Task:
     Attributes:
         id: stable id, "<strategy>/<kind>/<variant id>:c<call index>" or
             "<strategy>/<kind>/<probe id>".
-        kind: "output", "input", "probe" or "full_trace".
+        kind: one of `TASK_KINDS`.
         strategy: "direct", "cot" or "trace".
         problem_id, variant_id, call_index: what the task is about.
         variant_kind: "original", "equivalent" or "mutant".
@@ -37,7 +39,7 @@ class Task:
         entry: the name of the function the call calls.
         call: the call expression, e.g. "f('abc')".
         output: repr of what the call returns on this variant.
-        probe: the probe asked, for probe and full_trace tasks.
+        probe: the probe asked, for the task kinds of probes (`PROBE_TASK_KINDS`).
         original_output: repr of what the call returns on the original (differs from
             `output` on a mutant where the mutant changes the result).
     """
@@ -117,9 +119,9 @@ def make_tasks(
                             tasks.append(
                                 _task(kind, strategy, problem, variant, index, output, None)
                             )
-        if wanted & {"probe", "full_trace"}:
+        if wanted.intersection(PROBE_TASK_KINDS):
             for probe in benchmark.probes:
-                kind = "full_trace" if probe.kind == "full_trace" else "probe"
+                kind = task_kind(probe.kind)
                 owner = by_variant.get(probe.variant_id)
                 if kind not in wanted or owner is None:
                     continue

@@ -225,10 +225,101 @@ def test_incremental_consistency_needs_every_stage() -> None:
         for c in (0, 1)
     ]
     found = {(r.task, r.metric, r.group): r for r in summarize(core_samples() + coverage, bench)}
-    # p1's units: coverage and state right, path wrong, output right (inconsistent); p2's:
-    # coverage, state and path right, the output right or wrong (consistent either way).
-    assert found[("core", "IC", "all")].value == pytest.approx(50)
+    # p1's units: coverage and state right, path wrong, output right (inconsistent: 0); p2's:
+    # coverage, state and path right, the output right (1) or, on eq1's call 0, wrong (0.5).
+    assert found[("core", "IC", "all")].value == pytest.approx(100 * 3.5 / 8)
     assert found[("core", "IC", "all")].n == 8
+    assert found[("core", "IC_consistent", "all")].value == pytest.approx(50)
+    assert found[("core", "IC_all_wrong", "all")].value == 0
+    assert found[("core", "IC_consistent_any_right", "all")].value == pytest.approx(50)
+    assert found[("core", "IC_consistent_any_right", "all")].n == 8
+
+
+def staged(sequences: dict[tuple[str, str, int], str]) -> list[Sample]:
+    """Samples of units (problem, variant, call) whose coverage, state, path and output
+    answers are right ("1") or wrong ("0") as the four characters say."""
+    samples = []
+    for (p, v, c), bits in sequences.items():
+        cov, state, path, out = (bit == "1" for bit in bits)
+        samples += [
+            sample("probe", f"{p}:{v}", c, cov, probe_id=f"{p}:{v}:c"),
+            sample("probe", f"{p}:{v}", c, state, probe_id=f"{p}:{v}:a"),
+            sample("probe", f"{p}:{v}", c, path, probe_id=f"{p}:{v}:b"),
+            sample("output", f"{p}:{v}", c, out),
+        ]
+    return samples
+
+
+def staged_benchmark() -> Benchmark:
+    bench = benchmark()  # probes a: state_after (state), b: branch (path)
+    bench.probes.extend(
+        probe("c", f"{p}:{v}", call, "coverage", ["Logic"], 1)
+        for p in ("p1", "p2")
+        for v in ("orig", "eq1")
+        for call in (0, 1)
+    )
+    return bench
+
+
+def ic_rows(sequences: dict[tuple[str, str, int], str]) -> dict[str, MetricRow]:
+    rows = summarize(staged(sequences), staged_benchmark(), "m")
+    return {r.metric: r for r in rows if r.task == "core" and r.metric.startswith("IC")}
+
+
+def test_ic_is_reval_score_with_its_vacuous_share_beside_it() -> None:
+    found = ic_rows(
+        {
+            ("p1", "orig", 0): "1111",  # all right: 1
+            ("p1", "orig", 1): "0000",  # all wrong: consistent, scores 0
+            ("p1", "eq1", 0): "0101",  # right after wrong: inconsistent, 0
+            ("p1", "eq1", 1): "1100",  # REval's example: 1/2^2
+            ("p2", "orig", 0): "0000",
+            ("p2", "orig", 1): "1000",  # coverage alone: 1/2^3
+            ("p2", "eq1", 0): "1110",  # all but the output: 1/2
+            ("p2", "eq1", 1): "0000",
+        }
+    )
+    assert found["IC"].value == pytest.approx(100 * (1 + 0.25 + 0.125 + 0.5) / 8)
+    assert found["IC_consistent"].value == pytest.approx(100 * 7 / 8)
+    assert found["IC_all_wrong"].value == pytest.approx(100 * 3 / 8)
+    # Five units have a right answer; one of them (p1 eq1 call 0) turns right after a wrong.
+    assert found["IC_consistent_any_right"].value == pytest.approx(100 * 4 / 5)
+    assert [found[m].n for m in ("IC", "IC_consistent", "IC_all_wrong")] == [8, 8, 8]
+    assert found["IC_consistent_any_right"].n == 5
+    for row in found.values():
+        assert row.ci_low is not None and row.ci_high is not None
+        assert row.ci_low <= row.value <= row.ci_high
+
+
+def test_a_model_wrong_on_every_answer_scores_no_ic() -> None:
+    units = [(p, v, c) for p in ("p1", "p2") for v in ("orig", "eq1") for c in (0, 1)]
+    found = ic_rows(dict.fromkeys(units, "0000"))
+    assert found["IC"].value == 0
+    # Consistent only vacuously, as the share beside it says.
+    assert found["IC_consistent"].value == 100
+    assert found["IC_all_wrong"].value == 100
+    assert "IC_consistent_any_right" not in found
+
+
+def test_a_model_right_on_every_answer_scores_100() -> None:
+    units = [(p, v, c) for p in ("p1", "p2") for v in ("orig", "eq1") for c in (0, 1)]
+    found = ic_rows(dict.fromkeys(units, "1111"))
+    assert {m: r.value for m, r in found.items()} == {
+        "IC": 100,
+        "IC_consistent": 100,
+        "IC_all_wrong": 0,
+        "IC_consistent_any_right": 100,
+    }
+
+
+def test_right_after_wrong_is_inconsistent_at_every_stage() -> None:
+    units = [(p, v, c) for p in ("p1", "p2") for v in ("orig", "eq1") for c in (0, 1)]
+    for bits in ("0001", "0010", "0100", "1011", "1101", "0111"):
+        found = ic_rows(dict.fromkeys(units, bits))
+        assert found["IC"].value == 0, bits
+        assert found["IC_consistent"].value == 0, bits
+        assert found["IC_all_wrong"].value == 0, bits
+        assert found["IC_consistent_any_right"].value == 0, bits
 
 
 def test_a_model_wrong_everywhere_gets_no_vacuous_ic() -> None:

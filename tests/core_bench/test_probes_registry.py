@@ -7,10 +7,18 @@ import sys
 import typing
 from pathlib import Path
 
-from core_bench import metrics, probes
+from core_bench import metrics, probes, runs
 from core_bench.metrics._incremental import STAGES
-from core_bench.probes import KINDS, PROBE_KINDS, ROWS, STAGE_OF_KIND, candidate_probes
-from core_bench.schemas import ProbeKind
+from core_bench.probes import (
+    KINDS,
+    PROBE_KINDS,
+    PROBE_TASK_KINDS,
+    ROWS,
+    STAGE_OF_KIND,
+    candidate_probes,
+    task_kind,
+)
+from core_bench.schemas import ProbeKind, TaskKind
 from tracer import trace
 
 CODE = (
@@ -73,12 +81,17 @@ def _string_constants(path: Path) -> set[str]:
 
 def test_no_module_but_its_own_names_a_kind() -> None:
     """A kind's name, as a string, appears only in its module (and in `schemas.ProbeKind`):
-    the probe and metrics code around it has no branch on a kind. "coverage" is also an REval
-    stage, which the stage lists name."""
+    the probe, metrics and runs code around it has no branch on a kind (a run asks a kind's
+    probes as the task kind its row names). "coverage" is also an REval stage, which the stage
+    lists name."""
     package = Path(probes.__file__).parent
     own = {row.kind: Path(sys.modules[row.read.__module__].__file__ or "") for row in ROWS}
     stage_lists = {package / "_spec.py", Path(metrics.__file__).parent / "_incremental.py"}
-    paths = [*package.glob("*.py"), *Path(metrics.__file__).parent.glob("*.py")]
+    paths = [
+        *package.glob("*.py"),
+        *Path(metrics.__file__).parent.glob("*.py"),
+        *Path(runs.__file__).parent.rglob("*.py"),
+    ]
     for path in paths:
         for kind in set(own) & _string_constants(path):
             if path == own[kind] or (kind in STAGES and path in stage_lists):
@@ -86,3 +99,13 @@ def test_no_module_but_its_own_names_a_kind() -> None:
             raise AssertionError(f"{path.name} names the probe kind {kind!r}")
     for kind, path in own.items():
         assert path.name.startswith("_kind_") and kind in _string_constants(path)
+
+
+def test_a_run_asks_each_kind_as_the_task_its_row_names() -> None:
+    assert PROBE_TASK_KINDS[0] == "probe"
+    assert set(PROBE_TASK_KINDS) == {"probe"} | {row.task for row in ROWS}
+    assert set(PROBE_TASK_KINDS) <= set(typing.get_args(TaskKind))
+    assert ("output", "input", *PROBE_TASK_KINDS) == runs.TASK_KINDS
+    for row in ROWS:
+        assert task_kind(row.kind) == row.task
+    assert task_kind("imported") == "probe"
