@@ -368,9 +368,11 @@ def _verb_phrase(expr: cst.BaseExpression) -> str | None:
         if halved and isinstance(right, cst.Integer) and right.value == "2":
             return _join("halve", _word(left) or "value")
         if isinstance(expr.operator, cst.Modulo):
+            if isinstance(left, cst.SimpleString | cst.ConcatenatedString):
+                return _join("format", _word(right) or "text")  # `'%s!' % name`
             if isinstance(right, cst.Integer) and _word(left):
                 return _join(_word(left), "mod", right.value)
-            return None
+            return "compute_remainder"
         if isinstance(expr.operator, cst.Add) and (
             isinstance(left, cst.SimpleString | cst.FormattedString)
             or isinstance(right, cst.SimpleString | cst.FormattedString)

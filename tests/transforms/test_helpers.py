@@ -494,6 +494,8 @@ def test_extract_loop_body_returns_only_what_the_caller_reads_after_the_call() -
         ("sorted(items)", False, "sort_items"),
         ("word if flag else other", False, "choose_word"),
         ("text[lower:upper].isascii()", False, "is_ascii"),  # was `isascii_text`
+        ("(i + k) % size", False, "compute_remainder"),
+        ("'%s!' % (name * 2)", False, "format_text"),
     ],
 )
 def test_helper_names_from_the_expression(expr: str, predicate: bool, name: str | None) -> None:
