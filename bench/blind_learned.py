@@ -24,7 +24,7 @@ from pathlib import Path
 # bench/tracer.py would shadow the tracer package: the repository root goes first.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core_bench.build import load_benchmark
+from core_bench.benchmark import load_benchmark
 from core_bench.schemas import Probe
 from tracer import same_value
 

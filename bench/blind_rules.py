@@ -17,7 +17,7 @@ from pathlib import Path
 # bench/tracer.py would shadow the tracer package: the repository root goes first.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core_bench.build import load_benchmark
+from core_bench.benchmark import load_benchmark
 from core_bench.runs import BEST, CANDIDATES, Seen
 from tracer import same_value
 

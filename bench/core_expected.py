@@ -18,7 +18,7 @@ from pathlib import Path
 # bench/ holds a script named tracer.py, which would shadow the `tracer` package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.benchmark import Benchmark, load_benchmark
 from core_bench.metrics import draw_budget, expected_strict
 
 CORE_PAPER = (4.3, 7.8, 4.1)

@@ -1,6 +1,6 @@
 """Throughput of `core-bench run` against an OpenAI-compatible server that answers at once.
 
-The test suite's fake server (tests/core_bench/fake_openai.py) runs in its own process and
+The fake OpenAI-compatible server (core_bench/fake_openai.py) runs in its own process and
 answers every prompt of a small bundled benchmark as the oracle would. This script measures, in
 one run on this machine:
 
@@ -34,9 +34,10 @@ sys.path.insert(0, str(ROOT))  # before project imports: bench/tracer.py would s
 
 import openai  # noqa: E402
 
-from core_bench.build import BuildOptions, build_benchmark, load_benchmark  # noqa: E402
+from core_bench.benchmark import load_benchmark  # noqa: E402
+from core_bench.build import BuildOptions, build_benchmark  # noqa: E402
+from core_bench.fake_openai import FakeOpenAI, answers_for, tasks_of  # noqa: E402
 from core_bench.runs import RunConfig, run  # noqa: E402
-from tests.core_bench.fake_openai import FakeOpenAI, answers_for, tasks_of  # noqa: E402
 
 REQUESTS_TARGET = 500.0
 REPLAY_TARGET = 20_000.0

@@ -52,7 +52,8 @@ def stage_inputs(options: BuildOptions) -> list[dict[str, Any]]:
                 problem_build.build_problem(row.problem, options, pool, hash_pool=hash_pool)
     finally:
         problem_build._probes, problem_build.stable_probes = plain_probes, plain_stable
-    return [item for item in inputs if "alt" in item]
+    # the hash gate traces only variants that can observe the seed again (None: not traced)
+    return [{"alt": [None] * len(item["variants"]), **item} for item in inputs]
 
 
 def main() -> None:

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # before project imports: bench/tracer.py would shadow tracer
 
-from core_bench.build import load_benchmark  # noqa: E402
+from core_bench.benchmark import load_benchmark  # noqa: E402
 from core_bench.cli import main  # noqa: E402
 from core_bench.runs import ensure_bundled_benchmark  # noqa: E402
 

@@ -1,6 +1,6 @@
 """Share of responses cut at `--max-tokens`, without and with stop sequences.
 
-The test suite's fake server (tests/core_bench/fake_openai.py) answers every prompt of a small
+The fake OpenAI-compatible server (core_bench/fake_openai.py) answers every prompt of a small
 bundled benchmark as the oracle would, then rambles on with more few-shot text, as a model that
 is not stopped does (issue 14: every Gemma chat response ran to the limit). It honours stop
 sequences when a request sends them. For each API (chat, completions) the same run is made with
@@ -22,15 +22,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # before project imports: bench/tracer.py would shadow tracer
 
-from core_bench.build import BuildOptions, build_benchmark, load_benchmark  # noqa: E402
-from core_bench.runs import RunConfig, Sampling, run  # noqa: E402
-from core_bench.runs._prompts import STOP  # noqa: E402
-from tests.core_bench.fake_openai import (  # noqa: E402
+from core_bench.benchmark import load_benchmark  # noqa: E402
+from core_bench.build import BuildOptions, build_benchmark  # noqa: E402
+from core_bench.fake_openai import (  # noqa: E402
     FEWSHOT_RAMBLE,
     FakeOpenAI,
     answers_for,
     tasks_of,
 )
+from core_bench.runs import RunConfig, Sampling, run  # noqa: E402
+from core_bench.runs._prompts import STOP  # noqa: E402
 from tracer import SandboxPool  # noqa: E402
 
 STRATEGIES = ("direct", "cot")

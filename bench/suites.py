@@ -28,7 +28,7 @@ from pathlib import Path
 # bench/tracer.py would shadow the tracer package: the checkout goes first.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core_bench.build import load_benchmark
+from core_bench.benchmark import load_benchmark
 from core_bench.metrics import Bootstrap
 from core_bench.suites import SUITES, select_suite
 

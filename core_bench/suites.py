@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.schemas import Probe, Problem, Variant
 
 Suite = Literal["quick", "standard", "full"]

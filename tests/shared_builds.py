@@ -13,12 +13,27 @@ import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core_bench.build import BuildOptions
 
 
 def shared_root(basetemp: Path) -> Path:
     """The directory shared by all workers of this run: `basetemp`'s parent under xdist
     (`.../pytest-N/popen-gw0` -> `.../pytest-N`), `basetemp` itself otherwise."""
     return Path(basetemp).parent if os.environ.get("PYTEST_XDIST_WORKER") else Path(basetemp)
+
+
+def small_benchmark(root: Path) -> Path:
+    """A small benchmark (3 bundled problems, 2 variants and 1 mutant each), built once per
+    test session under `root` (pytest's base temporary directory; its parent, shared by every
+    worker, under pytest-xdist) and shared by test files."""
+    from core_bench.build import BuildOptions, build_benchmark
+
+    options = BuildOptions(limit=3, variants=2, mutants=1, calls=3, probes=2)
+    out = shared_root(Path(root)) / "runs-small-benchmark"
+    return build_shared(out, lambda directory: build_benchmark(options, directory))
 
 
 def build_shared(out: Path, build: Callable[[Path], object]) -> Path:
@@ -37,3 +52,11 @@ def build_shared(out: Path, build: Callable[[Path], object]) -> Path:
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return out
+
+
+def cruxeval_build_options(dataset: str) -> BuildOptions:
+    """The options of the one CRUXEval-wide build the slow tests share (`build_once`): every
+    800 problems, with fewer variants, calls and probes than the default build."""
+    from core_bench.build import BuildOptions
+
+    return BuildOptions(dataset=dataset, variants=2, mutants=1, calls=3, probes=2)

@@ -57,10 +57,12 @@ from tracer._dict_version import version_reader
 from tracer._model import Trace, TraceError
 
 _trace: Callable[..., Trace] | None
+_analyse: Callable[[str], Any] | None
 try:
+    from tracer._trace import analyse as _analyse
     from tracer._trace import trace as _trace
 except Exception as _exc:  # the tracer is optional for the worker: report it per call
-    _trace = None
+    _trace = _analyse = None
     _TRACE_MISSING = exception_text(_exc)
 else:
     _TRACE_MISSING = ""
@@ -353,11 +355,12 @@ class _Worker:
         max_steps = int(request.get("max_steps", 10_000))
         mode = str(request.get("mode", "call"))
         compiled: list[CodeType | TraceError] = []  # filled by the first call, under its limits
+        analysed: list[Any] = []  # the same for traced calls
         if self.fork is not None:
             return self.fork.handle(self, request_id, code, calls, mode, request)
         for index, call in enumerate(calls):
             reply = self.run_one(
-                code, call, compiled, traced, max_steps, timeout_s, memory_mb, mode
+                code, call, compiled, traced, max_steps, timeout_s, memory_mb, mode, None, analysed
             )
             reply["request"] = request_id
             reply["index"] = index
@@ -379,11 +382,14 @@ class _Worker:
         memory_mb: int,
         mode: str = "call",
         parsed: Parsed | None = None,
+        analysed: list[Any] | None = None,
     ) -> dict[str, Any]:
         """Run one call (mode "call") or evaluate one expression (mode "eval": the value comes
         back only as `literal_text`, never as a repr the value's class could write).
 
-        `parsed` is the call already read by `parse_request_call`, when it was."""
+        `parsed` is the call already read by `parse_request_call`, when it was. `analysed`
+        keeps the code's `Analysis` for the request's next traced calls (filled by the first,
+        under its limits, as `compiled` is)."""
         if self.seed_each_call:
             self.random.seed(0)
         capture = _Capture(self.stdout_limit)
@@ -404,7 +410,13 @@ class _Worker:
                 phase = "trace"
                 if _trace is None:
                     raise ImportError(f"the tracer is not available: {_TRACE_MISSING}")
-                outcome = _trace(code, call, max_steps=max_steps)
+                if analysed is None:
+                    outcome = _trace(code, call, max_steps=max_steps)
+                else:
+                    if not analysed and _analyse is not None:
+                        analysed.append(_analyse(code))
+                    analysis = analysed[0] if analysed else None
+                    outcome = _trace(code, call, max_steps=max_steps, analysis=analysis)
                 state.restore_builtins()
                 trace_json = outcome.to_json()
                 truncated = outcome.truncated

@@ -66,7 +66,6 @@ __all__ = [
     "generate_variants",
     "generate_variants_many",
     "generate_variants_report",
-    "same_repr",
     "verify_equivalent",
 ]
 
@@ -105,6 +104,9 @@ class Variant:
             transform; "rename" for renamings alone).
         single: True when the variant is one transform applied alone (a factor of the
             factorial design), False for a composed chain.
+        traced: For a mutant, its traced outcome on each verification call, every one
+            finished within the step limit (so a caller needs not trace it again); empty for
+            equivalents, which are verified untraced.
     """
 
     code: str
@@ -117,6 +119,7 @@ class Variant:
     differing_calls: list[str] = field(default_factory=list)
     family: Family = "rewrite"
     single: bool = False
+    traced: dict[str, Outcome] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,18 +199,13 @@ def _exception_type(text: str | None) -> str:
     return (text or "").split(":", 1)[0].strip()
 
 
-def same_repr(a: str | None, b: str | None) -> bool:
-    """Whether two reprs show equal values: `tracer.same_value` at strictness "strict"."""
-    return same_value(a, b, strictness="strict")
-
-
 def _same_argument(a: str, b: str) -> bool:
     if a == b:
         return True
     match_a, match_b = _KWARG.match(a), _KWARG.match(b)
     if match_a and match_b:
-        return match_a[1] == match_b[1] and same_repr(match_a[2], match_b[2])
-    return same_repr(a, b)
+        return match_a[1] == match_b[1] and same_value(match_a[2], match_b[2], strictness="strict")
+    return same_value(a, b, strictness="strict")
 
 
 def compare_outcomes(original: Outcome, variant: Outcome) -> tuple[str, str] | None:
@@ -224,7 +222,9 @@ def compare_outcomes(original: Outcome, variant: Outcome) -> tuple[str, str] | N
     if original.status != variant.status:
         what = variant.exception if variant.status == "exception" else variant.status
         return "differs: status", f"original: {original.status}, variant: {what}"
-    if original.status == "ok" and not same_repr(original.result, variant.result):
+    if original.status == "ok" and not same_value(
+        original.result, variant.result, strictness="strict"
+    ):
         return "differs: return value", (
             f"original returned {original.result}, variant returned {variant.result}"
         )
@@ -915,7 +915,11 @@ def _separating_calls(
         if rule.crash_mutants:
             if compare_outcomes(ref, got) is not None:
                 out.append(call)
-        elif ref.status == "ok" and got.status == "ok" and not same_repr(ref.result, got.result):
+        elif (
+            ref.status == "ok"
+            and got.status == "ok"
+            and not same_value(ref.result, got.result, strictness="strict")
+        ):
             out.append(call)
     return out
 
@@ -967,6 +971,7 @@ def _mutants(
                 report.rejected["mutant: not told apart on a shipped call"] += 1
                 continue
             out.append(_to_variant(candidate, verdict.calls, separating))
+            out[-1].traced = dict(zip(report.calls, result, strict=True))
     return out
 
 

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import Any
 
 from tracer import Call, Outcome, SandboxPool, TraceError
@@ -406,6 +407,12 @@ def candidate_calls(calls: Sequence[str], *, count: int, seed: int, code: str = 
         Up to `count` new call expressions, in generation order. Calls that do not parse
         are left out of the derivation.
     """
+    return list(_candidate_stream(calls, count=count, seed=seed, code=code))
+
+
+def _candidate_stream(calls: Sequence[str], *, count: int, seed: int, code: str) -> Iterator[str]:
+    """`candidate_calls`' calls one at a time, drawn only as they are asked for: a prefix of
+    the stream is the same whatever is read of it."""
     parsed: list[Call] = []
     for call in calls:
         try:
@@ -413,20 +420,19 @@ def candidate_calls(calls: Sequence[str], *, count: int, seed: int, code: str = 
         except TraceError:  # not a call expression: nothing to derive from it
             continue
     if not parsed:
-        return []
+        return
     rng = random.Random(f"core-bench-inputs:{seed}:{code}")
     ctx = _make_context(parsed, rng)
     seen = {c.strip() for c in calls} | {p.render() for p in parsed}
-    out: list[str] = []
-    attempts = 0
-    while len(out) < count and attempts < count * 8:
+    made = attempts = 0
+    while made < count and attempts < count * 8:
         base = parsed[attempts % len(parsed)]
         attempts += 1
         new = _mutate_call(base, ctx)
         if new not in seen:
             seen.add(new)
-            out.append(new)
-    return out
+            made += 1
+            yield new
 
 
 def _keep(outcome: Outcome) -> str | None:
@@ -500,11 +506,14 @@ def generate_call_outcomes(
     """Up to `n` new calls on which the original behaves, with the original's (traced)
     outcome on each, so a caller needs not run them again.
 
-    New calls are derived by type-preserving mutation (`candidate_calls`) and run on the
-    original in the sandbox, traced, all candidates of a round in one `run_batch` request.
+    New calls are derived by type-preserving mutation (`candidate_calls`, `rounds` times
+    `2 * n + 4` of them) and run on the original in the sandbox, traced, in generation order.
     Calls that return within `max_steps` steps are kept, raising ones up to `max_raising`; the
-    rest are dropped (see the module docstring). Rounds repeat with fresh candidates until `n`
-    are kept or `rounds` ran out.
+    rest are dropped (see the module docstring), until `n` are kept or the candidates ran out.
+    Each candidate is run at most once, and only while calls are still wanted: a batch holds
+    about as many candidates as are still wanted at the rate kept so far (nearly every
+    candidate is kept on CRUXEval), so few are run only to be discarded. The kept calls are
+    the first `n` keepable candidates whatever the batches.
 
     Args:
         code: The problem's code (defines the entry function).
@@ -516,23 +525,23 @@ def generate_call_outcomes(
         timeout_s: Wall-clock limit per call.
         memory_mb: Memory limit of the worker.
         max_steps: Step limit per call.
-        rounds: How many rounds of candidates to try.
+        rounds: How many times `2 * n + 4` candidates to try at most.
 
     Returns:
         (call, outcome) of every kept new call, in generation order.
     """
-    # Candidates are drawn once for all rounds, so a later round never repeats an earlier one.
-    per_round = 2 * n + 4
-    candidates = candidate_calls(calls, count=per_round * rounds, seed=seed, code=code)
+    # One stream of candidates for every batch, so a later batch never repeats an earlier one.
+    stream = _candidate_stream(calls, count=(2 * n + 4) * rounds, seed=seed, code=code)
     kept: list[tuple[str, Outcome]] = []
-    raising = 0
+    raising = tried = 0
     with ExitStack() as stack:
         if pool is None:
             pool = stack.enter_context(SandboxPool(workers=1))
-        for r in range(rounds):
-            batch = candidates[r * per_round : (r + 1) * per_round]
-            if len(kept) >= n or not batch:
+        while len(kept) < n:
+            batch = list(islice(stream, _batch_size(n - len(kept), len(kept), tried)))
+            if not batch:
                 break
+            tried += len(batch)
             outcomes = _run_traced(pool, code, batch, timeout_s, memory_mb, max_steps)
             for call, outcome in zip(batch, outcomes, strict=True):
                 verdict = _keep(outcome)
@@ -544,3 +553,12 @@ def generate_call_outcomes(
                     raising += 1
                 kept.append((call, outcome))
     return kept
+
+
+def _batch_size(wanted: int, kept: int, tried: int) -> int:
+    """How many candidates to run next for `wanted` more calls: as many as the rate kept so
+    far says (all of them before any ran), and one more, since a round trip to the sandbox
+    costs more than one call that was not needed."""
+    if tried == 0 or kept == tried:
+        return wanted + 1
+    return math.ceil(wanted * tried / max(kept, 1)) + 1

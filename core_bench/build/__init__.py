@@ -28,29 +28,23 @@ from core_bench.build._parallel import build_guarded, build_in_processes
 from core_bench.build._problem import (
     ProblemBuild,
     build_problem,
-    literal_output,
     traced_output,
     variant_id,
 )
 from core_bench.build._reimplement import ProblemExtras, extras_of, with_authored
-from core_bench.build._share import Sharer
-from core_bench.build._store import FILES, WorkStore, read_jsonl, write_benchmark
+from core_bench.build._store import WorkStore, write_benchmark
 from core_bench.datasets import load_dataset, validate_problems
 from core_bench.errors import UsageError
 from core_bench.progress import Progress
-from core_bench.schemas import Manifest, Probe, Problem, SkippedRow, Variant
+from core_bench.schemas import Manifest, Problem, SkippedRow
 from tracer import SandboxPool
 
 __all__ = [
-    "FILES",
     "AuthorOptions",
-    "Benchmark",
     "BuildOptions",
     "BuildResult",
     "build_benchmark",
     "check_authors",
-    "literal_output",
-    "load_benchmark",
     "traced_output",
     "variant_id",
 ]
@@ -274,35 +268,3 @@ def _build_all(
             bar.advance()
             bar.note(failed=failures)
     return [r for r in results if r is not None]
-
-
-@dataclass(slots=True)
-class Benchmark:
-    """A built benchmark read back from its directory."""
-
-    root: Path
-    manifest: Manifest
-    problems: list[Problem]
-    variants: list[Variant]
-    probes: list[Probe]
-
-
-def load_benchmark(root: Path | str) -> Benchmark:
-    """Read a benchmark directory written by `build_benchmark`.
-
-    Raises:
-        ValueError: a file is missing or a line is not a valid record (file and line named).
-    """
-    root = Path(root)
-    missing = [name for name in (*FILES, "manifest.json") if not (root / name).is_file()]
-    if missing:
-        raise ValueError(f"{root}: not a benchmark directory (missing {', '.join(missing)})")
-    manifest = Manifest.model_validate_json((root / "manifest.json").read_text(encoding="utf-8"))
-    sharer = Sharer()  # a large benchmark's records repeat most of their values
-    return Benchmark(
-        root=root,
-        manifest=manifest,
-        problems=read_jsonl(root / "problems.jsonl", Problem, sharer),
-        variants=read_jsonl(root / "variants.jsonl", Variant, sharer),
-        probes=read_jsonl(root / "probes.jsonl", Probe, sharer),
-    )

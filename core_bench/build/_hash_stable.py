@@ -8,6 +8,10 @@ call) asks the same question at its anchor and gives an equal answer (`probe_hol
 that fails is dropped with every probe of its anchor group (the same semantic question on the
 other variants). The build counts both in the manifest: `calls.hash_unstable` and
 `probes.hash_unstable`.
+
+Only code that can observe the seed is run again (`_hash_gate.observes_hash_order` on the code
+and the calls): the rest would give the same traces. The manifest counts the problems and
+variants checked and skipped (`hash_check.problems_checked`, `hash_check.variants_skipped`...).
 """
 
 from __future__ import annotations
@@ -54,21 +58,28 @@ def stable_calls(
 
 
 def stable_probes(
-    probes: list[Probe], variants: list[Variant], alt_traces: list[list[Trace | None]]
+    probes: list[Probe],
+    variants: list[Variant],
+    alt_traces: list[list[Trace | None] | None],
 ) -> tuple[list[Probe], int]:
     """The probes that hold on the second-seed traces, and how many were dropped.
 
     Args:
         probes: the problem's probes.
         variants: its variants, in the order of `alt_traces`.
-        alt_traces: per variant, per call, the trace under the second seed (None: failed).
+        alt_traces: per variant, per call, the trace under the second seed (None: failed);
+            None for a whole variant that was not traced again (`_hash_gate`: its answers
+            cannot change with the seed), whose probes hold unless their anchor group falls.
     """
     position = {v.id: i for i, v in enumerate(variants)}
     unstable: set[str] = set()
     contexts: dict[tuple[int, int], CallContext] = {}  # one per traced (variant, call)
     for probe in probes:
         index = position[probe.variant_id]
-        trace = alt_traces[index][probe.call_index]
+        traces = alt_traces[index]
+        if traces is None:
+            continue
+        trace = traces[probe.call_index]
         if trace is None:
             unstable.add(anchor_group(probe))
             continue

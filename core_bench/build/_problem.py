@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import ast
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from core_bench.build._hash_gate import observes_hash_order
 from core_bench.build._hash_stable import HASH_UNSTABLE, stable_calls, stable_probes
 from core_bench.build._options import BuildOptions
 from core_bench.build._reimplement import ProblemExtras, check_reimplementations
@@ -84,17 +84,17 @@ def _traces(
     calls: list[str],
     options: BuildOptions,
     pool: SandboxPool,
-    first_known: Mapping[str, Outcome] | None = None,
+    known: Sequence[Mapping[str, Outcome]] = (),
 ) -> list[list[Trace | None]]:
     """The trace of every call of every code (None where the call could not be traced).
 
-    `first_known` holds outcomes of `codes[0]` traced already, with the same limits in a pool
-    of the same hash seed (the original's generated calls): those calls are not traced again
-    (a worker runs every call afresh, `random` seeded, so a trace depends only on the code and
-    the call).
+    `known[i]` holds outcomes of `codes[i]` traced already, in a pool of the same hash seed,
+    that finished within the step limit (the original's generated calls, a mutant's
+    verification calls): those calls are not traced again (a worker runs every call afresh,
+    `random` seeded, so a finished trace depends only on the code and the call).
     """
-    known = first_known or {}
-    wanted = [[call for call in calls if i > 0 or call not in known] for i, _ in enumerate(codes)]
+    known = list(known) + [{}] * (len(codes) - len(known))
+    wanted = [[call for call in calls if call not in known[i]] for i in range(len(codes))]
     results: list[list[Outcome]] = pool.map(
         list(zip(codes, wanted, strict=True)),
         timeout_s=options.timeout_s,
@@ -104,7 +104,7 @@ def _traces(
     out: list[list[Trace | None]] = []
     for i, outcomes in enumerate(results):
         fresh = dict(zip(wanted[i], outcomes, strict=True))
-        out.append([(fresh[c] if c in fresh else known[c]).trace for c in calls])
+        out.append([(fresh[c] if c in fresh else known[i][c]).trace for c in calls])
     return out
 
 
@@ -119,18 +119,6 @@ def traced_output(trace: Trace | None) -> str:
     if trace.exception is not None:
         return "!" + trace.exception.partition(":")[0].strip()
     return trace.result if trace.result is not None else "!NoTrace"
-
-
-def literal_output(stored: str) -> str | None:
-    """A stored output (`Variant.outputs`) as an answer a model can give, or None when the
-    call raised, was cut, or returned a value with no literal repr."""
-    if stored.startswith("!"):
-        return None
-    try:
-        ast.literal_eval(stored)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-    return stored
 
 
 def build_problem(
@@ -158,9 +146,11 @@ def build_problem(
     calls, outputs, verification, known = _extend_calls(problem, options, seed, pool)
     dropped: dict[str, int] = {}
     if hash_pool is not None:
-        calls, outputs, dropped["calls.hash_unstable"] = stable_calls(
-            problem, calls, outputs, hash_pool, options.timeout_s
-        )
+        dropped["calls.hash_unstable"] = 0
+        if observes_hash_order(problem.code, calls):  # else the second seed gives the same
+            calls, outputs, dropped["calls.hash_unstable"] = stable_calls(
+                problem, calls, outputs, hash_pool, options.timeout_s
+            )
         if not calls:
             return ProblemBuild(problem, failure=HASH_UNSTABLE, dropped=dropped)
     checked = None
@@ -219,7 +209,8 @@ def build_problem(
         )
     seconds["variants"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    traces = _traces([v.code for v in variants], calls, options, pool, known)
+    traced = [known] + [item.traced for item in generated]  # not traced again
+    traces = _traces([v.code for v in variants], calls, options, pool, traced)
     seconds["traces"] = time.perf_counter() - mark
     if checked is not None:  # traced where `check_reimplementations` ran them
         variants, traces = variants + checked.variants, traces + checked.traces
@@ -229,21 +220,50 @@ def build_problem(
     ]
     mark = time.perf_counter()
     probes = _probes(problem, variants, traces, options, seed)
+    counts: Counter[str] = Counter() if checked is None else checked.counts
     if hash_pool is not None:
-        alt_traces = _traces([v.code for v in variants], calls, options, hash_pool)
-        probes, dropped["probes.hash_unstable"] = stable_probes(probes, variants, alt_traces)
+        probes, dropped["probes.hash_unstable"] = _hash_checked(
+            probes, variants, calls, options, hash_pool, counts
+        )
     seconds["probes"] = time.perf_counter() - mark
     if checked is None:
-        return ProblemBuild(problem, variants, probes, seconds=seconds, dropped=dropped)
+        return ProblemBuild(
+            problem, variants, probes, seconds=seconds, counts=counts, dropped=dropped
+        )
     return ProblemBuild(
         problem,
         variants,
         probes + checked.probes,
         seconds=seconds,
-        counts=checked.counts,
+        counts=counts,
         skipped=checked.skipped,
         dropped=dropped,
     )
+
+
+def _hash_checked(
+    probes: list[Probe],
+    variants: list[Variant],
+    calls: list[str],
+    options: BuildOptions,
+    hash_pool: SandboxPool,
+    counts: Counter[str],
+) -> tuple[list[Probe], int]:
+    """The probes that hold under the second hash seed, and how many were dropped.
+
+    Only the variants whose code (with the calls) can observe the seed (`_hash_gate`) are
+    traced again; `counts` gets how many variants and problems were checked and skipped.
+    """
+    observed = [observes_hash_order(v.code, calls) for v in variants]
+    counts["hash_check.variants_checked"] += sum(observed)
+    counts["hash_check.variants_skipped"] += len(observed) - sum(observed)
+    counts["hash_check.problems_checked" if any(observed) else "hash_check.problems_skipped"] += 1
+    if not any(observed):
+        return probes, 0
+    wanted = [v.code for v, seen in zip(variants, observed, strict=True) if seen]
+    traced = iter(_traces(wanted, calls, options, hash_pool))
+    alt_traces = [next(traced) if seen else None for seen in observed]
+    return stable_probes(probes, variants, alt_traces)
 
 
 def _probes(

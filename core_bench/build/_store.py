@@ -8,14 +8,12 @@ import shutil
 from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
 
+from core_bench.benchmark import FILES
 from core_bench.build._problem import ProblemBuild
-from core_bench.build._share import Sharer
-from core_bench.schemas import Manifest, Probe, Problem, SkippedRow, Variant, read_records
+from core_bench.schemas import Manifest, Probe, Problem, SkippedRow, Variant
 
 WORK_DIR = ".work"
-FILES = ("problems.jsonl", "variants.jsonl", "probes.jsonl")
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -96,10 +94,3 @@ def write_benchmark(out: Path, store: WorkStore, count: int, manifest: Manifest)
     for name, path in paths.items():
         os.replace(partial[name], path)
     write_atomic(out / "manifest.json", manifest.model_dump_json(indent=2) + "\n")
-
-
-def read_jsonl(path: Path, model: type[Any], sharer: Sharer | None = None) -> list[Any]:
-    """Read one of a build's `.jsonl` files back into records, naming the line of a bad one;
-    line by line, equal values shared through `sharer` (`_share`)."""
-    records = read_records(path, model)
-    return [sharer.share(r) for r in records] if sharer is not None else list(records)

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from core_bench.build import load_benchmark
+from core_bench.benchmark import load_benchmark
 from core_bench.commands._args import add_suite_flags, add_task_flags
 from core_bench.errors import UsageError
 from core_bench.export import write_hf, write_inspect

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from core_bench.build import load_benchmark
+from core_bench.benchmark import load_benchmark
 from core_bench.errors import UsageError
 from core_bench.runs import STRATEGIES, TASK_KINDS, Task, make_tasks, render
 from core_bench.schemas import Strategy, TaskKind

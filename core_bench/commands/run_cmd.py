@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.benchmark import Benchmark, load_benchmark
 from core_bench.commands._args import (
     NON_NEGATIVE,
     POSITIVE,

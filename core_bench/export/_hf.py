@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 
 LICENSES = {"bundled": "mit", "cruxeval": "mit"}
 """Licenses of the datasets a build can come from (the bundled functions are this project's,

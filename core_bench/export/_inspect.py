@@ -16,8 +16,8 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from core_bench.build import Benchmark
-from core_bench.runs import Task, make_tasks, render
+from core_bench.benchmark import Benchmark
+from core_bench.runs import TASK_KINDS, Task, make_tasks, render
 from core_bench.schemas import Strategy, TaskKind
 
 TASK_MODULE = '''"""inspect_ai task of a core-bench benchmark (written by `core-bench export`).
@@ -80,7 +80,7 @@ def write_inspect(
     benchmark: Benchmark,
     out: Path | str,
     *,
-    kinds: Sequence[TaskKind] = ("output", "input", "probe", "full_trace"),
+    kinds: Sequence[TaskKind] = TASK_KINDS,
     strategies: Sequence[Strategy] = ("direct",),
     float_tolerance: float = 0.0,
 ) -> Path:

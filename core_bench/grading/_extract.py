@@ -53,12 +53,14 @@ import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import get_args
 
 from core_bench.grading._trace import parse_trace
+from core_bench.schemas import TaskKind
 from tracer import TraceError, parse_call, read_literal
 
-TASKS = ("output", "input", "probe", "full_trace")
-"""Task kinds `extract_answer` knows."""
+TASKS: tuple[TaskKind, ...] = get_args(TaskKind)
+"""Task kinds `extract_answer` knows: every kind of `schemas.TaskKind`."""
 
 _MAX_CUTS = 80
 """Most prefixes tried when reading the leading value of a line (bounds the work per line)."""

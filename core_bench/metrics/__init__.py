@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.metrics._core import Budget, draw_budget, expected_strict
 from core_bench.metrics._data import (
     Context,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.metrics._stats import Bootstrap
-from core_bench.schemas import MetricRow, Probe, Sample, Variant
+from core_bench.schemas import MetricRow, Probe, Sample, Strategy, TaskKind, Variant, Verdict
 
 
 @dataclass(slots=True)
@@ -16,19 +16,20 @@ class GradedSample:
 
     `response` and `answer` are kept only where a metric reads them (the claimed trace of an
     output or input sample of the `trace` strategy; the answer of an output sample); elsewhere
-    they are "" and None. `prompt_hash` and `reason` are not kept.
+    they are "" and None. `prompt_hash` and `reason` are not kept. `task`, `strategy` and
+    `verdict` hold the schema's literals (`read_graded` validates each line as a `Sample`).
     """
 
     task_id: str
-    task: str
-    strategy: str
+    task: TaskKind
+    strategy: Strategy
     problem_id: str
     variant_id: str
     probe_id: str | None
     call_index: int
     sample_index: int
     answer: str | None
-    verdict: str
+    verdict: Verdict
     response: str
     finish_reason: str | None
     truncated: bool

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core_bench.build import Benchmark, literal_output
+from core_bench.benchmark import Benchmark, literal_output
 from core_bench.grading import grade_value
 from core_bench.metrics._data import Context, Metric, MutantOutputs, correct
 from core_bench.schemas import MetricRow

@@ -16,7 +16,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.report._baselines import BASELINES, baseline_label, missing_roles, run_baselines
 from core_bench.report._doc import Block, Heading, Image, Paragraph, markdown
 from core_bench.report._glossary import FEW_ITEMS, HEADLINE, MEANING

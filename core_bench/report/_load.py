@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.benchmark import Benchmark, load_benchmark
 from core_bench.metrics import Graded
 from core_bench.runs import read_graded
 from core_bench.schemas import MetricRow, Sample, Summary, invalid, read_records

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.benchmark import Benchmark, load_benchmark
 from core_bench.errors import UsageError
 from core_bench.runs._client import Sampling
 from core_bench.runs._config import RunConfig

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from importlib import metadata
 from pathlib import Path
 
-from core_bench.build import FILES, Benchmark
+from core_bench.benchmark import FILES, Benchmark
 from core_bench.schemas import (
     RUN_SCHEMA_VERSION,
     BenchmarkRef,

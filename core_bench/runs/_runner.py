@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.benchmark import Benchmark, load_benchmark
 from core_bench.runs._config import RunConfig, resolve_endpoint
 from core_bench.runs._loop import Loop
 from core_bench.runs._rundir import (

@@ -19,12 +19,13 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeVar, cast
 
 from core_bench.metrics import GradedSample
 from core_bench.schemas import Sample, read_records
 
 _MISSING = -1
+_S = TypeVar("_S", bound=str)
 
 
 class SampleWriter:
@@ -109,12 +110,13 @@ def read_graded(path: Path) -> Iterator[GradedSample]:
     `GradedSample`s.
 
     Raises:
-        ValueError: a line is not a valid sample (the file and line named).
+        ValueError: a line is not a valid sample, e.g. a task kind, strategy or verdict that
+            is not one of the schema's (the file, line and field named).
     """
     shared: dict[str, str] = {}
 
-    def same(text: str) -> str:  # ids and labels repeat across samples: keep one copy of each
-        return shared.setdefault(text, text)
+    def same(text: _S) -> _S:  # ids and labels repeat across samples: keep one copy of each
+        return cast(_S, shared.setdefault(text, text))
 
     for sample in read_records(path, Sample):
         keep = sample.strategy == "trace" and sample.task in ("output", "input")

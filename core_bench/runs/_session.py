@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from types import TracebackType
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.runs._backend import Backend, make_backend
 from core_bench.runs._cache import Cached, ResponseCache, request_key
 from core_bench.runs._client import Request

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.metrics import Graded, MutantOutputs, Traces, summarize
 from core_bench.runs._tasks import Task
 from core_bench.runs._usage import truncation_rows

@@ -15,7 +15,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from core_bench.build import Benchmark, literal_output
+from core_bench.benchmark import Benchmark, literal_output
 from core_bench.probes import PROBE_TASK_KINDS, task_kind
 from core_bench.schemas import Probe, Problem, Strategy, TaskKind, Variant
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.metrics import claimed_trace, parse_steps
 from core_bench.report import RunData
 from core_bench.schemas import Probe, Problem, Sample, Variant

@@ -1,7 +1,7 @@
 """Session fixtures of the core_bench tests: the small benchmark, one sandbox pool, and the
 reference agents' runs on it.
 
-`bench` is `fake_openai.small_benchmark` (3 bundled problems), built and loaded once per
+`bench` is `shared_builds.small_benchmark` (3 bundled problems), built and loaded once per
 session; `pool` is one two-worker sandbox pool for every test that grades or runs code and
 does not need a pool of its own (another hash seed, bubblewrap on and off); `agent_runs` are
 the four reference agents with every strategy on `bench`, read by the run and plot tests. A
@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
-from fake_openai import small_benchmark
+from shared_builds import small_benchmark
 
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.benchmark import Benchmark, load_benchmark
 from core_bench.runs import STRATEGIES, RunConfig, RunResult, run
 from tracer import SandboxPool
 

@@ -7,11 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
-from fake_openai import FakeOpenAI
 
-from core_bench.build import AuthorOptions, BuildOptions, build_benchmark, load_benchmark
+from core_bench.benchmark import load_benchmark
+from core_bench.build import AuthorOptions, BuildOptions, build_benchmark
 from core_bench.build._authored_code import Rejected, extract_code
 from core_bench.cli import main
+from core_bench.fake_openai import FakeOpenAI
 from core_bench.runs import prompts
 
 EVEN = """def f(nums):

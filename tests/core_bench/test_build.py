@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 from probe_reader import Reread, check_probe
+from shared_builds import cruxeval_build_options
 
 import core_bench.build as build_module
-from core_bench.build import BuildOptions, build_benchmark, load_benchmark
+from core_bench.benchmark import FILES, load_benchmark
+from core_bench.build import BuildOptions, build_benchmark
 from core_bench.cli import main
 from core_bench.datasets import load_dataset
 from core_bench.schemas import Manifest
@@ -125,7 +127,7 @@ def test_every_probe_answer_is_rederived_from_a_fresh_trace(bundled: Path) -> No
 
 
 def read_files(out: Path) -> dict[str, bytes]:
-    return {name: (out / name).read_bytes() for name in build_module.FILES}
+    return {name: (out / name).read_bytes() for name in FILES}
 
 
 def test_same_arguments_give_byte_identical_files(
@@ -208,11 +210,12 @@ def test_bad_rows_are_reported_and_the_build_goes_on(
 
 @pytest.mark.slow
 @pytest.mark.skipif(not CRUXEVAL, reason="CORE_BENCH_CRUXEVAL is not set")
-def test_cruxeval_build_completes_and_reports_counts(tmp_path: Path) -> None:
-    options = BuildOptions(dataset=str(CRUXEVAL), variants=2, mutants=1, calls=3, probes=2)
-    result = build_benchmark(options, tmp_path)
-    counts = result.manifest.counts
-    print("\nCRUXEval build counts:", counts, "stages:", result.stage_seconds)
+def test_cruxeval_build_completes_and_reports_counts(
+    build_once: Callable[[BuildOptions], Path],
+) -> None:
+    root = build_once(cruxeval_build_options(str(CRUXEVAL)))  # shared with test_hash_gate
+    counts = load_benchmark(root).manifest.counts
+    print("\nCRUXEval build counts:", counts)
     assert counts["problems"] == 800 and counts["skipped"] == 0
     assert counts["variants.original"] == 800
     assert counts["variants.equivalent"] >= 0.95 * 2 * 800

@@ -1,6 +1,7 @@
-"""The build does not trace the original again on the calls it generated: generating them
-traced them (in a pool of the same hash seed, with the same limits), and a trace depends only on
-the code and the call, so those traces are the ones its probes are read from."""
+"""The build does not trace the original again on the calls it generated, nor a mutant on the
+calls it was verified on: generating and verifying traced them (in a pool of the same hash
+seed, finished within the step limit), and a trace depends only on the code and the call, so
+those traces are the ones its probes are read from."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from core_bench.build import BuildOptions
 from core_bench.build._problem import _traces
 from core_bench.datasets import load_dataset
 from tracer import SandboxPool
-from transforms import generate_call_outcomes
+from transforms import generate_call_outcomes, generate_variants
 
 
 def _recording(pool: SandboxPool, traced: Counter[tuple[str, str]]) -> Callable[..., Any]:
@@ -47,7 +48,7 @@ def test_generated_calls_are_not_traced_again_and_their_traces_are_the_same() ->
         known = dict(generated)
         calls = [*problem.calls, *known]
         plain_map = _recording(pool, traced)
-        reused = _traces([problem.code, variant], calls, options, pool, known)
+        reused = _traces([problem.code, variant], calls, options, pool, [known])
         fresh = plain_map([(problem.code, calls)], trace=True, timeout_s=options.timeout_s)
     assert len(known) == 3
     assert traced == Counter({(problem.code, c): 1 for c in problem.calls}) + Counter(
@@ -59,3 +60,36 @@ def test_generated_calls_are_not_traced_again_and_their_traces_are_the_same() ->
     again = [outcome.trace for outcome in fresh[0]]
     assert all(t is not None for t in again)
     assert [t.to_json() for t in reused[0] if t] == [t.to_json() for t in again if t]
+
+
+def test_mutants_are_not_traced_again_and_their_traces_are_the_same() -> None:
+    options = BuildOptions()
+    problem = load_dataset("bundled").rows[5].problem
+    traced: Counter[tuple[str, str]] = Counter()
+    with SandboxPool(workers=1) as pool:
+        known = dict(generate_call_outcomes(problem.code, problem.calls, n=4, pool=pool))
+        calls = [*problem.calls, *known]
+        variants = generate_variants(
+            problem.code,
+            calls,
+            k=1,
+            mutants=2,
+            pool=pool,
+            known_outcomes=known,
+            singles=0,
+            extra_calls=0,
+        )
+        mutants = [v for v in variants if v.kind == "mutant"]
+        codes = [problem.code, *(v.code for v in variants)]
+        plain_map = _recording(pool, traced)
+        reused = _traces(codes, calls, options, pool, [known, *(v.traced for v in variants)])
+        fresh = plain_map([(code, calls) for code in codes], trace=True, max_steps=10_000)
+    assert len(mutants) == 2 and all(set(m.traced) == set(calls) for m in mutants)
+    assert not any((m.code, call) in traced for m in mutants for call in calls)
+    assert all(
+        traced[(v.code, call)] == 1 for v in variants if v.kind != "mutant" for call in calls
+    )
+    for trace, again in zip(reused, fresh, strict=True):
+        assert [t.to_json() if t else None for t in trace] == [
+            o.trace.to_json() if o.trace else None for o in again
+        ]

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from fake_openai import small_benchmark
+from shared_builds import small_benchmark
 
 from core_bench.cli import main
 from core_bench.schemas import RECORDS, SCHEMA_VERSION, RunManifest, Summary

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from core_bench.build import BuildOptions, build_benchmark, load_benchmark
+from core_bench.benchmark import load_benchmark
+from core_bench.build import BuildOptions, build_benchmark
 from core_bench.datasets import load_dataset
 from core_bench.datasets._core_qa import _without_typing_annotations
 from core_bench.grading import grade_response

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.cli import main
 from core_bench.export import inspect_samples
 from core_bench.runs import make_tasks, render

@@ -13,13 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from core_bench.build import (
-    Benchmark,
-    BuildOptions,
-    literal_output,
-    load_benchmark,
-    traced_output,
-)
+from core_bench.benchmark import Benchmark, literal_output, load_benchmark
+from core_bench.build import BuildOptions, traced_output
 from core_bench.cli import main
 from core_bench.metrics import summarize
 from core_bench.runs import RunResult, read_samples

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from records import manifest, sample
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.metrics import draw_budget, expected_strict, summarize
 from core_bench.metrics._core import CALLS, IMPLEMENTATIONS, PROBES
 from core_bench.schemas import (

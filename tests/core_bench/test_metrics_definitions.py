@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from records import located, manifest, sample
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.metrics import parse_steps, position_bucket, summarize
 from core_bench.schemas import (
     Anchor,

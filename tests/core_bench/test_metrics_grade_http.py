@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fake_openai import FakeOpenAI, answers_for, tasks_of
-
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.commands.grade_cmd import regrade
+from core_bench.fake_openai import FakeOpenAI, answers_for, tasks_of
 from core_bench.runs import RunConfig, read_samples, run
 from core_bench.runs._rundir import sample_lines
 from tracer import SandboxPool

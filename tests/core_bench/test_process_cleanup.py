@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from fake_openai import small_benchmark
 from sandbox_modes import HANG_GUARD
+from shared_builds import small_benchmark
 
 pytestmark = HANG_GUARD
 

@@ -3,11 +3,12 @@ file, the line, the field and the problem of a bad line."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from core_bench.build import read_jsonl
+from core_bench.benchmark import read_jsonl
 from core_bench.runs import read_graded
 from core_bench.schemas import Problem, read_records
 
@@ -52,4 +53,27 @@ def test_samples_name_the_bad_line_alike(tmp_path: Path) -> None:
     path = tmp_path / "samples.jsonl"
     path.write_text("\n[1]\n")
     with pytest.raises(ValueError, match=r"samples\.jsonl:2: not a valid sample \(the line: "):
+        list(read_graded(path))
+
+
+@pytest.mark.parametrize(
+    "field, value", [("task", "outputs"), ("verdict", "great"), ("strategy", "guess")]
+)
+def test_a_sample_with_an_unknown_label_is_named(tmp_path: Path, field: str, value: str) -> None:
+    good = {
+        "task_id": "direct/output/p:original:c0",
+        "task": "output",
+        "strategy": "direct",
+        "problem_id": "p",
+        "variant_id": "p:original",
+        "call_index": 0,
+        "sample_index": 0,
+        "prompt_hash": "0" * 16,
+        "response": "[ANSWER]1[/ANSWER]",
+        "answer": "1",
+        "verdict": "correct",
+    }
+    path = tmp_path / "samples.jsonl"
+    path.write_text(json.dumps(good) + "\n" + json.dumps({**good, field: value}) + "\n")
+    with pytest.raises(ValueError, match=rf"samples\.jsonl:2: not a valid sample \({field}: "):
         list(read_graded(path))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.cli import main
 from core_bench.report import CSV_COLUMNS, write_report
 from core_bench.report._tables import format_value

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from records import original_task
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.runs import (
     STRATEGIES,
     RunConfig,

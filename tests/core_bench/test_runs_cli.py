@@ -8,12 +8,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fake_openai import FakeOpenAI, answers_for, small_benchmark, tasks_of
+from shared_builds import small_benchmark
 
 import core_bench.runs._bundled as bundled
-from core_bench.build import BuildOptions, load_benchmark
+from core_bench.benchmark import load_benchmark
+from core_bench.build import BuildOptions
 from core_bench.cli import main
 from core_bench.datasets import load_dataset
+from core_bench.fake_openai import FakeOpenAI, answers_for, tasks_of
 from core_bench.runs import AGENTS
 
 

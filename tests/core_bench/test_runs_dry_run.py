@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
-from fake_openai import small_benchmark
+from shared_builds import small_benchmark
 
-from core_bench.build import load_benchmark
+from core_bench.benchmark import load_benchmark
 from core_bench.cli import main
 from core_bench.runs import estimate_tokens, make_tasks, render
 
@@ -76,7 +76,7 @@ def test_ctrl_c_leaves_an_interrupted_manifest_with_counts(bench: Path, tmp_path
     import sys
     import time
 
-    from fake_openai import FakeOpenAI
+    from core_bench.fake_openai import FakeOpenAI
 
     out = tmp_path / "run"
     with FakeOpenAI(latency_s=0.3) as server:

@@ -12,10 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_openai import RETRYABLE_FAULTS, FakeOpenAI, Fault, FaultKind, answers_for, tasks_of
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.cli import main
+from core_bench.fake_openai import (
+    RETRYABLE_FAULTS,
+    FakeOpenAI,
+    Fault,
+    FaultKind,
+    answers_for,
+    tasks_of,
+)
 from core_bench.runs import ResponseCache, RunConfig, RunResult, Sampling, Task, render, run
 from tracer import SandboxPool
 

@@ -13,10 +13,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from fake_openai import tasks_of
 from records import original_task
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
+from core_bench.fake_openai import tasks_of
 from core_bench.grading import extract_answer, grade_response
 from core_bench.runs import STRATEGIES, ReferenceAgent, Task, make_tasks, prompts, render
 from tracer import trace

@@ -11,11 +11,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from fake_openai import small_benchmark
+from shared_builds import small_benchmark
 
 import core_bench.runs.agents
 import core_bench.runs.backends
-from core_bench.build import Benchmark, load_benchmark
+from core_bench.benchmark import Benchmark, load_benchmark
 from core_bench.runs import (
     AGENTS,
     BACKENDS,

@@ -12,9 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
-from fake_openai import FakeOpenAI, answers_for, small_benchmark, tasks_of
+from shared_builds import small_benchmark
 
-from core_bench.build import load_benchmark
+from core_bench.benchmark import load_benchmark
+from core_bench.fake_openai import FakeOpenAI, answers_for, tasks_of
 from core_bench.runs import prompts
 
 LIMIT = "2"

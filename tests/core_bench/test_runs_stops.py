@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_openai import FEWSHOT_RAMBLE, FakeOpenAI, answers_for, tasks_of
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
+from core_bench.fake_openai import FEWSHOT_RAMBLE, FakeOpenAI, answers_for, tasks_of
 from core_bench.report import write_report
 from core_bench.runs import RunConfig, RunResult, Sampling, Task, run
 from core_bench.runs._prompts import stop_sequences

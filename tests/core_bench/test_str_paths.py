@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from core_bench.build import BuildOptions, build_benchmark, load_benchmark
+from core_bench.benchmark import load_benchmark
+from core_bench.build import BuildOptions, build_benchmark
 from core_bench.export import write_hf, write_inspect
 from core_bench.report import load_runs, write_report
 from core_bench.runs import RunConfig, default_out, read_samples, regrade, run, write_atomic

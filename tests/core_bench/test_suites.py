@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from records import manifest
 
-from core_bench.build import Benchmark
+from core_bench.benchmark import Benchmark
 from core_bench.runs import make_tasks
 from core_bench.schemas import (
     Anchor,

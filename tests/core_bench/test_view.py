@@ -10,9 +10,9 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from fake_openai import small_benchmark
+from shared_builds import small_benchmark
 
-from core_bench.build import load_benchmark
+from core_bench.benchmark import load_benchmark
 from core_bench.cli import main
 from core_bench.runs import RunConfig, read_samples, run
 from core_bench.view import script_json, write_viewer

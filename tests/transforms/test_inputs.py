@@ -157,3 +157,78 @@ def test_derived_calls_write_sets_in_sorted_order() -> None:
     for call in out:
         argument = parse_call(call).args[0]
         assert argument.text == render_literal(argument.value), call
+
+
+class _CountingPool(SandboxPool):
+    """A sandbox pool that remembers every call it ran (the calls stage's optimisation is
+    about how many it runs)."""
+
+    def __init__(self) -> None:
+        super().__init__(workers=1)
+        self.ran: list[str] = []
+
+    def run_batch(self, code: str, calls: Any, **options: Any) -> Any:
+        self.ran.extend(calls)
+        return super().run_batch(code, calls, **options)
+
+
+def _rounds_reference(
+    code: str, calls: list[str], n: int, pool: SandboxPool, max_raising: int
+) -> list[str]:
+    """The calls stage before batches were sized to what is still wanted: three rounds of
+    `2n + 4` candidates, each round run whole, the first `n` keepable kept."""
+    from transforms._inputs import _keep, _run_traced
+
+    per_round = 2 * n + 4
+    candidates = candidate_calls(calls, count=per_round * 3, seed=0, code=code)
+    kept: list[str] = []
+    raising = 0
+    for r in range(3):
+        batch = candidates[r * per_round : (r + 1) * per_round]
+        if len(kept) >= n or not batch:
+            break
+        outcomes = _run_traced(pool, code, batch, 2.0, 512, 10_000)
+        for call, outcome in zip(batch, outcomes, strict=True):
+            verdict = _keep(outcome)
+            if verdict is None or len(kept) >= n:
+                continue
+            if verdict == "raise":
+                if raising >= max_raising:
+                    continue
+                raising += 1
+            kept.append(call)
+    return kept
+
+
+GENERATION_CASES = [
+    ("def f(xs):\n    return sorted(xs)[0]\n", ["f([3, 1, 2])"]),  # [] raises: capped
+    ("def f(s, c):\n    return s.index(c)\n", ["f('abcab', 'b')"]),  # most candidates raise
+    ("def f(n):\n    while n != 1:\n        n -= 2\n    return n\n", ["f(7)"]),  # even n loops
+    ("def f(d, k):\n    return d[k] * 2\n", ["f({'a': 1, 'b': 2}, 'a')"]),
+]
+
+
+@pytest.mark.parametrize(("code", "calls"), GENERATION_CASES)
+def test_generated_calls_are_those_of_whole_rounds_with_each_candidate_run_once(
+    pool: SandboxPool, code: str, calls: list[str]
+) -> None:
+    from transforms import generate_call_outcomes
+
+    expected = _rounds_reference(code, calls, 8, pool, max_raising=2)
+    with _CountingPool() as counting:
+        got = generate_call_outcomes(code, calls, n=8, pool=counting, max_steps=10_000)
+    assert [call for call, _ in got] == expected
+    assert len(counting.ran) == len(set(counting.ran))  # no candidate runs twice
+    # at most one candidate beyond the last kept per batch, and never more than whole rounds
+    assert len(counting.ran) <= len(candidate_calls(calls, count=60, seed=0, code=code))
+    assert all(call in counting.ran for call in expected)
+
+
+def test_candidates_that_all_finish_are_run_about_once_each(pool: SandboxPool) -> None:
+    from transforms import generate_call_outcomes
+
+    code, calls = "def f(a, b):\n    return a + b\n", ["f(1, 2)"]
+    with _CountingPool() as counting:
+        got = generate_call_outcomes(code, calls, n=10, pool=counting)
+    assert len(got) == 10
+    assert len(counting.ran) == 11  # one batch of the 10 wanted and one spare; rounds ran 24

@@ -12,6 +12,9 @@ Like a real model that goes on past its answer, it can `ramble`: append text aft
 up to the request's `max_tokens` (finish_reason "length"), unless `honour_stop` is on and the
 request sends a stop sequence that occurs in the text (cut there, finish_reason "stop"). A
 token is `TOKEN_CHARS` characters; `usage` counts the prompt and completion that way.
+
+It ships in the package so that the tests and the `bench/` scripts share it (`bench/` never
+imports `tests/`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,20 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
+
+from core_bench.schemas import Strategy
+
+__all__ = [
+    "DEFAULT_ANSWER",
+    "FEWSHOT_RAMBLE",
+    "RETRYABLE_FAULTS",
+    "TOKEN_CHARS",
+    "FakeOpenAI",
+    "Fault",
+    "FaultKind",
+    "answers_for",
+    "tasks_of",
+]
 
 FaultKind = Literal["429", "500", "503", "400", "drop", "slow", "malformed", "empty"]
 RETRYABLE_FAULTS: tuple[FaultKind, ...] = ("429", "500", "503", "drop", "slow", "malformed")
@@ -355,7 +372,8 @@ class _Handler(BaseHTTPRequestHandler):
                 choice = {"index": 0, "text": piece, "finish_reason": None, "logprobs": None}
                 events.append(_envelope("text_completion", model, [choice]))
         last: dict[str, Any] = {"index": 0, "finish_reason": finish}
-        last.update({"delta": {}} if chat else {"text": "", "logprobs": None})
+        end: dict[str, Any] = {"delta": {}} if chat else {"text": "", "logprobs": None}
+        last.update(end)
         kind = "chat.completion.chunk" if chat else "text_completion"
         events.append(_envelope(kind, model, [last]))
         if usage is not None:  # as OpenAI sends it: a last chunk with no choices
@@ -417,7 +435,9 @@ def _completion_body(
 # -- answers for a benchmark (core-bench test support) ------------------------------------------
 
 
-def tasks_of(benchmark: Any, *, strategies: tuple[str, ...] = ("direct",), **options: Any) -> Any:
+def tasks_of(
+    benchmark: Any, *, strategies: tuple[Strategy, ...] = ("direct",), **options: Any
+) -> Any:
     """The tasks a run makes of `benchmark` (mutant outputs found in a sandbox, as runs do)."""
     from core_bench.runs import make_tasks
     from tracer import SandboxPool
@@ -456,18 +476,3 @@ def answers_for(
         else:
             answers[prompt.text] = text.removeprefix(prompt.primer).removesuffix(prompts.STOP)
     return answers
-
-
-def small_benchmark(root: Any) -> Any:
-    """A small benchmark (3 bundled problems, 2 variants and 1 mutant each), built once per
-    test session under `root` (pytest's base temporary directory; its parent, shared by every
-    worker, under pytest-xdist) and shared by test files."""
-    from pathlib import Path
-
-    from shared_builds import build_shared, shared_root
-
-    from core_bench.build import BuildOptions, build_benchmark
-
-    options = BuildOptions(limit=3, variants=2, mutants=1, calls=3, probes=2)
-    out = shared_root(Path(root)) / "runs-small-benchmark"
-    return build_shared(out, lambda directory: build_benchmark(options, directory))
