@@ -20,7 +20,10 @@ does not (each kind is counted in both, and reported when the variant has more):
 - "one-operation helper": a function the original does not have that does one operator or
   one call (`def is_in(y, n): return y in n`, a loop body of `total += x`): nobody names that;
 - "clash suffix": a new identifier numbered to avoid a clash with a name in use (`items_2`
-  next to `items`) where a person would have picked another name.
+  next to `items`) where a person would have picked another name;
+- "literal-first comparison": a comparison that puts a literal or an expression of literals
+  before a non-literal (`while 1 < len(xs)`, `if 0 == x % 2`, `None is x`), which a person
+  writes the other way round (chains such as `0 < x < 10` and membership tests are natural).
 
 Only `distractor` variants may have them; the test over all CRUXEval problems and
 `bench/naturalness.py` use this module to check it.
@@ -55,10 +58,12 @@ ARTIFACT_KINDS: tuple[str, ...] = (
     "negated comparison",
     "one-operation helper",
     "clash suffix",
+    "literal-first comparison",
 )
 
 _OBFUSCATED = re.compile(r"^(?:[lI][lI1]{4,}|O[O0o]{3,}|_0x[0-9a-f]{4})$")
 _CLASH_SUFFIX = re.compile(r"^[A-Za-z_]\w*?_\d+$")
+_ORDERED = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot)
 _OPERATIONS = (
     ast.BinOp, ast.Compare, ast.BoolOp, ast.Call, ast.IfExp, ast.Subscript, ast.UnaryOp,
     ast.AugAssign, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
@@ -101,7 +106,16 @@ def _kind(node: ast.AST) -> str | None:
         constant_false = _literal_only(node.test) and _falsy(node.test)
         return "constant test" if constant_false else None
     if isinstance(node, ast.BinOp | ast.Compare):
-        return "literal arithmetic" if _literal_only(node) else None
+        if _literal_only(node):
+            return "literal arithmetic"
+        if (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], _ORDERED)
+            and _literal_only(node.left)
+        ):
+            return "literal-first comparison"
+        return None
     if isinstance(node, ast.Name) and node.id == "StopIteration":
         return "next desugaring"
     if isinstance(node, ast.Name | ast.arg | ast.FunctionDef):

@@ -11,6 +11,7 @@ from transforms._analysis import (
     bool_operands,
     in_boolean_context,
     in_function,
+    is_literal,
     is_pure,
     keep_parens,
     may_raise,
@@ -125,8 +126,26 @@ _MIRROR: dict[type[cst.BaseCompOp], type[cst.BaseCompOp]] = {
 }
 
 
+def _constant(expr: cst.BaseExpression) -> bool:
+    """A literal or an expression of literals only (`-1`, `2 ** 8`, `(1, 2)`), or a
+    module constant named in capitals (`LIMIT`): what a person writes right of a comparison."""
+    expr = strip_parens(expr)
+    if is_literal(expr):
+        return True
+    if isinstance(expr, cst.Name):
+        return expr.value.isupper() and len(expr.value) > 1
+    if isinstance(expr, cst.UnaryOperation):
+        return _constant(expr.expression)
+    if isinstance(expr, cst.BinaryOperation):
+        return _constant(expr.left) and _constant(expr.right)
+    if isinstance(expr, cst.Tuple | cst.List | cst.Set):
+        return all(isinstance(e, cst.Element) and _constant(e.value) for e in expr.elements)
+    return False
+
+
 class FlipComparison(Transform):
-    """`a < b` -> `b > a` (and `a == b` -> `b == a`...)."""
+    """`a < b` -> `b > a` (and `a == b` -> `b == a`...) between two operands that are not
+    constants, and `0 < x` -> `x > 0`; never `x > 0` -> `0 < x`, which nobody writes."""
 
     name = "flip_comparison"
     kind = "equivalent"
@@ -143,6 +162,8 @@ class FlipComparison(Transform):
             if type(target.operator) not in _MIRROR or not in_function(node, info):
                 continue
             left, right = node.left, target.comparator
+            if _constant(right):
+                continue  # the flip would put the constant first: `while 1 < len(xs)`
             if not (is_pure(left, info) and is_pure(right, info)):
                 continue
             if may_raise(left, info) and may_raise(right, info):

@@ -506,10 +506,12 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
 
     Singles (the factorial design's factors): up to `plan.singles` transforms that apply to the
     original, each alone, one slot going to a renaming when there are two or more, the rest to
-    structural transforms in a seeded random order (every applicable transform has the same
-    chance, so per-transform figures cover every transform), except that those which leave
-    the identifier-normalised tokens almost as they were (`_SURFACE_SIMILARITY`: helper
-    extraction, naming a returned value, reordering) come after those that change them.
+    structural transforms: all but one to those that change the structure most, the last to
+    one of the others in a seeded random order (so every applicable transform keeps a chance
+    of a single, and per-transform figures cover every transform), those which leave the
+    identifier-normalised tokens almost as they were (`_SURFACE_SIMILARITY`: helper
+    extraction, naming a returned value, reordering) after those that change them
+    (`_pick_singles`).
 
     Composed chains: which structural transforms apply is found lazily (tried in a shuffled
     order until `_SPARE_APPLICABLE` more than a chain holds apply, and the idioms until one
@@ -532,8 +534,7 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
     wanted = max(plan.max_chain + _SPARE_APPLICABLE, structural_singles)
     applicable = _applicable(builder, structural, salt, wanted)
     changed = {name: _structural_similarity(builder, name, salt) for name in applicable}
-    by_change = sorted(applicable, key=lambda name: changed[name] >= _SURFACE_SIMILARITY)
-    singles = [[name] for name in by_change[:structural_singles]]
+    singles = [[name] for name in _pick_singles(applicable, changed, structural_singles)]
     if rename_slot:
         singles.append([renames[0]])
     pool = applicable[: plan.max_chain + _SPARE_APPLICABLE]
@@ -545,6 +546,21 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
     ranked = [(_structural_similarity(builder, name, salt), i, name) for i, name in enumerate(pool)]
     order = [name for _, _, name in sorted(ranked)]
     return _Round(singles, _composed_chains(order, renames, rng, plan, idioms & set(order)))
+
+
+def _pick_singles(applicable: Sequence[str], changed: dict[str, float], slots: int) -> list[str]:
+    """The structural singles of a problem: all but one of the `slots` go to the transforms
+    that change the structure most (lowest identifier-normalised Jaccard `changed`), the last
+    to the first of the others in `applicable`'s (seeded random) order, so every applicable
+    transform keeps a chance of a single of its own; transforms that leave the tokens almost
+    as they were (`_SURFACE_SIMILARITY`) come last either way."""
+    if slots <= 0:
+        return []
+    by_change = sorted(applicable, key=lambda name: changed[name])  # stable: ties keep order
+    most = by_change[: slots - 1]
+    rest = [name for name in applicable if name not in most]
+    rest.sort(key=lambda name: changed[name] >= _SURFACE_SIMILARITY)
+    return most + rest[:1]
 
 
 def _structural_similarity(builder: _Builder, name: str, salt: int) -> float:

@@ -1,9 +1,12 @@
-"""Names for extracted helpers that say what they compute (`is_vowel`, `split_words`,
-`count_matches`), as a person naming a helper would; generic names (`evaluate`,
-`test_value`) only when the expression tells nothing."""
+"""Names for extracted helpers that say what they compute, as a person naming a helper
+would: a predicate reads as a question (`is_vowel`, `has_name`, `differs_from_limit`), a
+computation as a verb phrase (`split_words`, `count_items`, `combine_text`); generic names
+(`compute`, `check`) only when the expression tells nothing. `value_names` gives the noun
+for a variable that holds the value (`length_of_items`)."""
 
 from __future__ import annotations
 
+import keyword
 import re
 
 import libcst as cst
@@ -104,6 +107,54 @@ _COMPARE_WORDS: dict[type[cst.BaseCompOp], str] = {
     cst.Is: "is",
     cst.IsNot: "is_not",
 }
+# Verb phrases for helpers that compute a value (a helper is named for what it does).
+_BUILTIN_VERBS = {
+    "len": "count",
+    "sum": "sum",
+    "max": "find_largest",
+    "min": "find_smallest",
+    "sorted": "sort",
+    "reversed": "reverse",
+    "round": "round",
+    "enumerate": "number",
+    "zip": "pair",
+    "set": "dedupe",
+}
+_CONVERSIONS = {
+    "str": "text",
+    "int": "int",
+    "float": "float",
+    "list": "list",
+    "tuple": "tuple",
+    "dict": "dict",
+}
+_BINARY_VERBS: dict[type[cst.BaseBinaryOp], str] = {
+    cst.Add: "combine",
+    cst.Subtract: "subtract_from",
+    cst.Multiply: "multiply",
+    cst.Divide: "divide",
+    cst.FloorDivide: "divide",
+    cst.Power: "raise",
+}
+_BINARY_RESULTS: dict[type[cst.BaseBinaryOp], str] = {
+    cst.Add: "sum",
+    cst.Subtract: "difference",
+    cst.Multiply: "product",
+    cst.Divide: "ratio",
+    cst.FloorDivide: "quotient",
+    cst.Modulo: "remainder",
+    cst.Power: "power",
+}
+# A negated predicate, by how the name starts: `not is_x` is `is_not_x`, `not has_x` is
+# `is_missing_x`, `not differs_from_x` is `equals_x`.
+_NEGATED_PREFIXES = (
+    ("is_missing_", "has_"),
+    ("is_not_", "is_"),
+    ("is_", "is_not_"),
+    ("has_", "is_missing_"),
+    ("starts_with", "does_not_start_with"),
+    ("ends_with", "does_not_end_with"),
+)
 _CHAR_CLASSES = {
     "aeiou": "vowel",
     "aeiouAEIOU": "vowel",
@@ -142,16 +193,36 @@ def _join(*parts: str | None) -> str | None:
         return None
     name = re.sub(r"[^0-9a-z_]", "", "_".join(words).lower())
     name = re.sub(r"_+", "_", name).strip("_")
+    if keyword.iskeyword(name) or name in ("is", "not"):
+        return None
     return name if name.isidentifier() and len(name) <= 30 else None
+
+
+def _negated(name: str | None) -> str | None:
+    """The predicate name for `not <name>` (`is_even` -> `is_not_even`)."""
+    for prefix, replacement in _NEGATED_PREFIXES if name else ():
+        if name and name.startswith(prefix):
+            return _join(replacement + name[len(prefix) :])
+    if name and "_differs_from_" in f"_{name}":
+        return _join(name.replace("differs_from", "equals"))
+    return None
+
+
+def _operand(expr: cst.BaseExpression) -> str | None:
+    """A word for the right operand of a comparison: its word, or a small integer."""
+    expr = strip_parens(expr)
+    if isinstance(expr, cst.Integer) and len(expr.value) <= 4:
+        return expr.value
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        inner = _operand(expr.expression)
+        return _join("minus", inner) if inner and inner.isdigit() else None
+    return _word(expr)
 
 
 def _predicate(expr: cst.BaseExpression) -> str | None:
     expr = strip_parens(expr)
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
-        inner = _predicate(expr.expression)
-        if inner and inner.startswith("is_"):
-            return "is_not_" + inner[3:]
-        return _join("not", inner)
+        return _negated(_predicate(expr.expression))
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
         method = expr.func.attr.value
         if method.startswith("is") and len(method) > 2:
@@ -170,6 +241,12 @@ def _predicate(expr: cst.BaseExpression) -> str | None:
             glue = "and" if isinstance(expr.operator, cst.And) else "or"
             first, second = (w[3:] for w in words[:2] if w)
             return _join("is", first, glue, second)
+        if all(words[:2]):
+            joined = _join(
+                words[0], "and" if isinstance(expr.operator, cst.And) else "or", words[1]
+            )
+            if joined and len(words) == 2:
+                return joined  # `has_name_and_is_even`
         return _join("check", _word(parts[-1]))
     if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1:
         target = expr.comparisons[0]
@@ -199,10 +276,26 @@ def _predicate(expr: cst.BaseExpression) -> str | None:
         if isinstance(right, cst.Name) and right.value == "None":
             return _join("is_missing" if op is cst.Is else "has", _word(left))
         if op in (cst.In, cst.NotIn):
-            return _join("is" if op is cst.In else "not", "in", _word(right))
+            return _join("is" if op is cst.In else "is_not", "in", _word(right))
+        subject, other = _word(left), _operand(right)
         if op is cst.Equal:
-            return _join("is", _word(right) or "match") if _word(left) else None
-        return _join("is", _word(left), _COMPARE_WORDS.get(op), _word(right) or "limit")
+            if isinstance(right, cst.SimpleString) and subject:
+                value = right.evaluated_value
+                if (
+                    isinstance(value, str)
+                    and value.isidentifier()
+                    and value.islower()
+                    and len(value) > 2
+                ):
+                    return _join("is", value)  # `mode == 'fast'`: `is_fast`
+                return None
+            return _join(subject, "equals", other) if subject and other else None
+        if op is cst.NotEqual:
+            return _join(subject, "differs_from", other or "limit")
+        if op in (cst.Is, cst.IsNot):
+            word = "same_as" if op is cst.Is else "not_same_as"
+            return _join("is", subject, word, other) if subject and other else None
+        return _join("is", subject, _COMPARE_WORDS.get(op), other or "limit")
     return None
 
 
@@ -256,12 +349,77 @@ def _value(expr: cst.BaseExpression) -> str | None:
     return None
 
 
+def _verb_phrase(expr: cst.BaseExpression) -> str | None:
+    """What a helper returning `expr` does: `count_items`, `combine_text`, `slice_text`."""
+    expr = strip_parens(expr)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
+        func = expr.func.value
+        arg = _word(expr.args[0].value) if expr.args else None
+        if arg is None or func not in _BUILTIN_NOUNS:
+            return None
+        if func in _CONVERSIONS:
+            return _join(arg, "to", _CONVERSIONS[func])
+        verb = _BUILTIN_VERBS.get(func)
+        return _join(verb, arg) if verb else _join("get", _BUILTIN_NOUNS[func], "of", arg)
+    if isinstance(expr, cst.BinaryOperation):
+        right = strip_parens(expr.right)
+        left = strip_parens(expr.left)
+        halved = isinstance(expr.operator, cst.FloorDivide | cst.Divide)
+        if halved and isinstance(right, cst.Integer) and right.value == "2":
+            return _join("halve", _word(left) or "value")
+        if isinstance(expr.operator, cst.Modulo):
+            if isinstance(left, cst.SimpleString | cst.ConcatenatedString):
+                return _join("format", _word(right) or "text")  # `'%s!' % name`
+            if isinstance(right, cst.Integer) and _word(left):
+                return _join(_word(left), "mod", right.value)
+            return "compute_remainder"
+        if isinstance(expr.operator, cst.Add) and (
+            isinstance(left, cst.SimpleString | cst.FormattedString)
+            or isinstance(right, cst.SimpleString | cst.FormattedString)
+        ):
+            return _join("build", _word(left) or _word(right) or "text")
+        verb = _BINARY_VERBS.get(type(expr.operator))
+        subject = _word(left)
+        if verb is None:
+            return None
+        if subject is None:
+            result = _BINARY_RESULTS.get(type(expr.operator))
+            return _join("compute", result) if result else None
+        return _join(verb, subject)
+    if isinstance(expr, cst.Subscript):
+        inner = _word(expr.value)
+        slice_ = expr.slice[0].slice if len(expr.slice) == 1 else None
+        if isinstance(slice_, cst.Slice):
+            step = slice_.step
+            if (
+                step is not None
+                and isinstance(step, cst.UnaryOperation)
+                and slice_.lower is None
+                and slice_.upper is None
+            ):
+                return _join("reverse", inner or "copy")
+            return _join("slice", inner) if inner else None
+        return _join("pick_from", inner) if inner else None
+    if isinstance(expr, cst.IfExp):
+        return _join("choose", _word(expr.body) or _word(expr.orelse))
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        method = expr.func.attr.value
+        if method.startswith("is") and len(method) > 2 and method[2:].isalpha():
+            return _join("is", method[2:])  # `text[a:b].isascii()`: `is_ascii`, a question
+    return _value(expr)  # a method call: `split_text`, `replace_in_text`
+
+
 def expression_helper_names(expr: cst.BaseExpression, predicate: bool) -> list[str]:
-    """Candidate names for a helper that returns `expr`, best first (may be empty)."""
-    found = _predicate(expr) if predicate else _value(expr)
-    if found is None and predicate:
-        value = _value(expr)
-        found = _join("is", value) if value else None
+    """Candidate names for a helper that returns `expr`, best first (may be empty): a
+    question for a predicate, a verb phrase for a computation."""
+    found = _predicate(expr) if predicate else _verb_phrase(expr)
+    return [found] if found else []
+
+
+def value_names(expr: cst.BaseExpression) -> list[str]:
+    """Candidate names for a variable holding the value of `expr` (`length_of_items`,
+    `split_text`), best first (may be empty)."""
+    found = _value(expr)
     return [found] if found else []
 
 

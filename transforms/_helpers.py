@@ -358,7 +358,14 @@ class ExtractHelperExpr(_Extract):
         a space or a bracket anyway (`return (a + b) * k` -> `return scaled(a, b, k)`, not
         `return (scaled(a, b, k))`); `return(x)` keeps them."""
         call = getattr(self, "_call", None)
-        if call is None or not call.lpar or self.site.expr.lpar:
+        if call is None or not call.lpar:
+            return result
+        if isinstance(result, cst.BinaryOperation) and call in (result.left, result.right):
+            # `(d[k] if k in d else 0) + 1`: the parentheses were the conditional's; a call
+            # next to an operator symbol needs none.
+            side = "left" if result.left is call else "right"
+            return result.with_changes(**{side: strip_parens(call)})
+        if self.site.expr.lpar:
             return result
         if isinstance(result, cst.Return) and result.value is not None:
             spaced = not isinstance(result.whitespace_after_return, cst.SimpleWhitespace) or (
@@ -471,7 +478,17 @@ class ExtractLoopBody(_Extract):
                 return None
         if not self.movable(func, loop.body, [*params, *written]):
             return None
-        return _LoopSite(loop=loop, func=func, params=params, returns=written)
+        # Return only what the caller reads after the call: the next run of the body (a
+        # value carried over, not one the body or the loop header binds afresh), the loop's
+        # test or `else`, or the code after the loop.
+        fresh = target_names(loop.target) or set() if isinstance(loop, cst.For) else set()
+        returns = [
+            name
+            for name in written
+            if _read_after(loop, func, info, name)
+            or (name not in fresh and not _assigned_before_read(body, name))
+        ]
+        return _LoopSite(loop=loop, func=func, params=params, returns=returns)
 
     def _rewrite(
         self, original_node: cst.For | cst.While, updated_node: cst.For | cst.While
@@ -546,6 +563,32 @@ def _private_loop_vars(body: cst.CSTNode, func: cst.FunctionDef) -> set[str]:
             if count_refs(func, name) == own:
                 private.add(name)
     return private
+
+
+def _read_after(
+    loop: cst.For | cst.While, func: cst.FunctionDef, info: ModuleInfo, name: str
+) -> bool:
+    """Whether `name` may be read after a run of `loop`'s body other than by the body itself:
+    in the `while` test, the `else` clause, after the loop, or anywhere outside the body
+    when an enclosing loop may run it again."""
+    body_refs = count_refs(loop.body, name)
+    if isinstance(loop, cst.For):
+        body_refs += count_refs(loop.target, name)
+    for ancestor in info.ancestors(loop):
+        if ancestor is func:
+            break
+        if isinstance(ancestor, cst.For | cst.While):
+            return count_refs(func, name) > body_refs
+    if isinstance(loop, cst.While) and count_refs(loop.test, name):
+        return True
+    if loop.orelse is not None and count_refs(loop.orelse, name):
+        return True
+    names = variable_names(func)
+    inside = {id(n) for n in variable_names(loop)}
+    last = max((i for i, n in enumerate(names) if id(n) in inside), default=None)
+    if last is None:
+        return count_refs(func, name) > body_refs
+    return any(n.value == name for n in names[last + 1 :])
 
 
 def _bound_by(node: cst.CSTNode) -> list[str]:

@@ -93,8 +93,18 @@ class ReturnConditionToBranch(IdiomRewrite):
             return updated_node
         small = updated_node.body[0]
         assert isinstance(small, cst.Return) and small.value is not None
+        test = strip_parens(small.value)
+        if (
+            isinstance(test, cst.Call)
+            and isinstance(test.func, cst.Name)
+            and test.func.value == "bool"
+            and len(test.args) == 1
+            and not test.args[0].star
+            and test.args[0].keyword is None
+        ):
+            test = strip_parens(test.args[0].value)  # `if bool(s):` is `if s:`
         branch = cst.If(
-            test=strip_parens(small.value),
+            test=test,
             body=cst.IndentedBlock(body=[_returns("True")]),
             leading_lines=updated_node.leading_lines,
         )

@@ -22,7 +22,7 @@ from transforms._analysis import (
     strip_parens,
 )
 from transforms._base import Transform
-from transforms._helper_names import expression_helper_names
+from transforms._helper_names import value_names
 
 # What a returned computation is (a bare name, a literal or a tuple of them is not one).
 _COMPUTATIONS = (
@@ -84,7 +84,7 @@ class NameReturnedValue(Transform):
         fresh = FreshNames(info.names.identifiers)
         # Only a call names its value well (`split_text`, `length_of_items`); for arithmetic or
         # a slice the helper names (`combined_nums`, `part_of`) say less than `result`.
-        guesses = expression_helper_names(value, False) if isinstance(value, cst.Call) else []
+        guesses = value_names(value) if isinstance(value, cst.Call) else []
         named = [n for n in guesses if fresh.is_free(n)]
         self.variable = fresh.take(named[0]) if named else fresh.choose(["result"], self.rng)
         return True

@@ -82,6 +82,12 @@ def f(text, n):
         (ORIGINAL.replace("text", "_0x3fa2"), "obfuscated name"),
         (ORIGINAL.replace("text", "O0oO0"), "obfuscated name"),
         (ORIGINAL.replace("text", "I11l1l"), "obfuscated name"),
+        (ORIGINAL.replace("ch.isdigit()", "1 < len(ch)"), "literal-first comparison"),
+        (ORIGINAL.replace("ch.isdigit()", "-1 != text.find(ch)"), "literal-first comparison"),
+        (ORIGINAL.replace("ch.isdigit()", "None is not ch"), "literal-first comparison"),
+        (ORIGINAL.replace("ch.isdigit()", "len(ch) > 1"), None),
+        (ORIGINAL.replace("ch.isdigit()", "0 < n < 10"), None),
+        (ORIGINAL.replace("ch.isdigit()", "'0' in ch"), None),
     ],
 )
 def test_each_artifact_kind_is_found_and_natural_code_has_none(

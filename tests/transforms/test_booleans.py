@@ -122,17 +122,23 @@ CASES = cases(
         Rewrite(
             FlipComparison,
             """
-            def f(xs):
-                while len(xs) > 1:
+            def f(xs, limit):
+                while len(xs) > limit:
                     xs.pop()
                 return xs
             """,
             """
-            def f(xs):
-                while 1 < len(xs):
+            def f(xs, limit):
+                while limit < len(xs):
                     xs.pop()
                 return xs
             """,
+        ),
+        # A literal first is turned round; a literal last stays where a person puts it.
+        Rewrite(
+            FlipComparison,
+            "def f(xs):\n    while 1 < len(xs):\n        xs.pop()\n    return xs\n",
+            "def f(xs):\n    while len(xs) > 1:\n        xs.pop()\n    return xs\n",
         ),
         Rewrite(
             FlipComparison,
@@ -147,6 +153,10 @@ CASES = cases(
         "def f(a, b):\n    return a[0] < b[1]\n",
         # Chains and membership tests are not flipped.
         "def f(a, b):\n    return 0 < a < b, a in b\n",
+        # Flipped, a literal or constant would come first (`while 1 < len(xs)`).
+        "def f(xs):\n    while len(xs) > 1:\n        xs.pop()\n    return xs\n",
+        "def f(x):\n    return x % 2 == 0, x is None, x != -1, x > 2 ** 8, x == (1, 2)\n",
+        "def f(x):\n    return x >= LIMIT\n\n\nLIMIT = 3\n",
     ),
     flip_comparison_keeps_formatting=KeepsLines(
         FlipComparison,

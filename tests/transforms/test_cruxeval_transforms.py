@@ -43,7 +43,9 @@ _MIN_APPLIED = {
     "if_to_ternary": 80,
     # Only where every operand negates without a `not` (28/800): no `not (not a or ...)`.
     "de_morgan": 25,
-    "flip_comparison": 230,
+    # Only where neither side of the flipped comparison starts with a literal or constant
+    # (94/800; it wrote `while 1 != len(xs)` in 219 of its 334 sites before).
+    "flip_comparison": 85,
     "augassign_expand": 90,
     "dead_branch": 790,
     "dead_assignment": 790,

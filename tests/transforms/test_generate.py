@@ -492,3 +492,25 @@ def test_a_chain_that_leaves_a_machine_artifact_is_not_a_candidate() -> None:
     assert find_artifacts(code, built[0]) == ["one-operation helper"]
     assert builder.build([chain], "equivalent", 0) == []
     assert builder.rejected == Counter({"machine artifact": 1})
+
+
+def test_singles_go_to_the_rewrites_that_change_the_code_most_and_one_at_random() -> None:
+    # Identifier-normalised Jaccard of each transform alone; the order is the seeded shuffle.
+    changed = {
+        "extract_helper_expr": 0.996,
+        "flip_comparison": 0.93,
+        "for_to_while": 0.70,
+        "name_returned_value": 0.98,
+        "idiom_loop_sum": 0.84,
+        "guard_clause": 0.90,
+    }
+    order = list(changed)
+    picked = _generate._pick_singles(order, changed, 3)
+    assert picked == ["for_to_while", "idiom_loop_sum", "flip_comparison"]
+    # The random slot never goes to a surface rewrite while another one is left.
+    assert _generate._pick_singles(order, changed, 2) == ["for_to_while", "flip_comparison"]
+    assert _generate._pick_singles(["extract_helper_expr", "guard_clause"], changed, 1) == [
+        "guard_clause"
+    ]
+    assert _generate._pick_singles(order[:1], changed, 3) == ["extract_helper_expr"]
+    assert _generate._pick_singles(order, changed, 0) == []

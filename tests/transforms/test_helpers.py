@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases, declines
+from transform_testing import assert_equivalent, code, transform
 
 from transforms._helper_names import expression_helper_names
 from transforms._helpers import ExtractHelperExpr, ExtractLoopBody
@@ -41,13 +42,13 @@ CASES = cases(
             """
             X = 10
 
-            def product(a, b):
+            def compute_product(a, b):
                 return (a + b) * X
 
             def f(a, b):
                 if a > X:
                     return a - b
-                return product(a, b)
+                return compute_product(a, b)
             """,
             seed=2,
         ),
@@ -88,12 +89,12 @@ CASES = cases(
                 return 0
             """,
             """
-            def combined_nums(nums, y):
+            def combine_nums(nums, y):
                 return nums.index(y) + 1
 
             def f(nums, y):
                 if y in nums:
-                    return combined_nums(nums, y)
+                    return combine_nums(nums, y)
                 return 0
             """,
         ),
@@ -106,12 +107,12 @@ CASES = cases(
             return (a - b) * k, c
         """,
         """
-        def product(a, b, k):
+        def compute_product(a, b, k):
             return (a - b) * k
 
         def f(a, b, k):
             c = (a + b) * k
-            return product(a, b, k), c
+            return compute_product(a, b, k), c
         """,
     ),
     extract_expression_declines=declines(
@@ -171,13 +172,13 @@ CASES = cases(
             digit = int(s[i])
             total = total * 10 + digit
             i += 1
-            return digit, total, i
+            return total, i
 
         def f(s):
             i = 0
             total = 0
             while i < len(s):
-                digit, total, i = update_total(s, i, total)
+                total, i = update_total(s, i, total)
             return total
         """,
     ),
@@ -340,15 +341,40 @@ def test_a_helper_call_after_return_keeps_only_the_parentheses_it_needs() -> Non
             return(a + b) * 2
         """,
         """
-        def product(a, b):
+        def compute_product(a, b):
             return (a + b) * 2
 
         def f(a, b):
             a += 1
-            return(product(a, b))
+            return(compute_product(a, b))
         """,
     ).check()
     compile(result.code, "<variant>", "exec")
+
+
+def test_a_helper_call_in_arithmetic_drops_the_parentheses_of_the_expression_it_replaces() -> None:
+    # Reviewer's find: `mapping[k] = (choose_occ(mapping, k)) + 1`.
+    Rewrite(
+        ExtractHelperExpr,
+        """
+        def f(text):
+            occ = {}
+            for ch in text:
+                occ[ch] = (occ[ch] if ch in occ else 0) + 1
+            return occ
+        """,
+        """
+        def choose_occ(occ, ch):
+            return occ[ch] if ch in occ else 0
+
+        def f(text):
+            occ = {}
+            for ch in text:
+                occ[ch] = choose_occ(occ, ch) + 1
+            return occ
+        """,
+        calls=[("abca",), ("",)],
+    ).check()
 
 
 def test_extract_loop_body_returns_what_it_assigns() -> None:
@@ -363,19 +389,21 @@ def test_extract_loop_body_returns_what_it_assigns() -> None:
                 new_text.append(char)
             return count, "".join(new_text)
         """
+    # `char` is rebound by the loop header before each run and not read after the loop:
+    # only `count` flows out of the helper.
     after = """
-        def update_char(char, lower, upper, count, new_text):
+        def handle_char(char, lower, upper, count, new_text):
             char = lower if char.isdecimal() else upper
             if char in ["p", "C"]:
                 count += 1
             new_text.append(char)
-            return char, count
+            return count
 
         def f(text, lower, upper):
             count = 0
             new_text = []
             for char in text:
-                char, count = update_char(char, lower, upper, count, new_text)
+                count = handle_char(char, lower, upper, count, new_text)
             return count, "".join(new_text)
         """
     result = Rewrite(
@@ -383,6 +411,51 @@ def test_extract_loop_body_returns_what_it_assigns() -> None:
     ).check()
     assert result.provenance.line_map[1] == [8]
     assert result.provenance.line_map[5] == [2, 12]
+
+
+def test_extract_loop_body_returns_only_what_the_caller_reads_after_the_call() -> None:
+    # Reviewer's find: a helper returned `word`, a local nobody reads after the call.
+    before = """
+        def f(text):
+            out = []
+            total = 0
+            for part in text.split():
+                word = part.strip(".")
+                total += len(word)
+                out.append(word.upper())
+            return out, total
+        """
+    after = """
+        def update_total(part, total, out):
+            word = part.strip(".")
+            total += len(word)
+            out.append(word.upper())
+            return total
+
+        def f(text):
+            out = []
+            total = 0
+            for part in text.split():
+                total = update_total(part, total, out)
+            return out, total
+        """
+    Rewrite(ExtractLoopBody, before, after, calls=[("a. bc d.",), ("",)]).check()
+    # The same local read after the loop, or in the loop's test, is returned.
+    read_after = before.replace("return out, total", "return out, total, word")
+    result = transform(ExtractLoopBody, code(read_after), seed=0)
+    assert result is not None and "word, total = update_word_and_total(" in result.code, result
+    assert_equivalent(code(read_after), result.code, [("a. bc d.",)])
+    read_by_test = """
+        def f(n):
+            step = 1
+            while n > step:
+                step = n // 3 + 1
+                n -= step
+            return n
+        """
+    result = transform(ExtractLoopBody, code(read_by_test), seed=0)
+    assert result is not None and "step, n = " in result.code, result
+    assert_equivalent(code(read_by_test), result.code, [(10,), (0,)])
 
 
 @pytest.mark.parametrize(
@@ -394,12 +467,35 @@ def test_extract_loop_body_returns_what_it_assigns() -> None:
         ("word in seen", True, "is_in_seen"),
         ("len(text) > limit", True, "is_length_text_above_limit"),
         ("text.split(sep)", False, "split_text"),
-        ("len(items)", False, "length_of_items"),
-        ("s[::-1]", False, "reversed_copy"),
-        ("text[::-1]", False, "reversed_text"),
-        ("total // 2", False, "half_of_total"),
+        ("len(items)", False, "count_items"),
+        ("s[::-1]", False, "reverse_copy"),
+        ("text[::-1]", False, "reverse_text"),
+        ("total // 2", False, "halve_total"),
         ("a(b)", False, None),
-        ("not w.startswith(a)", True, "not_starts_with"),  # was `not_startss_with`
+        ("not w.startswith(a)", True, "does_not_start_with"),  # was `not_starts_with`
+        # Predicates read as questions, not `is_differs_from_limit` or `is_is_limit`.
+        ("count != limit", True, "count_differs_from_limit"),
+        ("x != 0", True, "differs_from_0"),
+        ("word not in seen", True, "is_not_in_seen"),
+        ("not (name is None)", True, "has_name"),
+        ("not (count != limit)", True, "count_equals_limit"),
+        ("len(text) <= 5", True, "is_length_text_at_most_5"),
+        ("count == total", True, "count_equals_total"),
+        ("mode == 'fast'", True, "is_fast"),
+        ("node is other", True, "is_node_same_as_other"),
+        ("name is not None and n % 2 == 0", True, "has_name_and_is_even"),
+        ("not len(text)", True, None),  # never a helper called `not`
+        # Computations are verb phrases, not the nouns `combined`, `part_of_text`, `nums_at`.
+        ("count + step", False, "combine_count"),
+        ("(a + b) * 2", False, "compute_product"),
+        ("text[1:]", False, "slice_text"),
+        ("nums[i]", False, "pick_from_nums"),
+        ("str(num)", False, "num_to_text"),
+        ("sorted(items)", False, "sort_items"),
+        ("word if flag else other", False, "choose_word"),
+        ("text[lower:upper].isascii()", False, "is_ascii"),  # was `isascii_text`
+        ("(i + k) % size", False, "compute_remainder"),
+        ("'%s!' % (name * 2)", False, "format_text"),
     ],
 )
 def test_helper_names_from_the_expression(expr: str, predicate: bool, name: str | None) -> None:

@@ -25,6 +25,13 @@ CASES = cases(
             """,
             calls=[("ab", "ba"), ("ab", "ab"), ([1], [1])],
         ),
+        # Reviewer's find: `if bool(s):` (and `if not bool(s):` once a guard turns it).
+        Rewrite(
+            ReturnConditionToBranch,
+            "def f(text):\n    return bool(text)\n",
+            "def f(text):\n    if text:\n        return True\n    return False\n",
+            calls=[("",), ("a",), ([],), ([0],)],
+        ),
         # `a and b` returns one of its operands, not a bool.
         Declines(
             ReturnConditionToBranch,
