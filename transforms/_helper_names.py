@@ -334,13 +334,7 @@ def _value(expr: cst.BaseExpression) -> str | None:
         inner = _word(expr.value)
         slice_ = expr.slice[0].slice if len(expr.slice) == 1 else None
         if isinstance(slice_, cst.Slice):
-            step = slice_.step
-            if (
-                step is not None
-                and isinstance(step, cst.UnaryOperation)
-                and slice_.lower is None
-                and slice_.upper is None
-            ):
+            if _reverses(slice_):
                 return _join("reversed", inner or "copy")
             return _join("part_of", inner)
         return _join(inner, "at") if inner else None
@@ -390,13 +384,7 @@ def _verb_phrase(expr: cst.BaseExpression) -> str | None:
         inner = _word(expr.value)
         slice_ = expr.slice[0].slice if len(expr.slice) == 1 else None
         if isinstance(slice_, cst.Slice):
-            step = slice_.step
-            if (
-                step is not None
-                and isinstance(step, cst.UnaryOperation)
-                and slice_.lower is None
-                and slice_.upper is None
-            ):
+            if _reverses(slice_):
                 return _join("reverse", inner or "copy")
             return _join("slice", inner) if inner else None
         return _join("pick_from", inner) if inner else None
@@ -468,3 +456,13 @@ def loop_helper_names(loop: cst.For | cst.While, returns: list[str]) -> list[str
     if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name):
         names.append(_join("handle", loop.target.value.strip("_").lower()) or "")
     return [n for n in names if n]
+
+
+def _reverses(slice_: cst.Slice) -> bool:
+    """Whether a slice is a whole-sequence slice with a negative step (`[::-1]`)."""
+    return (
+        slice_.step is not None
+        and isinstance(slice_.step, cst.UnaryOperation)
+        and slice_.lower is None
+        and slice_.upper is None
+    )
