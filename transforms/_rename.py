@@ -31,8 +31,9 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
+from libcst.metadata import Assignment, GlobalScope, MetadataWrapper
 
+from tracer import Call, TraceError
 from transforms._analysis import (
     FreshNames,
     ModuleInfo,
@@ -202,6 +203,30 @@ def renameable_names(info: ModuleInfo, *, rename_params: bool) -> dict[str, list
     return {name: nodes for name, nodes in groups.items() if name not in bad}
 
 
+def _called_names(calls: Sequence[str]) -> set[str]:
+    """The module-level names the calls start from (`f` of `f(1)`, `Solution` of
+    `Solution().solve(1)`); empty when a call cannot be read."""
+    names: set[str] = set()
+    for text in calls:
+        try:
+            head = Call.read(text).func
+        except TraceError:
+            return set()
+        names.add(head.split("(", 1)[0].split(".", 1)[0].strip())
+    return names
+
+
+def _names_global(info: ModuleInfo, node: cst.Name) -> bool:
+    """Whether `node` names a module-level binding only (no local of the same name)."""
+    scope = info.scopes.get(node)
+    if scope is None or info.in_class(node):
+        return False
+    referents = scope[node.value]
+    return bool(referents) and all(
+        isinstance(r, Assignment) and isinstance(r.scope, GlobalScope) for r in referents
+    )
+
+
 def guess_roles(module: cst.Module, names: set[str], calls: Sequence[str] = ()) -> dict[str, str]:
     """The role (`transforms._roles`) the renaming styles name each of `names` for: from the
     code, the names a person chose and the types of the arguments `calls` pass.
@@ -260,8 +285,39 @@ class _Rename(Transform):
         if not self.renames:
             return False
         groups = {old: nodes for old, nodes in groups.items() if old in self.renames}
+        groups.update(self._rename_helpers(info, fresh))
         self._targets = {id(n): self.renames[n.value] for ns in groups.values() for n in ns}
         return True
+
+    def _rename_helpers(self, info: ModuleInfo, fresh: FreshNames) -> dict[str, list[cst.Name]]:
+        """Rename the module-level helpers whose names spell a renamed variable (`choose_occ`
+        becomes `choose_mapping` when `occ` becomes `mapping`): a helper named after the old
+        variable would leak the original's names back. The functions the calls run keep
+        their names, and without calls (the entry unknown) no function is renamed.
+
+        Returns:
+            The occurrences of each renamed helper; `self.renames` records the new names.
+        """
+        entries = _called_names(self.calls)
+        if not entries:
+            return {}
+        defs = {s.name.value for s in info.module.body if isinstance(s, cst.FunctionDef)}
+        found: dict[str, list[cst.Name]] = {}
+        for node in info.names.references:
+            if node.value in defs - entries:
+                found.setdefault(node.value, []).append(node)
+        renamed: dict[str, list[cst.Name]] = {}
+        for helper, nodes in found.items():
+            words = helper.split("_")
+            if not any(w in self.renames for w in words) or helper.startswith("__"):
+                continue
+            if helper in info.names.declared or not all(_names_global(info, n) for n in nodes):
+                continue
+            new = "_".join(self.renames.get(w, w) for w in words)
+            if fresh.is_free(new):
+                self.renames[helper] = fresh.take(new)
+                renamed[helper] = nodes
+        return renamed
 
     def begin(self, fresh: FreshNames) -> None:
         """Hook called once before names are chosen."""

@@ -69,6 +69,16 @@ def f(nums, a, x):
 """
 
 
+HELPER = """
+def choose_occ(occ, k):
+    return occ.get(k, 0) * 2 + 1
+
+def f(occ, k):
+    total = choose_occ(occ, k) + 1
+    return total
+"""
+
+
 def renamed(source: str, renames: Mapping[str, str]) -> str:
     """`source` (dedented) with each name of `renames` replaced where it names a variable: not
     in comments or strings, not after a dot (an attribute) and not as a keyword of a call
@@ -234,6 +244,27 @@ CASES = cases(
         """,
         {"d": "input_value", "rm": "sequence", "res": "result", "k": "current_item"},
     ),
+    # Reviewer's find: a helper extracted before renaming kept the old variable's name
+    # (`choose_occ` after `occ` became `mapping`), leaking the original's names back. A
+    # helper whose name spells a renamed variable is renamed with it; the function the calls
+    # run keeps its name, and without calls (the entry unknown) no function is renamed.
+    a_helper_named_after_a_renamed_variable_follows_it=[
+        Renames(
+            RenameDescriptive,
+            HELPER,
+            {"occ": "lookup", "k": "letter", "total": "count", "choose_occ": "choose_lookup"},
+            seed=1,
+            options={"calls": ["f({'a': 1}, 'a')"]},
+        ),
+        Renames(
+            RenameDescriptive,
+            HELPER,
+            {"occ": "lookup", "k": "letter", "total": "count"},
+            seed=1,
+            options={"calls": ["choose_occ({'a': 1}, 'a')"]},
+        ),
+        Renames(RenameDescriptive, HELPER, {"occ": "lookup", "k": "arg", "total": "count"}, seed=1),
+    ],
     # Reviewer's find: a string `value` renamed `amount` because it is multiplied (`* 3`
     # repeats a string). Repetition is no evidence of a number; the call passes a string.
     a_repeated_string_is_no_amount=[
