@@ -190,8 +190,13 @@ def test_no_kept_variant_differs_when_rerun_independently(run: Run) -> None:
     assert not differing, differing[:5]
 
 
+PYTHON_312_ENV = {**os.environ, "PYENV_VERSION": os.environ.get("PYENV_VERSION", "3.12")}
+"""The environment python3.12 runs in: a pyenv shim on PATH runs the version PYENV_VERSION
+names (without it, only the versions `pyenv global` lists); a real interpreter ignores it."""
+
+
 def _python_312() -> str | None:
-    """The python3.12 on PATH, if it runs (a pyenv shim may exist without the version)."""
+    """The python3.12 on PATH, if it runs as Python 3.12 (under `PYTHON_312_ENV`)."""
     candidate = shutil.which("python3.12")
     if candidate is None:
         return None
@@ -200,6 +205,7 @@ def _python_312() -> str | None:
         capture_output=True,
         text=True,
         check=False,
+        env=PYTHON_312_ENV,
     )
     return candidate if probe.returncode == 0 and probe.stdout.strip() == "True" else None
 
@@ -225,7 +231,11 @@ def test_every_variant_compiles_on_python_3_11_and_3_12(run: Run, tmp_path: Path
         "print(json.dumps({'version': sys.version_info[:2], 'bad': bad}))\n"
     )
     done = subprocess.run(
-        [python, "-c", program, str(source)], capture_output=True, text=True, check=True
+        [python, "-c", program, str(source)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=PYTHON_312_ENV,
     )
     report = json.loads(done.stdout)
     assert report["version"] == [3, 12]
