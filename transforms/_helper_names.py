@@ -136,15 +136,8 @@ _BINARY_VERBS: dict[type[cst.BaseBinaryOp], str] = {
     cst.FloorDivide: "divide",
     cst.Power: "raise",
 }
-_BINARY_RESULTS: dict[type[cst.BaseBinaryOp], str] = {
-    cst.Add: "sum",
-    cst.Subtract: "difference",
-    cst.Multiply: "product",
-    cst.Divide: "ratio",
-    cst.FloorDivide: "quotient",
-    cst.Modulo: "remainder",
-    cst.Power: "power",
-}
+# What a computation returns: the value's noun, except that an addition computes a sum.
+_BINARY_RESULTS: dict[type[cst.BaseBinaryOp], str] = {**_BINARY_NOUNS, cst.Add: "sum"}
 # A negated predicate, by how the name starts: `not is_x` is `is_not_x`, `not has_x` is
 # `is_missing_x`, `not differs_from_x` is `equals_x`.
 _NEGATED_PREFIXES = (
