@@ -3,7 +3,9 @@
 A name is renamed only when every occurrence of it as a variable, anywhere in the module,
 refers to a local of some function, lambda or comprehension; then all of its occurrences are
 renamed together, so closures and comprehensions stay consistent and the rename map is exact.
-Never renamed: globals (so the entry function `f`), builtins, imported names, names in
+Never renamed: globals (so the entry function `f`; the one exception is a module-level
+helper whose name spells a renamed variable, `choose_occ` with `occ`, renamed with it when
+the calls show it is not what they run), builtins, imported names, names in
 `global`/`nonlocal` statements, class bodies (a class, its methods and its attributes keep
 their names; a method's locals and parameters other than `self` are renamed like a
 function's), keyword-only parameters, parameters that some call passes by keyword,
