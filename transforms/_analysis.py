@@ -96,11 +96,67 @@ def children(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
     entry = _CHILDREN.get(id(node))
     if entry is not None and entry[0] is node:
         return entry[1]
-    found = tuple(node.children)
+    found = _fields_children(node)
     if len(_CHILDREN) >= _CHILDREN_LIMIT:
         _CHILDREN.clear()
     _CHILDREN[id(node)] = (node, found)
     return found
+
+
+#: Node type -> the fields its `_visit_and_replace_children` visits, in visiting order.
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+#: Type of a field's value -> whether it is a node (LibCST node classes are ABCs, whose
+#: `isinstance` is slow).
+_IS_NODE: dict[type, bool] = {}
+
+
+class _FieldOrder(cst.CSTVisitor):
+    """Records the fields a node's children are visited from, in order (and no deeper)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fields: list[str] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return False
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        self.fields.append(attribute)
+
+
+def _fields_children(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
+    """`node.children` read from the node's fields, without rebuilding the node.
+
+    Every node type visits its fields in one fixed order (a field may be visited as a node
+    or as a sequence, never skipped or moved), which is learnt once per type from LibCST's
+    own `_visit_and_replace_children`; the children are then the nodes those fields hold,
+    in that order (a differential test compares with `node.children` on every node of the
+    CRUXEval problems and their variants).
+    """
+    kind = type(node)
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        order = _FieldOrder()
+        node._visit_and_replace_children(order)
+        fields = _CHILD_FIELDS[kind] = tuple(order.fields)
+    found: list[cst.CSTNode] = []
+    for name in fields:
+        value = getattr(node, name)
+        value_type = type(value)
+        is_node = _IS_NODE.get(value_type)
+        if is_node is None:
+            is_node = _IS_NODE[value_type] = issubclass(value_type, cst.CSTNode)
+        if is_node:
+            found.append(value)
+        elif value_type is tuple or value_type is list:
+            for item in value:
+                item_type = type(item)
+                is_item = _IS_NODE.get(item_type)
+                if is_item is None:
+                    is_item = _IS_NODE[item_type] = issubclass(item_type, cst.CSTNode)
+                if is_item:
+                    found.append(item)
+    return tuple(found)
 
 
 def identifiers(module: cst.CSTNode) -> set[str]:

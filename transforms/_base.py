@@ -17,6 +17,7 @@ statements keep their identity), from which `apply_transform` derives the line m
 
 from __future__ import annotations
 
+import contextlib
 import random
 import warnings
 from collections import OrderedDict
@@ -424,7 +425,7 @@ class LazyResult:
     def provenance(self) -> Provenance:
         """Renames and line map (computed once)."""
         if self._provenance is None:
-            positions = printed_with_positions(self._tree)[1]
+            positions = statement_positions(self._tree)
             line_map = self._instance.line_map(self._wrapper, self._tree, positions)
             self._provenance = Provenance(renames=dict(self._instance.renames), line_map=line_map)
         return self._provenance
@@ -491,6 +492,86 @@ def printed_with_positions(module: cst.Module) -> tuple[str, Mapping[cst.CSTNode
     return "".join(state.tokens), positions
 
 
+#: The nodes whose positions a line map reads (`LINE_NODES`) and those their positions are
+#: taken from (a compound statement ends where its body, last clause or handler ends; a
+#: statement line where its last small statement does; a block spans its statements; an
+#: import where its last name or closing parenthesis does).
+_STATEMENT_LEVEL: tuple[type[cst.CSTNode], ...] = (
+    cst.ImportAlias,
+    cst.ImportStar,
+    cst.RightParen,
+    cst.BaseStatement,
+    cst.BaseSmallStatement,
+    cst.BaseSuite,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.Else,
+    cst.Finally,
+    cst.MatchCase,
+)
+_STATEMENT_TYPES: dict[type, bool] = {}
+_NO_RECORD = contextlib.nullcontext()
+
+
+def _statement_level(kind: type) -> bool:
+    found = _STATEMENT_TYPES.get(kind)
+    if found is None:
+        found = _STATEMENT_TYPES[kind] = issubclass(kind, _STATEMENT_LEVEL)
+    return found
+
+
+class _StatementPositions(PositionProvidingCodegenState):
+    """LibCST's position-recording printer state, recording statement-level nodes only.
+
+    Recording every node's position is most of the cost of a position-recording printing;
+    a line map reads the positions of statements only. Each statement-level node is
+    recorded exactly as `PositionProvidingCodegenState` records it (the nodes a statement's
+    position is taken from are statement-level too), so those positions are the same.
+    """
+
+    def _update_position(self, value: str) -> None:
+        if "\n" in value or "\r" in value:
+            super()._update_position(value)
+        else:
+            self.column += len(value)
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        if _statement_level(type(node)):
+            super().before_codegen(node)
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        if _statement_level(type(node)):
+            super().after_codegen(node)
+
+    def record_syntactic_position(  # type: ignore[override]
+        self,
+        node: cst.CSTNode,
+        *,
+        start_node: cst.CSTNode | None = None,
+        end_node: cst.CSTNode | None = None,
+    ) -> contextlib.AbstractContextManager[None]:
+        if not _statement_level(type(node)):
+            return _NO_RECORD
+        return super().record_syntactic_position(node, start_node=start_node, end_node=end_node)
+
+
+def statement_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
+    """`PositionProvider`'s position of every statement-level node of `module` (every
+    `LINE_NODES` node among them), from one printing that records no other node (a
+    differential test compares them with `printed_with_positions`)."""
+    provider = PositionProvider()
+    state = _StatementPositions(
+        default_indent=module.default_indent,
+        default_newline=module.default_newline,
+        provider=provider,
+    )
+    try:
+        module._codegen(state)
+    except KeyError:  # a position taken from a node not recorded: LibCST changed; record all
+        return printed_with_positions(module)[1]
+    return cast(Mapping[cst.CSTNode, CodeRange], provider._computed)
+
+
 _POSITIONS: OrderedDict[int, tuple[MetadataWrapper, Mapping[cst.CSTNode, CodeRange]]] = (
     OrderedDict()
 )
@@ -505,7 +586,7 @@ def _source_positions(wrapper: MetadataWrapper) -> Mapping[cst.CSTNode, CodeRang
     if entry is not None and entry[0] is wrapper:
         _POSITIONS.move_to_end(id(wrapper))
         return entry[1]
-    positions = printed_with_positions(wrapper.module)[1]
+    positions = statement_positions(wrapper.module)
     _POSITIONS[id(wrapper)] = (wrapper, positions)
     while len(_POSITIONS) > _POSITIONS_LIMIT:
         _POSITIONS.popitem(last=False)

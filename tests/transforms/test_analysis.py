@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Mapping
@@ -64,6 +65,42 @@ def test_children_are_libcst_children_listed_once() -> None:
         first = children(node)
         assert list(first) == list(node.children)
         assert children(node) is first
+
+
+@functools.cache
+def _sources_and_variants(limit: int) -> list[cst.Module]:
+    """SOURCE and the first `limit` CRUXEval problems (when the dataset is given), each with
+    every transform's result on it (trees that transforms built, not only parsed ones)."""
+    sources = [SOURCE, NAMES]
+    dataset = os.environ.get("CORE_BENCH_CRUXEVAL")
+    if dataset:
+        with open(dataset, encoding="utf-8") as fh:
+            sources += [json.loads(line)["code"] for line in fh if line.strip()][:limit]
+    trees: list[cst.Module] = []
+    for source in sources:
+        trees.append(cst.parse_module(source))
+        for transform in _base.all_transforms():
+            result = _base.apply_transform_lazily(transform, source, seed=1)
+            if result is not None:
+                trees.append(result._tree)
+    return trees
+
+
+def test_children_read_from_fields_are_those_libcst_lists() -> None:
+    for module in _sources_and_variants(25):
+        for node in _all_nodes(module):
+            ours, theirs = _analysis._fields_children(node), node.children
+            assert len(ours) == len(theirs)
+            assert all(a is b for a, b in zip(ours, theirs, strict=True))
+
+
+def test_statement_positions_are_those_of_the_full_printing() -> None:
+    trees = _sources_and_variants(25)
+    for module in trees:
+        full = _base.printed_with_positions(module)[1]
+        expected = {n: r for n, r in full.items() if _base._statement_level(type(n))}
+        assert dict(_base.statement_positions(module)) == expected
+        assert any(isinstance(n, _base.LINE_NODES) for n in expected)
 
 
 def _in_class_body(node: cst.CSTNode, ancestors: list[cst.CSTNode]) -> bool:
