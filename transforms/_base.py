@@ -145,6 +145,7 @@ class Transform(cst.CSTTransformer):
         self.site: Any = None
         self.renames: dict[str, str] = {}
         self._origins: dict[int, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
+        self._statements_only = _statements_only(type(self))
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Analyse `wrapper.module` and pick the site to rewrite (the site protocol: see the
@@ -233,8 +234,14 @@ class Transform(cst.CSTTransformer):
     # are); these give the same calls from a table per transform class.
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        """Call the `visit_*` method of `node`'s type, as LibCST does."""
-        method = _handler(type(self), "visit_", type(node))
+        """Call the `visit_*` method of `node`'s type, as LibCST does; skip the children of
+        a node that holds no statement when every handler of the transform is for
+        statements (`_statements_only`): nothing could change there, and LibCST would
+        rebuild every node of the subtree (its expressions, most of the tree) for nothing."""
+        kind = type(node)
+        if self._statements_only and not _holds_statements(kind):
+            return False
+        method = _handler(type(self), "visit_", kind)
         return method is None or method(self, node) is not False
 
     def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
@@ -304,6 +311,52 @@ class Transform(cst.CSTTransformer):
 
 
 _HANDLERS: dict[tuple[type, str, type, str], Any] = {}
+
+#: The nodes that can hold a statement, a small statement or a block (anything else holds
+#: only expressions, whitespace and the like: Python has no statement inside an expression).
+_STATEMENT_HOLDER_TYPES: tuple[type[cst.CSTNode], ...] = (
+    cst.Module,
+    cst.BaseStatement,
+    cst.BaseSmallStatement,
+    cst.BaseSuite,
+    cst.Else,
+    cst.Finally,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.MatchCase,
+)
+_HOLDS_STATEMENTS: dict[type, bool] = {}
+_STATEMENTS_ONLY: dict[type, bool] = {}
+#: The hooks a transform may override that see every node.
+_EVERY_NODE_HOOKS = ("replace", "on_visit", "on_leave", "on_visit_attribute", "on_leave_attribute")
+
+
+def _holds_statements(kind: type) -> bool:
+    found = _HOLDS_STATEMENTS.get(kind)
+    if found is None:
+        found = _HOLDS_STATEMENTS[kind] = issubclass(kind, _STATEMENT_HOLDER_TYPES)
+    return found
+
+
+def _statements_only(cls: type[Transform]) -> bool:
+    """Whether every `visit_*`/`leave_*` method of `cls` is for a node type that holds
+    statements (`_holds_statements`) and it overrides no hook that sees every node: then
+    no method of it runs on a node inside an expression, and a visit can skip those."""
+    found = _STATEMENTS_ONLY.get(cls)
+    if found is None:
+        found = all(getattr(cls, hook) is getattr(Transform, hook) for hook in _EVERY_NODE_HOOKS)
+        for name in dir(cls) if found else ():
+            if not name.startswith(("visit_", "leave_")):
+                continue
+            if getattr(getattr(cls, name), "_is_no_op", False):
+                continue  # LibCST's empty stub
+            node_type = getattr(cst, name.split("_")[1], None)
+            is_node = isinstance(node_type, type) and issubclass(node_type, cst.CSTNode)
+            found = found and is_node and _holds_statements(cast(type, node_type))
+        _STATEMENTS_ONLY[cls] = found
+    return found
+
+
 _LINE_TYPES: dict[type, bool] = {}
 
 

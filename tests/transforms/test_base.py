@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
@@ -292,3 +293,48 @@ def test_dispatch_table_gives_the_results_of_libcst_s_dispatch(
     plain = [apply_transform(t, sample, seed=seed) for t, sample, seed in runs]
     assert sum(r is not None for r in tabled) >= 30
     assert tabled == plain
+
+
+def _dataset_sources(limit: int) -> list[str]:
+    dataset = os.environ.get("CORE_BENCH_CRUXEVAL")
+    if not dataset:
+        return []
+    with open(dataset, encoding="utf-8") as fh:
+        return [json.loads(line)["code"] for line in fh if line.strip()][:limit]
+
+
+def test_statement_transforms_skip_expressions_with_the_same_result(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A transform whose methods are all for statements skips expression subtrees; its
+    result (code and provenance) is that of the full visit."""
+    skipping = [t for t in all_transforms() if _base._statements_only(t)]
+    assert {"for_to_while", "guard_clause", "idiom_loop_sum"} <= {t.name for t in skipping}
+    assert not _base._statements_only(get_transform("rename_short"))
+    assert not _base._statements_only(get_transform("idiom_startswith_slice"))
+    sources = [
+        code(
+            """
+            def f(xs, n):
+                total = 0
+                for x in xs:
+                    if x > n:
+                        total += x * 2
+                    else:
+                        total -= 1
+                return total
+            """
+        ),
+        *_dataset_sources(60),
+    ]
+    applied = 0
+    for source in sources:
+        for transform in skipping:
+            for seed in (0, 1):
+                skipped = apply_transform(transform, source, seed=seed)
+                with monkeypatch.context() as patch:
+                    patch.setattr(_base, "_statements_only", lambda cls: False)
+                    full = apply_transform(transform, source, seed=seed)
+                assert skipped == full, (transform.name, source)
+                applied += full is not None
+    assert applied > 0
