@@ -29,7 +29,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
-from transforms._analysis import ModuleInfo, children
+from transforms._analysis import ModuleInfo, children, walk
 
 Kind = Literal["equivalent", "mutant"]
 
@@ -128,6 +128,10 @@ class Transform(cst.CSTTransformer):
     #: True when every statement line of the result is its original line (renamings,
     #: expression-level rewrites): the line map is then the identity.
     keeps_lines: ClassVar[bool] = False
+    #: True when the transform changes nothing but its picked site (the node `at_site`
+    #: recognises), what is inside it and, through `replace`, the site's ancestors: a visit
+    #: then skips every other subtree (LibCST would rebuild each of its nodes unchanged).
+    site_local: ClassVar[bool] = False
     #: True when the transform reads the problem's calls (a `calls` keyword of its
     #: constructor): renames infer a variable's role from the arguments' types.
     uses_calls: ClassVar[bool] = False
@@ -146,6 +150,7 @@ class Transform(cst.CSTTransformer):
         self.renames: dict[str, str] = {}
         self._origins: dict[int, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
         self._statements_only = _statements_only(type(self))
+        self._visited: set[int] | None = None  # with `site_local`: the nodes a visit enters
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Analyse `wrapper.module` and pick the site to rewrite (the site protocol: see the
@@ -166,7 +171,14 @@ class Transform(cst.CSTTransformer):
         if chosen is None:
             return False
         self.site = chosen
-        return self.take_site(chosen, info)
+        if not self.take_site(chosen, info):
+            return False
+        if self.site_local:
+            node = self.site[0] if isinstance(self.site, tuple) else self.site
+            if isinstance(node, cst.CSTNode):
+                self._visited = {id(n) for n in walk(node)}
+                self._visited.update(id(n) for n in info.ancestors(node))
+        return True
 
     def find_sites(self, info: ModuleInfo) -> Sequence[Any]:
         """The sites where the transform applies, in source order (hook)."""
@@ -240,6 +252,8 @@ class Transform(cst.CSTTransformer):
         rebuild every node of the subtree (its expressions, most of the tree) for nothing."""
         kind = type(node)
         if self._statements_only and not _holds_statements(kind):
+            return False
+        if self._visited is not None and id(node) not in self._visited:
             return False
         method = _handler(type(self), "visit_", kind)
         return method is None or method(self, node) is not False

@@ -303,23 +303,26 @@ def _dataset_sources(limit: int) -> list[str]:
         return [json.loads(line)["code"] for line in fh if line.strip()][:limit]
 
 
-def test_statement_transforms_skip_expressions_with_the_same_result(
+def test_visits_that_skip_subtrees_give_the_full_visits_result(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A transform whose methods are all for statements skips expression subtrees; its
-    result (code and provenance) is that of the full visit."""
-    skipping = [t for t in all_transforms() if _base._statements_only(t)]
-    assert {"for_to_while", "guard_clause", "idiom_loop_sum"} <= {t.name for t in skipping}
+    """A transform whose methods are all for statements skips expression subtrees, and a
+    `site_local` one every subtree that does not hold its site; the result (code and
+    provenance) is that of the full visit."""
+    skipping = [t for t in all_transforms() if _base._statements_only(t) or t.site_local]
+    names = {t.name for t in skipping}
+    assert {"for_to_while", "guard_clause", "idiom_loop_sum", "idiom_startswith_slice"} <= names
+    assert "mutant_off_by_one" in names
     assert not _base._statements_only(get_transform("rename_short"))
-    assert not _base._statements_only(get_transform("idiom_startswith_slice"))
+    assert not get_transform("rename_short").site_local
     sources = [
         code(
             """
             def f(xs, n):
                 total = 0
                 for x in xs:
-                    if x > n:
-                        total += x * 2
+                    if x > n and not x.startswith('a'):
+                        total += x.count('b') * 2
                     else:
                         total -= 1
                 return total
@@ -330,11 +333,12 @@ def test_statement_transforms_skip_expressions_with_the_same_result(
     applied = 0
     for source in sources:
         for transform in skipping:
+            full_visit = type(transform.__name__, (transform,), {"site_local": False})
             for seed in (0, 1):
                 skipped = apply_transform(transform, source, seed=seed)
                 with monkeypatch.context() as patch:
                     patch.setattr(_base, "_statements_only", lambda cls: False)
-                    full = apply_transform(transform, source, seed=seed)
+                    full = apply_transform(full_visit, source, seed=seed)
                 assert skipped == full, (transform.name, source)
                 applied += full is not None
     assert applied > 0
