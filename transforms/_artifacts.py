@@ -32,13 +32,13 @@ Only `distractor` variants may have them; the test over all CRUXEval problems an
 from __future__ import annotations
 
 import ast
-import io
 import keyword
 import re
 import tokenize
 from collections import Counter
 
 from transforms._analysis import comment_mentions
+from transforms._metrics import generated_tokens
 
 __all__ = [
     "ARTIFACT_KINDS",
@@ -139,7 +139,7 @@ def _comments_and_names(code: str) -> tuple[list[str], set[str]]:
     comments: list[str] = []
     names: set[str] = set()
     try:
-        for token in tokenize.generate_tokens(io.StringIO(code).readline):
+        for token in generated_tokens(code):
             if token.type == tokenize.COMMENT:
                 comments.append(token.string)
             elif token.type == tokenize.NAME:
