@@ -1109,9 +1109,36 @@ def leading_lines(stmt: cst.BaseStatement) -> Sequence[cst.EmptyLine]:
     return ()
 
 
+_COMMENTED: dict[int, tuple[cst.CSTNode, bool]] = {}
+_COMMENTED_LIMIT = 100_000
+
+
 def has_comments(node: cst.CSTNode) -> bool:
-    """Whether any comment appears inside `node`."""
-    return any(isinstance(n, cst.Comment) for n in walk(node))
+    """Whether any comment appears inside `node` (`node` itself included).
+
+    Worked out once per node, bottom-up: transforms ask it of nearly every node of a
+    module, and a walk of each node's subtree made that quadratic in the nesting depth.
+    """
+    entry = _COMMENTED.get(id(node))
+    if entry is not None and entry[0] is node:
+        return entry[1]
+    if len(_COMMENTED) >= _COMMENTED_LIMIT:
+        _COMMENTED.clear()
+    # Post-order without recursion: a node is settled once all its children are.
+    stack: list[tuple[cst.CSTNode, bool]] = [(node, False)]
+    while stack:
+        current, expanded = stack.pop()
+        known = _COMMENTED.get(id(current))
+        if known is not None and known[0] is current:
+            continue
+        kids = children(current)
+        if not expanded:
+            stack.append((current, True))
+            stack.extend((child, False) for child in kids)
+            continue
+        found = isinstance(current, cst.Comment) or any(_COMMENTED[id(child)][1] for child in kids)
+        _COMMENTED[id(current)] = (current, found)
+    return _COMMENTED[id(node)][1]
 
 
 def loop_control_of(loop_body: cst.CSTNode) -> list[cst.Continue | cst.Break]:

@@ -320,3 +320,16 @@ def test_resolved_scopes_are_those_of_libcst() -> None:
         assert _scope_description(module, ours) == _scope_description(module, libcst_s)
     wrapper = MetadataWrapper(cst.parse_module(SOURCE))
     assert ModuleInfo.of(wrapper).scopes.keys() == wrapper.resolve(ScopeProvider).keys()
+
+
+def test_has_comments_is_whether_a_walk_meets_a_comment() -> None:
+    """`has_comments` is worked out once per node, bottom-up; it answers what a walk of
+    the node's subtree finds, whichever node is asked first."""
+    asked = 0
+    for module in _sources_and_variants(25):
+        nodes = _all_nodes(module)
+        for node in [*reversed(nodes), *nodes]:
+            expected = any(isinstance(n, cst.Comment) for n in _all_nodes(node))
+            assert _analysis.has_comments(node) == expected
+            asked += expected
+    assert asked > 0
