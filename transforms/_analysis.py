@@ -29,6 +29,7 @@ from libcst.metadata import (
     Scope,
     ScopeProvider,
 )
+from libcst.metadata.scope_provider import ScopeVisitor
 
 _N = TypeVar("_N", bound=cst.CSTNode)
 _V = TypeVar("_V")
@@ -536,6 +537,37 @@ class _KnownVisitors(cst.BatchableCSTVisitor):
         return {name: getattr(self.inner, name) for name in names}
 
 
+class _Batched(cst.CSTVisitor):
+    """What `cst.visit_batched` traverses with for one batchable visitor (no hooks): the
+    visitor's `visit_*`/`leave_*` methods by node type (and attribute), children always
+    entered."""
+
+    def __init__(self, methods: Mapping[str, Callable[[cst.CSTNode], None]]) -> None:
+        super().__init__()
+        self.methods = methods
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        method = self.methods.get("visit_" + type(node).__name__)
+        if method is not None:
+            method(node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        method = self.methods.get("leave_" + type(original_node).__name__)
+        if method is not None:
+            method(original_node)
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        method = self.methods.get(f"visit_{type(node).__name__}_{attribute}")
+        if method is not None:
+            method(node)
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        method = self.methods.get(f"leave_{type(original_node).__name__}_{attribute}")
+        if method is not None:
+            method(original_node)
+
+
 def resolve_scopes(wrapper: MetadataWrapper) -> Mapping[cst.CSTNode, Scope | None]:
     """`wrapper.resolve(ScopeProvider)`, computed with two traversals instead of three.
 
@@ -547,11 +579,47 @@ def resolve_scopes(wrapper: MetadataWrapper) -> Mapping[cst.CSTNode, Scope | Non
     differential test compares them).
     """
     contexts = ExpressionContextProvider()
-    cst.visit_batched(wrapper.module, [_KnownVisitors(contexts)])
+    visit_in_place(wrapper.module, _Batched(_KnownVisitors(contexts).get_visitors()))
     provider = ScopeProvider()
     provider.metadata = {ExpressionContextProvider: MappingProxyType(dict(contexts._computed))}
-    provider.visit_Module(wrapper.module)
+    # `ScopeProvider.visit_Module`, with the traversal in place.
+    scopes = ScopeVisitor(provider)
+    visit_in_place(wrapper.module, scopes)
+    scopes.infer_accesses()
     return cast(Mapping[cst.CSTNode, Scope | None], MappingProxyType(dict(provider._computed)))
+
+
+def visit_in_place(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+    """`node.visit(visitor)` for a visitor (which changes nothing), without rebuilding
+    every node on the way: LibCST's traversal builds a copy of each node it enters even for
+    a visitor, and throws it away. This makes the same calls, in the same order, on the
+    same nodes: `on_visit`, then for each field a node visits (`_CHILD_FIELDS`)
+    `on_visit_attribute`, the field's nodes, `on_leave_attribute`, then `on_leave`."""
+    if visitor.on_visit(node):
+        kind = type(node)
+        fields = _CHILD_FIELDS.get(kind)
+        if fields is None:
+            _fields_children(node)
+            fields = _CHILD_FIELDS[kind]
+        for name in fields:
+            visitor.on_visit_attribute(node, name)
+            value = getattr(node, name)
+            value_type = type(value)
+            if value_type is tuple or value_type is list:
+                for item in value:
+                    if _is_node_type(type(item)):
+                        visit_in_place(item, visitor)
+            elif _is_node_type(value_type):
+                visit_in_place(value, visitor)
+            visitor.on_leave_attribute(node, name)
+    visitor.on_leave(node)
+
+
+def _is_node_type(kind: type) -> bool:
+    found = _IS_NODE.get(kind)
+    if found is None:
+        found = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
+    return found
 
 
 _NESTED_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)

@@ -333,3 +333,33 @@ def test_has_comments_is_whether_a_walk_meets_a_comment() -> None:
             assert _analysis.has_comments(node) == expected
             asked += expected
     assert asked > 0
+
+
+class _Recorder(cst.CSTVisitor):
+    """Logs every call LibCST's traversal makes; declines to enter `Call` nodes (so a
+    skipped subtree is part of what is compared)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: list[tuple[str, int, str]] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.log.append(("visit", id(node), ""))
+        return not isinstance(node, cst.Call)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.log.append(("leave", id(original_node), ""))
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        self.log.append(("visit_attribute", id(node), attribute))
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        self.log.append(("leave_attribute", id(original_node), attribute))
+
+
+def test_visit_in_place_makes_libcsts_calls_in_its_order() -> None:
+    for module in _sources_and_variants(25):
+        theirs, ours = _Recorder(), _Recorder()
+        module.visit(theirs)
+        _analysis.visit_in_place(module, ours)
+        assert ours.log == theirs.log
