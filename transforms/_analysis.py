@@ -433,6 +433,8 @@ class ModuleInfo:
         self._scopes: Mapping[cst.CSTNode, Scope | None] | None = None
         self._bound: set[str] | None = None
         self._derived: dict[Any, Any] = {}
+        self._locals: dict[cst.FunctionDef, frozenset[str]] = {}
+        self._captured: dict[cst.FunctionDef, frozenset[str]] = {}
 
     def derived(self, compute: Callable[[ModuleInfo], _V]) -> _V:
         """`compute(self)`, computed once per analysis: for figures of the whole module that
@@ -483,7 +485,14 @@ class ModuleInfo:
 
     def locals_of(self, func: cst.FunctionDef) -> set[str]:
         """Names local to `func`: its parameters and what its own body binds (not nested
-        functions, lambdas or comprehensions), minus `global`/`nonlocal` names."""
+        functions, lambdas or comprehensions), minus `global`/`nonlocal` names (worked out
+        once per function: several transforms ask)."""
+        known = self._locals.get(func)
+        if known is None:
+            known = self._locals[func] = frozenset(self._find_locals(func))
+        return set(known)
+
+    def _find_locals(self, func: cst.FunctionDef) -> set[str]:
         found = {p.name.value for p in walk(func.params) if isinstance(p, cst.Param)}
         declared: set[str] = set()
         stack: list[cst.CSTNode] = [func.body]
@@ -502,7 +511,14 @@ class ModuleInfo:
 
     def captured_names(self, func: cst.FunctionDef) -> set[str]:
         """Locals of `func` that appear inside a nested function, lambda or comprehension
-        (which may read or keep them), conservatively by name."""
+        (which may read or keep them), conservatively by name (worked out once per
+        function: several transforms ask)."""
+        known = self._captured.get(func)
+        if known is None:
+            known = self._captured[func] = frozenset(self._find_captured(func))
+        return set(known)
+
+    def _find_captured(self, func: cst.FunctionDef) -> set[str]:
         local = self.locals_of(func)
         found: set[str] = set()
         for node in walk(func.body):

@@ -17,6 +17,7 @@ import libcst as cst
 from transforms._analysis import (
     STR_ONLY_METHODS,
     ModuleInfo,
+    children,
     import_binding,
     in_function,
     strip_parens,
@@ -96,7 +97,7 @@ class _Types:
         self.bindings.setdefault(name, []).append((kind, node))
 
     def _collect(self, node: cst.CSTNode) -> None:
-        for child in node.children:
+        for child in children(node):
             if isinstance(child, cst.FunctionDef | cst.ClassDef):
                 self._bind(child.name.value, "unknown", child)
                 continue

@@ -37,6 +37,7 @@ from transforms._analysis import (
     FreshNames,
     ModuleInfo,
     assigned_names,
+    children,
     contains,
     has_comments,
     in_boolean_context,
@@ -1239,11 +1240,11 @@ def _loop_item_is_str(name: str, loop: cst.CSTNode, kinds: Kinds, info: ModuleIn
 def walk_nodes(root: cst.CSTNode) -> list[cst.CSTNode]:
     """Every node below `root`."""
     out: list[cst.CSTNode] = []
-    stack = list(root.children)
+    stack = list(children(root))
     while stack:
         node = stack.pop()
         out.append(node)
-        stack.extend(node.children)
+        stack.extend(children(node))
     return out
 
 

@@ -363,3 +363,17 @@ def test_visit_in_place_makes_libcsts_calls_in_its_order() -> None:
         module.visit(theirs)
         _analysis.visit_in_place(module, ours)
         assert ours.log == theirs.log
+
+
+def test_locals_and_captured_names_kept_per_function_are_those_worked_out_afresh() -> None:
+    asked = 0
+    for module in _sources_and_variants(25):
+        info = ModuleInfo(MetadataWrapper(module, unsafe_skip_copy=True))
+        for func in (n for n in info.nodes if isinstance(n, cst.FunctionDef)):
+            for _ in range(2):
+                got = info.locals_of(func)
+                got.add("mutated by the caller")  # a copy: the kept set is not changed
+                assert info.locals_of(func) == info._find_locals(func)
+                assert info.captured_names(func) == info._find_captured(func)
+            asked += bool(info.captured_names(func))
+    assert asked > 0
