@@ -148,6 +148,12 @@ _NEGATED_PREFIXES = (
     ("starts_with", "does_not_start_with"),
     ("ends_with", "does_not_end_with"),
 )
+# Methods whose result is still the value they are called on (`text.strip()` is the text;
+# `text.count(c)` is not).
+_SAME_VALUE = frozenset(
+    {"strip", "lstrip", "rstrip", "lower", "upper", "casefold", "title", "capitalize",
+     "swapcase", "replace", "copy"}
+)  # fmt: skip
 _CHAR_CLASSES = {
     "aeiou": "vowel",
     "aeiouAEIOU": "vowel",
@@ -171,7 +177,7 @@ def _word(expr: cst.BaseExpression) -> str | None:
             inner = _word(expr.args[0].value)
             noun = _BUILTIN_NOUNS[expr.func.value]
             return f"{noun}_{inner}" if inner and noun == "length" else noun
-        if isinstance(expr.func, cst.Attribute):
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _SAME_VALUE:
             return _word(expr.func.value)  # `text.strip()` is still the text
     return None
 
@@ -240,7 +246,7 @@ def _predicate(expr: cst.BaseExpression) -> str | None:
             )
             if joined and len(words) == 2:
                 return joined  # `has_name_and_is_even`
-        return _join("check", _word(parts[-1]))
+        return None  # `check_x` says nothing of what is checked
     if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1:
         target = expr.comparisons[0]
         left, right = strip_parens(expr.left), strip_parens(target.comparator)
@@ -250,22 +256,8 @@ def _predicate(expr: cst.BaseExpression) -> str | None:
             kind = _CHAR_CLASSES.get(value) if isinstance(value, str) else None
             if kind is not None:
                 return _join("is" if op is cst.In else "is_not", kind)
-        if isinstance(right, cst.Integer) and right.value == "0":
-            if (
-                isinstance(left, cst.BinaryOperation)
-                and isinstance(left.operator, cst.Modulo)
-                and isinstance(strip_parens(left.right), cst.Integer)
-            ):
-                divisor = strip_parens(left.right)
-                assert isinstance(divisor, cst.Integer)
-                if divisor.value == "2":
-                    return "is_even" if op is cst.Equal else "is_odd"
-                if op in (cst.Equal, cst.NotEqual):
-                    word = "divisible" if op is cst.Equal else "not_divisible"
-                    return _join("is", word, "by", divisor.value)
-            sign = {cst.GreaterThan: "positive", cst.LessThan: "negative", cst.Equal: "zero"}
-            if op in sign:
-                return _join("is", sign[op])
+        if isinstance(right, cst.Integer) and right.value == "0" and _zero_test(left, op):
+            return _zero_test(left, op)
         if isinstance(right, cst.Name) and right.value == "None":
             return _join("is_missing" if op is cst.Is else "has", _word(left))
         if op in (cst.In, cst.NotIn):
@@ -284,12 +276,42 @@ def _predicate(expr: cst.BaseExpression) -> str | None:
                 return None
             return _join(subject, "equals", other) if subject and other else None
         if op is cst.NotEqual:
-            return _join(subject, "differs_from", other or "limit")
+            return _join(subject, "differs_from", other) if other else None
         if op in (cst.Is, cst.IsNot):
             word = "same_as" if op is cst.Is else "not_same_as"
             return _join("is", subject, word, other) if subject and other else None
+        if subject is None:
+            return None  # `is_below_limit` for `a + b < c` would say nothing true
         return _join("is", subject, _COMPARE_WORDS.get(op), other or "limit")
     return None
+
+
+def _zero_test(left: cst.BaseExpression, op: type[cst.BaseCompOp]) -> str | None:
+    """A name for `left <op> 0`: what the test asks of the value, never `is_zero` for a
+    test that asks something else (`i % a == 0` asks whether `i` is a multiple of `a`)."""
+    if isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Modulo):
+        if op not in (cst.Equal, cst.NotEqual):
+            return None
+        divisor = strip_parens(left.right)
+        if isinstance(divisor, cst.Integer):
+            if divisor.value == "2":
+                return "is_even" if op is cst.Equal else "is_odd"
+            word = "divisible" if op is cst.Equal else "not_divisible"
+            return _join("is", word, "by", divisor.value)
+        multiple = "is_multiple" if op is cst.Equal else "is_not_multiple"
+        of = _word(divisor)
+        return _join(multiple, "of", of) if of else multiple
+    if (
+        isinstance(left, cst.Call)
+        and isinstance(left.func, cst.Name)
+        and left.func.value == "len"
+        and op in (cst.Equal, cst.GreaterThan, cst.NotEqual)
+    ):
+        return "is_empty" if op is cst.Equal else "is_not_empty"
+    if not isinstance(left, cst.Name | cst.Attribute | cst.Subscript):
+        return None  # `a - b == 0`: a name for the difference would be a guess
+    sign = {cst.GreaterThan: "positive", cst.LessThan: "negative", cst.Equal: "zero"}
+    return _join("is", sign[op]) if op in sign else None
 
 
 def _value(expr: cst.BaseExpression) -> str | None:
@@ -306,8 +328,9 @@ def _value(expr: cst.BaseExpression) -> str | None:
             verb = _METHOD_VERBS.get(func.attr.value)
             receiver = _word(func.value)
             if receiver is None:
-                return _PARTICIPLES.get(func.attr.value) or _join(verb, "value")
-            return _join(verb or func.attr.value.lower(), receiver)
+                return _PARTICIPLES.get(func.attr.value) or (_join(verb, "value") if verb else None)
+            # An unknown method says nothing a name can (`maketrans_text`).
+            return _join(verb, receiver) if verb else None
     if isinstance(expr, cst.BinaryOperation):
         op_noun = _BINARY_NOUNS.get(type(expr.operator))
         right = strip_parens(expr.right)

@@ -15,6 +15,8 @@ not moved.
 
 from __future__ import annotations
 
+import io
+import tokenize
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -199,9 +201,6 @@ class _Extract(Transform):
         return updated_node.with_changes(body=body)
 
 
-# Only when the expression tells nothing of what it computes (see `_helper_names`).
-_PREDICATE_NAMES = ["is_valid", "check", "matches"]
-_VALUE_NAMES = ["compute", "calculate", "get_value"]
 # Expressions that compute something: what may move into a helper.
 _EXTRACTABLE = (
     cst.BinaryOperation,
@@ -220,18 +219,12 @@ def _worth_a_helper(expr: cst.BaseExpression, func: cst.FunctionDef, info: Modul
     """Whether a person would move `expr` into a helper: a computation of two or more
     operations whose value is used. Never a single operator or a single call
     (`def is_in(y, n): return y in n`, `def combined(a, b): return a + b`, `len(xs)`), nor
-    a bare `xs.sort()`, a `while i < len(xs)` bound, or the whole body of a one-line
-    function under a name that says nothing."""
+    a bare `xs.sort()` or a `while i < len(xs)` bound."""
     parent = info.parent(expr)
     if isinstance(parent, cst.Expr):
         return False  # `xs.sort()`: called for its effect, a helper would return None
     if isinstance(parent, cst.While) and parent.test is expr:
         return False
-    if isinstance(parent, cst.Return):
-        predicate = isinstance(expr, cst.Comparison | cst.BooleanOperation | cst.UnaryOperation)
-        stmts = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
-        if len(stmts) == 1 and not expression_helper_names(expr, predicate):
-            return False  # `def f(s): return compute(s)` says nothing
     return _operations(expr) >= 2
 
 
@@ -250,11 +243,58 @@ def _is_block(body: cst.IndentedBlock) -> bool:
     return len(statements) >= 2 or isinstance(body.body[0], cst.BaseCompoundStatement)
 
 
+def _is_predicate(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Comparison | cst.BooleanOperation | cst.UnaryOperation)
+
+
+def _tokens(code: str) -> list[str] | None:
+    try:
+        return [
+            t.string
+            for t in tokenize.generate_tokens(io.StringIO(code).readline)
+            if t.type not in _LAYOUT_TOKENS
+        ]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+
+
+_LAYOUT_TOKENS = frozenset(
+    {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT,
+     tokenize.ENDMARKER}
+)  # fmt: skip
+
+
+def _without_parens(statement: cst.CSTNode, calls: list[cst.Call]) -> cst.CSTNode:
+    """`statement` with the parentheses around each of `calls` dropped, where dropping
+    them changes no token but the parentheses (`if (is_even(n)) != x:` ->
+    `if is_even(n) != x:`; `return(helper(a))` keeps them, or it would read `returnhelper`).
+    A call needs no parentheses of its own: those the replaced expression had were its own."""
+    render = cst.Module(body=[]).code_for_node
+    for call in calls:
+        if not call.lpar:
+            continue
+        try:
+            stripped = statement.deep_replace(call, call.with_changes(lpar=[], rpar=[]))
+        except cst.CSTValidationError:  # `return(helper(a))`: LibCST wants the blank
+            continue
+        before, after = _tokens(render(statement)), _tokens(render(stripped))
+        if before is None or after is None or len(after) != len(before) - 2 * len(call.lpar):
+            continue
+        if [t for t in before if t not in "()"] == [t for t in after if t not in "()"]:
+            assert isinstance(stripped, cst.CSTNode)
+            statement = stripped
+    return statement
+
+
 @dataclass
 class _ExprSite:
-    expr: cst.BaseExpression
+    """Every occurrence of one expression in a function (a helper replaces all of them, so
+    the same test does not stay inline next to its helper), with the helper's name."""
+
+    exprs: list[cst.BaseExpression]
     func: cst.FunctionDef
     params: list[str]
+    name: str
 
 
 class ExtractHelperExpr(_Extract):
@@ -267,7 +307,9 @@ class ExtractHelperExpr(_Extract):
     statement: cst.CSTNode
 
     def find_sites(self, info: ModuleInfo) -> list[_ExprSite]:
-        """Expressions whose free variables are all surely bound where they stand."""
+        """Expressions whose free variables are all surely bound where each occurrence of
+        them stands, and whose helper can be named for what it returns (no name that fits,
+        no helper: `is_valid` or `compute` would say nothing, a wrong name would mislead)."""
         if info.names.dynamic:
             return []
         sites: list[_ExprSite] = []
@@ -281,33 +323,40 @@ class ExtractHelperExpr(_Extract):
                 )
                 for n in walk(sub)
             }
+            groups: dict[str, list[_ExprSite | None]] = {}
             for node in walk(func.body):
-                if not isinstance(node, _EXTRACTABLE) or id(node) in stores or id(node) in skip:
+                if not isinstance(node, _EXTRACTABLE):
+                    continue
+                text = info.module.code_for_node(strip_parens(node))
+                if id(node) in stores or id(node) in skip:
+                    groups.setdefault(text, []).append(None)
                     continue
                 if isinstance(node, cst.UnaryOperation) and not isinstance(node.operator, cst.Not):
                     continue
                 parent = info.parent(node)
                 if isinstance(parent, cst.Call) and parent.func is node:
                     continue
-                site = self._site(node, func, info)
-                if site is not None:
-                    sites.append(site)
+                groups.setdefault(text, []).append(self._site(node, func, info))
+            for group in groups.values():
+                found = [s for s in group if s is not None]
+                if len(found) != len(group) or any(s.params != found[0].params for s in found):
+                    continue  # an occurrence that cannot move would stay inline
+                first = found[0]
+                sites.append(
+                    _ExprSite([s.exprs[0] for s in found], first.func, first.params, first.name)
+                )
         return sites
 
     def take_site(self, site: _ExprSite, info: ModuleInfo) -> bool:
-        """Find the statement of the picked expression and name the helper."""
-        chosen = site
-        self.func = chosen.func
-        statement = _statement_of(chosen.expr, info)
-        assert statement is not None
-        self.statement = statement
-        fresh = FreshNames(info.names.identifiers)
-        predicate = isinstance(
-            chosen.expr, cst.Comparison | cst.BooleanOperation | cst.UnaryOperation
-        )
-        named = [n for n in expression_helper_names(chosen.expr, predicate) if fresh.is_free(n)]
-        generic = _PREDICATE_NAMES if predicate else _VALUE_NAMES
-        self.helper_name = fresh.take(named[0]) if named else fresh.choose(generic, self.rng)
+        """Find the statements of the picked expression's occurrences and name the helper."""
+        self.func = site.func
+        statements = [_statement_of(expr, info) for expr in site.exprs]
+        assert all(s is not None for s in statements)
+        self.statement = statements[0]  # type: ignore[assignment]
+        self._statements = {id(s) for s in statements}
+        self._targets = {id(expr) for expr in site.exprs}
+        self._calls: list[cst.Call] = []
+        self.helper_name = FreshNames(info.names.identifiers).take(site.name)
         return True
 
     def _site(
@@ -321,6 +370,10 @@ class ExtractHelperExpr(_Extract):
             return None
         if not any(isinstance(n, cst.Name) for n in walk(expr)):
             return None
+        taken = info.names.identifiers
+        names = [n for n in expression_helper_names(expr, _is_predicate(expr)) if n not in taken]
+        if not names:
+            return None
         classified = _Classified(expr, func, info)
         if not classified.ok:
             return None
@@ -332,66 +385,36 @@ class ExtractHelperExpr(_Extract):
             return None
         if not self.movable(func, expr, classified.locals):
             return None
-        return _ExprSite(expr=expr, func=func, params=classified.locals)
+        return _ExprSite(exprs=[expr], func=func, params=classified.locals, name=names[0])
 
     def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
-        """Replace the chosen expression by a call, remembering the helper to add."""
-        if original_node is not self.site.expr:
-            return self._unwrap(original_node, result)
+        """Replace each occurrence of the chosen expression by a call, remembering the helper
+        to add; drop the parentheses the calls do not need."""
+        if id(original_node) in self._statements:
+            return _without_parens(result, self._calls)
+        if id(original_node) not in self._targets:
+            return result
         assert isinstance(result, cst.BaseExpression)
-        returned = cst.SimpleStatementLine(body=[cst.Return(value=strip_parens(result))])
-        self.note_origin(self.statement, returned, deep=False)
-        self.helper = cst.FunctionDef(
-            name=cst.Name(self.helper_name),
-            params=cst.Parameters(params=[cst.Param(name=cst.Name(p)) for p in self.site.params]),
-            body=cst.IndentedBlock(body=[returned]),
-        )
-        call = cst.Call(
-            func=cst.Name(self.helper_name),
-            args=[cst.Arg(value=cst.Name(p)) for p in self.site.params],
-        )
-        self._call = keep_parens(result, call)
-        return self._call
-
-    def _unwrap(self, original_node: cst.CSTNode, result: Any) -> Any:
-        """Drop the parentheses `keep_parens` put around the call where what precedes it is
-        a space or a bracket anyway (`return (a + b) * k` -> `return scaled(a, b, k)`, not
-        `return (scaled(a, b, k))`); `return(x)` keeps them."""
-        call = getattr(self, "_call", None)
-        if call is None or not call.lpar:
-            return result
-        if isinstance(result, cst.BinaryOperation) and call in (result.left, result.right):
-            # `(d[k] if k in d else 0) + 1`: the parentheses were the conditional's; a call
-            # next to an operator symbol needs none.
-            side = "left" if result.left is call else "right"
-            return result.with_changes(**{side: strip_parens(call)})
-        if self.site.expr.lpar:
-            return result
-        if isinstance(result, cst.Return) and result.value is not None:
-            spaced = not isinstance(result.whitespace_after_return, cst.SimpleWhitespace) or (
-                result.whitespace_after_return.value
+        if not hasattr(self, "helper"):
+            returned = cst.SimpleStatementLine(body=[cst.Return(value=strip_parens(result))])
+            self.note_origin(self.statement, returned, deep=False)
+            self.helper = cst.FunctionDef(
+                name=cst.Name(self.helper_name),
+                params=cst.Parameters(
+                    params=[cst.Param(name=cst.Name(p)) for p in self.site.params]
+                ),
+                body=cst.IndentedBlock(body=[returned]),
             )
-            value = result.value
-            if spaced and value is call:
-                return result.with_changes(value=strip_parens(call))
-            if spaced and isinstance(value, cst.Tuple) and value.elements:
-                first = value.elements[0]
-                if first.value is call:
-                    elements = [first.with_changes(value=strip_parens(call)), *value.elements[1:]]
-                    return result.with_changes(value=value.with_changes(elements=elements))
-            return result
-        if isinstance(result, cst.Assign | cst.AugAssign | cst.Arg) and result.value is call:
-            return result.with_changes(value=strip_parens(call))
-        if isinstance(result, cst.Tuple | cst.List | cst.Set):
-            bracketed = not isinstance(result, cst.Tuple) or bool(result.lpar)
-            elements = [
-                e.with_changes(value=strip_parens(call))
-                if e.value is call and (i > 0 or bracketed)
-                else e
-                for i, e in enumerate(result.elements)
-            ]
-            return result.with_changes(elements=elements)
-        return result
+        call = keep_parens(
+            result,
+            cst.Call(
+                func=cst.Name(self.helper_name),
+                args=[cst.Arg(value=cst.Name(p)) for p in self.site.params],
+            ),
+        )
+        assert isinstance(call, cst.Call)
+        self._calls.append(call)
+        return call
 
 
 @dataclass

@@ -89,12 +89,12 @@ CASES = cases(
                 return 0
             """,
             """
-            def combine_nums(nums, y):
+            def compute_sum(nums, y):
                 return nums.index(y) + 1
 
             def f(nums, y):
                 if y in nums:
-                    return combine_nums(nums, y)
+                    return compute_sum(nums, y)
                 return 0
             """,
         ),
@@ -243,11 +243,11 @@ CASES = cases(
         Equivalent(
             ExtractHelperExpr,
             """
-            def f(xs, k):
-                m = map(lambda c: c + k, xs)
-                g = (c * k for c in xs)
+            def f(values, k):
+                m = map(lambda c: c + k, values)
+                g = (c * k for c in values)
                 k = 10
-                return list(m), list(g), sorted(xs, key=lambda c: -c)
+                return list(m), list(g), sorted(values, key=lambda c: -c)
             """,
             [([1, 2], 3), ([], 0)],
             seeds=range(30),
@@ -487,6 +487,17 @@ def test_extract_loop_body_returns_only_what_the_caller_reads_after_the_call() -
         ("not len(text)", True, None),  # never a helper called `not`
         # Computations are verb phrases, not the nouns `combined`, `part_of_text`, `nums_at`.
         ("count + step", False, "combine_count"),
+        # Reviewer's finds: `is_zero` for a divisibility test, `maketrans_text` for a method
+        # a name cannot say, `differs_from_limit` when no limit is involved, `check_x`.
+        ("i % a == 0", True, "is_multiple"),
+        ("i % step != 0", True, "is_not_multiple_of_step"),
+        ("len(items) == 0", True, "is_empty"),
+        ("a - b == 0", True, None),
+        ("(i % a == 0) != (i % b == 0)", True, None),
+        ("text.maketrans(a, b)", False, None),
+        ("text.count(c) == 0", True, None),
+        ("x > 1 or y.isdigit()", True, None),
+        ("a + b < c", True, None),
         ("(a + b) * 2", False, "compute_product"),
         ("text[1:]", False, "slice_text"),
         ("nums[i]", False, "pick_from_nums"),
@@ -506,3 +517,74 @@ def test_helper_names_from_the_expression(expr: str, predicate: bool, name: str 
 @pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()
+
+
+def test_a_helper_call_keeps_none_of_the_parentheses_the_expression_needed() -> None:
+    # Reviewer's find (cb-105): `if (is_zero(i, a)) != (i % b == 0):`; the parentheses
+    # belonged to the comparison, a call needs none. The same test in the `elif` moves too.
+    Rewrite(
+        ExtractHelperExpr,
+        """
+        def f(limit, a, b):
+            total = 0
+            for i in range(1, limit):
+                if (i % a == 0) != (i % b == 0):
+                    total += i
+                elif i % a == 0:
+                    total -= 1
+            return total
+        """,
+        """
+        def is_multiple(i, a):
+            return i % a == 0
+
+        def f(limit, a, b):
+            total = 0
+            for i in range(1, limit):
+                if is_multiple(i, a) != (i % b == 0):
+                    total += i
+                elif is_multiple(i, a):
+                    total -= 1
+            return total
+        """,
+        seed=1,
+        calls=[(20, 3, 5), (16, 2, 4), (1, 2, 3)],
+    ).check()
+
+
+def test_an_if_test_in_parentheses_becomes_a_bare_call() -> None:
+    Rewrite(
+        ExtractHelperExpr,
+        """
+        def f(nums, k):
+            if (len(nums) > k):
+                return nums[:k]
+            return nums
+        """,
+        """
+        def is_length_nums_above_limit(nums, k):
+            return len(nums) > k
+
+        def f(nums, k):
+            if is_length_nums_above_limit(nums, k):
+                return nums[:k]
+            return nums
+        """,
+        calls=[([1, 2, 3], 2), ([], 0)],
+    ).check()
+
+
+def test_no_helper_when_the_same_test_must_stay_inline_or_no_name_fits() -> None:
+    # The second `i % a == 0` is an assignment target's subscript: it cannot move, so the
+    # first does not either; `(i % a == 0) != b` has no name that says what it returns (it
+    # was `differs_from_limit`), and `text.maketrans(a, b)` neither (it was `maketrans_text`).
+    Declines(
+        ExtractHelperExpr,
+        """
+        def f(i, a, b, seen, text):
+            seen[i % a == 0] = 1
+            t = text.maketrans(a, b)
+            return (i % a == 0) != b, i % a == 0, t
+        """,
+        seeds=range(25),
+    ).check()
