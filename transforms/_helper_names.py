@@ -405,7 +405,8 @@ def _verb_phrase(expr: cst.BaseExpression) -> str | None:
             return _join("slice", inner) if inner else None
         return _join("pick_from", inner) if inner else None
     if isinstance(expr, cst.IfExp):
-        return _join("choose", _word(expr.body) or _word(expr.orelse))
+        chosen = _word(expr.body) or _word(expr.orelse)
+        return _join("choose", chosen) if chosen else None  # `choose` alone says nothing
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
         method = expr.func.attr.value
         if method.startswith("is") and len(method) > 2 and method[2:].isalpha():
@@ -443,13 +444,16 @@ def loop_helper_names(loop: cst.For | cst.While, returns: list[str]) -> list[str
     names: list[str] = []
     if appended:
         names.append(_join("add_to", appended[0]) or "")
-    # Accumulators: updated from their own value (`total = total * 10 + d`), not a step.
+    # Accumulators: updated from their own value (`total = total * 10 + d`), not a step
+    # (`i += 1` of a `while i < n` loop); a counter of a `for` loop is an accumulator.
+    tested = _names(loop.test) if isinstance(loop, cst.While) else set()
     stepped = {
         n.target.value
         for n in walk(loop.body)
         if isinstance(n, cst.AugAssign)
         and isinstance(n.target, cst.Name)
         and isinstance(n.value, cst.Integer)
+        and n.target.value in tested
     }
     read_back = {
         n.targets[0].target.value
@@ -464,13 +468,14 @@ def loop_helper_names(loop: cst.For | cst.While, returns: list[str]) -> list[str
         if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name)
     }
     kept = [r for r in returns if r not in stepped and (len(returns) <= 2 or r in read_back)]
-    if len(kept) == 1:
-        names.append(_join("update", kept[0].strip("_").lower()) or "")
-    elif len(kept) == 2:
-        a, b = (r.strip("_").lower() for r in kept)
-        names.append(_join("update", a, "and", b) or "")
+    words = [_word(cst.Name(r)) for r in kept]  # not `update_i` or `update_a_and_b`
+    if len(kept) == 1 and words[0]:
+        names.append(_join("update", words[0]) or "")
+    elif len(kept) == 2 and all(words):
+        names.append(_join("update", words[0], "and", words[1]) or "")
     if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name):
-        names.append(_join("handle", loop.target.value.strip("_").lower()) or "")
+        handled = _word(loop.target)  # not `handle_i`
+        names.append(_join("handle", handled) or "" if handled else "")
     return [n for n in names if n]
 
 

@@ -449,11 +449,12 @@ class ExtractLoopBody(_Extract):
         return sites
 
     def take_site(self, site: _LoopSite, info: ModuleInfo) -> bool:
-        """Name the helper."""
+        """Name the helper for what the body updates or handles; no such name, no helper
+        (`loop_step` says nothing)."""
         self.func = site.func
         fresh = FreshNames(info.names.identifiers)
         named = [n for n in loop_helper_names(site.loop, site.returns) if fresh.is_free(n)]
-        self.helper_name = fresh.choose(named or ["loop_step"], self.rng)
+        self.helper_name = fresh.choose(named, self.rng)
         return True
 
     def _site(
@@ -511,6 +512,9 @@ class ExtractLoopBody(_Extract):
             if _read_after(loop, func, info, name)
             or (name not in fresh and not _assigned_before_read(body, name))
         ]
+        taken = info.names.identifiers
+        if all(n in taken for n in loop_helper_names(loop, returns)):
+            return None
         return _LoopSite(loop=loop, func=func, params=params, returns=returns)
 
     def _rewrite(

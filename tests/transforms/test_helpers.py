@@ -392,7 +392,7 @@ def test_extract_loop_body_returns_what_it_assigns() -> None:
     # `char` is rebound by the loop header before each run and not read after the loop:
     # only `count` flows out of the helper.
     after = """
-        def handle_char(char, lower, upper, count, new_text):
+        def update_count(char, lower, upper, count, new_text):
             char = lower if char.isdecimal() else upper
             if char in ["p", "C"]:
                 count += 1
@@ -403,7 +403,7 @@ def test_extract_loop_body_returns_what_it_assigns() -> None:
             count = 0
             new_text = []
             for char in text:
-                count = handle_char(char, lower, upper, count, new_text)
+                count = update_count(char, lower, upper, count, new_text)
             return count, "".join(new_text)
         """
     result = Rewrite(
@@ -446,15 +446,15 @@ def test_extract_loop_body_returns_only_what_the_caller_reads_after_the_call() -
     assert result is not None and "word, total = update_word_and_total(" in result.code, result
     assert_equivalent(code(read_after), result.code, [("a. bc d.",)])
     read_by_test = """
-        def f(n):
+        def f(num):
             step = 1
-            while n > step:
-                step = n // 3 + 1
-                n -= step
-            return n
+            while num > step:
+                step = num // 3 + 1
+                num -= step
+            return num
         """
     result = transform(ExtractLoopBody, code(read_by_test), seed=0)
-    assert result is not None and "step, n = " in result.code, result
+    assert result is not None and "step, num = " in result.code, result
     assert_equivalent(code(read_by_test), result.code, [(10,), (0,)])
 
 
@@ -587,4 +587,44 @@ def test_no_helper_when_the_same_test_must_stay_inline_or_no_name_fits() -> None
             return (i % a == 0) != b, i % a == 0, t
         """,
         seeds=range(25),
+    ).check()
+
+
+def test_a_loop_body_helper_needs_a_name_that_says_what_it_updates() -> None:
+    # Reviewer's finds: `loop_step`, `handle_i`, `update_a_and_b` name nothing.
+    Declines(
+        ExtractLoopBody,
+        """
+        def f(n):
+            a, b = 0, 1
+            for i in range(n):
+                c = a + b
+                a, b = b, c
+            return a
+        """,
+        seeds=range(25),
+    ).check()
+    Rewrite(
+        ExtractLoopBody,
+        """
+        def f(n):
+            prev, cur = 0, 1
+            for i in range(n):
+                nxt = prev + cur
+                prev, cur = cur, nxt
+            return prev
+        """,
+        """
+        def update_prev_and_cur(prev, cur):
+            nxt = prev + cur
+            prev, cur = cur, nxt
+            return prev, cur
+
+        def f(n):
+            prev, cur = 0, 1
+            for i in range(n):
+                prev, cur = update_prev_and_cur(prev, cur)
+            return prev
+        """,
+        calls=[(10,), (0,)],
     ).check()
