@@ -29,8 +29,9 @@ does not (each kind is counted in both, and reported when the variant has more):
   keyword apart from the name, is not one);
 - "identity comprehension": `[x for x in xs]` (or a set or generator of it), which a person
   writes `list(xs)`;
-- "alias assignment": `a = b` between two plain names of a function, a second name for a value
-  that a rewrite left behind (`present = collected`, then only `present` is used);
+- "alias assignment": `a = b` between two plain names of a function, `a` bound nowhere else
+  and `b` unused after it: a second name for a value that a rewrite left behind
+  (`present = collected`, then only `present` is used);
 - "negated condition": `not` over an `and`/`or` of comparisons (`not (a >= b or c <= a)`),
   which a person writes `a < b and c > a`;
 - "generic helper name": a new function named for nothing it does (`compute`, `is_valid`,
@@ -220,23 +221,35 @@ def _parenthesized_calls(code: str) -> int:
 
 
 def _aliases(tree: ast.Module) -> int:
-    """Assignments `a = b` of one plain local name to another inside functions."""
+    """Pure aliases inside functions: `a = b` of one plain local name to another, where `a`
+    is bound nowhere else and `b` is not used after it (a second name for one value that a
+    rewrite left behind). `char = lower` in one branch of an if/else is no alias."""
     count = 0
     for func in ast.walk(tree):
         if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        local = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
-        local |= {
-            n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-        }
+        names = [n for n in ast.walk(func) if isinstance(n, ast.Name)]
+        stores = Counter(n.id for n in names if not isinstance(n.ctx, ast.Load))
+        stores.update(a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg))
         for stmt in ast.walk(func):
-            if (
+            if not (
                 isinstance(stmt, ast.Assign)
                 and len(stmt.targets) == 1
                 and isinstance(stmt.targets[0], ast.Name)
                 and isinstance(stmt.value, ast.Name)
-                and stmt.value.id in local
+                and stmt.value.id in stores
+                and stores[stmt.targets[0].id] == 1
             ):
+                continue
+            source = stmt.value.id
+            later = [
+                n
+                for n in names
+                if n.id == source
+                and n is not stmt.value
+                and (n.lineno, n.col_offset) > (stmt.lineno, stmt.col_offset)
+            ]
+            if not later:
                 count += 1
     return count
 

@@ -642,8 +642,8 @@ def _calls_next(node: cst.CSTNode) -> bool:
 
 
 class CopyComprehension(_ExpressionIdiom):
-    """`list(xs)` -> `[x for x in xs]`, `list(e for x in xs)` -> `[e for x in xs]` (and
-    `set`), and `[x for x in xs]` -> `list(xs)`."""
+    """`list(e for x in xs)` -> `[e for x in xs]` (and `set`), and `[x for x in xs]` ->
+    `list(xs)`; never `list(xs)` -> `[x for x in xs]`, a copy nobody spells that way."""
 
     name = "idiom_list_comprehension"
     description = "build a list or set with a comprehension instead of list()/set(), or back"
@@ -661,9 +661,7 @@ class CopyComprehension(_ExpressionIdiom):
                 if arg.value.for_in.asynchronous or _calls_next(arg.value):
                     return None
                 return ("unwrap", call[0])
-            if not isinstance(info.parent(node), cst.Assign | cst.Return):
-                return None  # `for c in [ch for ch in s]` reads worse than `list(s)`
-            return ("spell", call[0], kinds.of(arg.value))
+            return None  # `[item for item in text]` is no code a person writes for `list(text)`
         if isinstance(node, cst.ListComp | cst.SetComp):
             for_in = node.for_in
             builtin = "list" if isinstance(node, cst.ListComp) else "set"
@@ -685,13 +683,7 @@ class CopyComprehension(_ExpressionIdiom):
         if form == "call":
             return _call(builtin, updated.for_in.iter)
         arg = updated.args[0].value
-        if form == "unwrap":
-            for_in, elt = arg.for_in, arg.elt
-        else:
-            bases = ["ch", "c", "char"] if self.data[2] == STR else ["item", "x", "value"]
-            variable = self.fresh_name(bases)
-            for_in = cst.CompFor(target=cst.Name(variable), iter=wrap(arg, 3))
-            elt = cst.Name(variable)
+        for_in, elt = arg.for_in, arg.elt
         if builtin == "list":
             return cst.ListComp(elt=elt, for_in=for_in)
         return cst.SetComp(elt=elt, for_in=for_in)

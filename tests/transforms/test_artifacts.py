@@ -76,15 +76,15 @@ def f(text, n):
         ),
         (
             ORIGINAL.replace("out = []", "out = []\n    out_2 = out"),
-            "clash suffix+alias assignment",
+            "clash suffix",
         ),
         # Reviewer's finds, each a kind of its own.
         (ORIGINAL.replace("ch.isdigit()", "(ch.isdigit())"), "parenthesized call"),
         (ORIGINAL.replace("''.join(out)", "''.join([c for c in out])"), "identity comprehension"),
         (ORIGINAL.replace("''.join(out)", "''.join(list(out))"), None),
         (
-            ORIGINAL.replace("out = []", "out = []\n    digits = out").replace(
-                "''.join(out)", "''.join(digits)"
+            ORIGINAL.replace(
+                "    return ''.join(out)", "    digits = out\n    return ''.join(digits)"
             ),
             "alias assignment",
         ),
