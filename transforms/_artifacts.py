@@ -32,8 +32,10 @@ does not (each kind is counted in both, and reported when the variant has more):
 - "alias assignment": `a = b` between two plain names of a function, `a` bound nowhere else
   and `b` unused after it: a second name for a value that a rewrite left behind
   (`present = collected`, then only `present` is used);
-- "negated condition": `not` over an `and`/`or` of comparisons (`not (a >= b or c <= a)`),
-  which a person writes `a < b and c > a`;
+- "negated condition": `not` over an `and`/`or` with an order comparison that no rewrite
+  could invert (`not (a >= b or c <= a)`, operands of unknown type), left where a guard
+  or swap negated a test; a person writes `a < b and c > a`, or keeps the original test
+  (De Morgan's `not (len(s) <= n and c not in t)` inverts only exact comparisons);
 - "generic helper name": a new function named for nothing it does (`compute`, `is_valid`,
   `check_x`, `loop_step`).
 
@@ -50,7 +52,12 @@ import re
 import tokenize
 from collections import Counter
 
-from transforms._analysis import comment_mentions
+from transforms._analysis import (
+    _INT_BUILTINS,
+    _INT_METHODS,
+    _STR_RESULT_METHODS,
+    comment_mentions,
+)
 
 __all__ = [
     "ARTIFACT_KINDS",
@@ -83,6 +90,7 @@ _GENERIC_HELPERS = re.compile(
     r"do_work|check_\w+)(?:_\d+)?$"
 )
 _CALL_OPENERS = frozenset({")", "]", "}"})
+_INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 
 _OBFUSCATED = re.compile(r"^(?:[lI][lI1]{4,}|O[O0o]{3,}|_0x[0-9a-f]{4})$")
 _CLASH_SUFFIX = re.compile(r"^[A-Za-z_]\w*?_\d+$")
@@ -112,6 +120,35 @@ def _literal_only(node: ast.AST) -> bool:
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
         return all(_literal_only(e) for e in node.elts)
     return False
+
+
+def _int_or_str(node: ast.expr) -> bool:
+    """`transforms._analysis`'s test for an operand whose order is total (an int or str
+    literal, `len(...)`, `s.find(...)`, `s.lower()`, int arithmetic on such)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (int, str)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _INT_OPS):
+        return _int_or_str(node.left) and _int_or_str(node.right)
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name):
+            return node.func.id in _INT_BUILTINS
+        if isinstance(node.func, ast.Attribute):
+            return node.func.attr in _INT_METHODS | _STR_RESULT_METHODS
+    return False
+
+
+def _unordered(node: ast.expr) -> bool:
+    """An order comparison (`a >= b`) that cannot be inverted exactly: no side is surely an
+    int or str, so `not (a >= b or ...)` could not become `a < b and ...`."""
+    return (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE)
+        and not _int_or_str(node.left)
+        and not _int_or_str(node.comparators[0])
+    )
 
 
 def _falsy(node: ast.expr) -> bool:
@@ -153,9 +190,7 @@ def _kind(node: ast.AST) -> str | None:
             return "double negation"
         if isinstance(inner, ast.Compare):
             return "negated comparison"
-        if isinstance(inner, ast.BoolOp) and all(
-            isinstance(v, ast.Compare) and not _is_not(v) for v in inner.values
-        ):
+        if isinstance(inner, ast.BoolOp) and any(_unordered(v) for v in inner.values):
             return "negated condition"
     if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
         (first, *rest) = node.generators

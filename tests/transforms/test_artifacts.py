@@ -88,8 +88,9 @@ def f(text, n):
             ),
             "alias assignment",
         ),
-        (ORIGINAL.replace("ch.isdigit()", "not (ch >= 'a' or n <= 0)"), "negated condition"),
+        (ORIGINAL.replace("ch.isdigit()", "not (ch >= n or n <= 0)"), "negated condition"),
         (ORIGINAL.replace("ch.isdigit()", "ch < 'a' and n > 0"), None),
+        (ORIGINAL.replace("ch.isdigit()", "not (ch >= ch.lower() or n <= 0)"), None),
         (
             "def compute(ch, n):\n    return ch * n + ch\n\n"
             + ORIGINAL.replace("ch * n", "compute(ch, n)"),
