@@ -51,7 +51,7 @@ from transforms._roles import argument_types, infer_roles, unambiguous_hints
 _DESCRIPTIVE: dict[str, list[str]] = {
     "index": ["i", "idx", "j", "pos", "index"],
     "counter": ["count", "n", "total", "cnt"],
-    "text": ["text", "s", "string", "word", "st"],
+    "text": ["text", "s", "string", "word"],
     "list": ["items", "arr", "values", "lst", "elements"],
     "dict": ["d", "mapping", "table", "lookup"],
     "set": ["seen", "unique", "visited", "members"],
@@ -72,10 +72,10 @@ _DESCRIPTIVE: dict[str, list[str]] = {
 _ABBREVIATED: dict[str, list[str]] = {
     "index": ["idx", "ix", "pos"],
     "counter": ["cnt", "num", "tot"],
-    "text": ["txt", "st", "s"],
+    "text": ["txt", "s", "t"],
     "list": ["lst", "arr", "vals"],
     "dict": ["dct", "mp", "tbl"],
-    "set": ["seen", "uniq", "st"],
+    "set": ["seen", "uniq", "vis"],
     "number": ["num", "val", "amt"],
     "length": ["n", "sz", "size"],
     "item": ["elem", "el", "it"],

@@ -129,7 +129,7 @@ class Renames:
 # VOWELS's text, n, count and ch in each style
 CASES = cases(
     rename_descriptive=Renames(
-        RenameDescriptive, VOWELS, {"text": "string", "n": "x", "count": "total", "ch": "char"}
+        RenameDescriptive, VOWELS, {"text": "string", "n": "k", "count": "total", "ch": "char"}
     ),
     rename_abbreviated=Renames(
         RenameAbbreviated, VOWELS, {"text": "txt", "n": "amt", "count": "cnt", "ch": "c"}
@@ -299,7 +299,7 @@ CASES = cases(
                     odd += c
             return even + odd.lower()
         """,
-        {"text": "txt", "odd": "s", "even": "st", "i": "idx", "c": "ch"},
+        {"text": "txt", "odd": "t", "even": "s", "i": "idx", "c": "ch"},
     ),
     # CRUXEval sample_13. Before: `names` -> `input_text` (iterated items with a string
     # method made it a text); it is a list of strings.
@@ -413,7 +413,7 @@ CASES = cases(
                         c = '0'
             return text
         """,
-        {"text": "string", "items": "values", "i": "idx", "c": "char"},
+        {"text": "string", "items": "elements", "i": "idx", "c": "char"},
         options={"calls": ["f('a1b0')"]},
     ),
     # CRUXEval sample_60 and sample_160. Before: `doc` -> `lst` (a text called a list),
