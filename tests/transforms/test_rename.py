@@ -285,6 +285,23 @@ CASES = cases(
             options={"calls": ["f('ab')"]},
         ),
     ],
+    # CRUXEval sample_35. Before: `pos = text.rfind(pattern)` -> `string` (`rfind` is a str
+    # method, but it returns a position).
+    a_found_position_is_no_text=Renames(
+        RenameVerbose,
+        """
+        def f(pattern, items):
+            result = []
+            for text in items:
+                pos = text.rfind(pattern)
+                if pos >= 0:
+                    result.append(pos)
+            return result
+        """,
+        {"pattern": "character", "items": "values_list", "text": "source_text",
+         "pos": "number", "result": "output"},  # fmt: skip
+        options={"calls": ["f('a', ['ab', 'ba'])"]},
+    ),
     # CRUXEval sample_128. Before: `c` -> `num` (`even += c` read as a running total).
     a_character_concatenated_to_a_text_is_a_character=Renames(
         RenameAbbreviated,
