@@ -298,8 +298,13 @@ CASES = cases(
                     result.append(pos)
             return result
         """,
-        {"pattern": "character", "items": "values_list", "text": "source_text",
-         "pos": "number", "result": "output"},  # fmt: skip
+        {
+            "pattern": "character",
+            "items": "values_list",
+            "text": "source_text",
+            "pos": "number",
+            "result": "output",
+        },
         options={"calls": ["f('a', ['ab', 'ba'])"]},
     ),
     # CRUXEval sample_128. Before: `c` -> `num` (`even += c` read as a running total).
