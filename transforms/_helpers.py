@@ -264,26 +264,41 @@ _LAYOUT_TOKENS = frozenset(
 )  # fmt: skip
 
 
+class _Unwrap(cst.CSTTransformer):
+    """Drops the parentheses around the calls whose ids it is given."""
+
+    def __init__(self, calls: set[int]) -> None:
+        super().__init__()
+        self.calls = calls
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        if id(original_node) in self.calls:
+            return updated_node.with_changes(lpar=[], rpar=[])
+        return updated_node
+
+
 def _without_parens(statement: cst.CSTNode, calls: list[cst.Call]) -> cst.CSTNode:
-    """`statement` with the parentheses around each of `calls` dropped, where dropping
-    them changes no token but the parentheses (`if (is_even(n)) != x:` ->
-    `if is_even(n) != x:`; `return(helper(a))` keeps them, or it would read `returnhelper`).
-    A call needs no parentheses of its own: those the replaced expression had were its own."""
+    """`statement` with the parentheses around `calls` dropped, where dropping them changes
+    no token but the parentheses (`if (is_even(n)) != x:` -> `if is_even(n) != x:`;
+    `return(helper(a))` keeps them, or it would read `returnhelper`). A call needs no
+    parentheses of its own: those the replaced expression had were its own."""
+    inside = {id(n) for n in walk(statement)}
+    wrapped = [c for c in calls if c.lpar and id(c) in inside]
+    if not wrapped:
+        return statement
+    try:
+        stripped = statement.visit(_Unwrap({id(c) for c in wrapped}))
+    except cst.CSTValidationError:  # `return(helper(a))`: LibCST wants the blank
+        return statement
+    assert isinstance(stripped, cst.CSTNode)
     render = cst.Module(body=[]).code_for_node
-    for call in calls:
-        if not call.lpar:
-            continue
-        try:
-            stripped = statement.deep_replace(call, call.with_changes(lpar=[], rpar=[]))
-        except cst.CSTValidationError:  # `return(helper(a))`: LibCST wants the blank
-            continue
-        before, after = _tokens(render(statement)), _tokens(render(stripped))
-        if before is None or after is None or len(after) != len(before) - 2 * len(call.lpar):
-            continue
-        if [t for t in before if t not in "()"] == [t for t in after if t not in "()"]:
-            assert isinstance(stripped, cst.CSTNode)
-            statement = stripped
-    return statement
+    before, after = _tokens(render(statement)), _tokens(render(stripped))
+    dropped = 2 * sum(len(c.lpar) for c in wrapped)
+    if before is None or after is None or len(after) != len(before) - dropped:
+        return statement
+    if [t for t in before if t not in "()"] != [t for t in after if t not in "()"]:
+        return statement
+    return stripped
 
 
 @dataclass
@@ -295,6 +310,77 @@ class _ExprSite:
     func: cst.FunctionDef
     params: list[str]
     name: str
+    args: list[list[str]]  # what each occurrence's call passes for `params`
+
+
+class _Blank(cst.CSTTransformer):
+    """Replaces the function's local variables with `_`: expressions of one shape (`i % a
+    == 0`, `i % b == 0`) read the same."""
+
+    def __init__(self, local: set[str], names: set[int]) -> None:
+        super().__init__()
+        self.local = local
+        self.names = names
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        if id(original_node) in self.names and original_node.value in self.local:
+            return updated_node.with_changes(value="_")
+        return updated_node
+
+
+def _shape(expr: cst.BaseExpression, local: set[str], info: ModuleInfo) -> str:
+    """The code of `expr` with the function's locals blanked out."""
+    names = {id(n) for n in variable_names(expr)}
+    blanked = strip_parens(expr).visit(_Blank(local, names))
+    assert isinstance(blanked, cst.CSTNode)
+    return info.module.code_for_node(blanked)
+
+
+def _nested_bindings(func: cst.FunctionDef) -> set[str]:
+    """Names bound by the comprehensions and lambdas of `func` (a helper takes them as
+    arguments like the function's own locals)."""
+    found: set[str] = set()
+    for node in walk(func.body):
+        if isinstance(node, cst.CompFor):
+            found |= target_names(node.target) or set()
+        elif isinstance(node, cst.Lambda):
+            found |= {p.name.value for p in walk(node.params) if isinstance(p, cst.Param)}
+    return found
+
+
+def _locals_in(expr: cst.BaseExpression, local: set[str]) -> list[str]:
+    return [n.value for n in variable_names(expr) if n.value in local]
+
+
+def _one_helper(
+    group: list[tuple[cst.BaseExpression, _ExprSite | None]], local: set[str]
+) -> _ExprSite | None:
+    """One helper for every occurrence of an expression's shape in a function, each call
+    passing its own variables (`is_multiple(i, a)`, `is_multiple(i, b)`), or None when an
+    occurrence cannot move (it would stay inline next to its helper), the occurrences name
+    their helpers apart, or their variables do not match one to one."""
+    if any(site is None for _, site in group):
+        return None
+    found = [site for _, site in group if site is not None]
+    first = found[0]
+    if any(site.name != first.name for site in found):
+        return None  # `is_multiple_of_step` would be wrong for `i % size == 0`
+    order = _locals_in(first.exprs[0], local)
+    args: list[list[str]] = []
+    for site in found:
+        mapping: dict[str, str] = {}
+        for mine, theirs in zip(order, _locals_in(site.exprs[0], local), strict=True):
+            if mapping.setdefault(mine, theirs) != theirs:
+                return None
+        if len(set(mapping.values())) != len(mapping) or any(
+            p not in mapping for p in first.params
+        ):
+            return None
+        passed = [mapping[p] for p in first.params]
+        if sorted(passed) != sorted(site.params):
+            return None
+        args.append(passed)
+    return _ExprSite([s.exprs[0] for s in found], first.func, first.params, first.name, args)
 
 
 class ExtractHelperExpr(_Extract):
@@ -323,32 +409,30 @@ class ExtractHelperExpr(_Extract):
                 )
                 for n in walk(sub)
             }
-            groups: dict[str, list[_ExprSite | None]] = {}
+            local = info.locals_of(func) | _nested_bindings(func)
+            groups: dict[str, list[tuple[cst.BaseExpression, _ExprSite | None]]] = {}
             for node in walk(func.body):
                 if not isinstance(node, _EXTRACTABLE):
-                    continue
-                text = info.module.code_for_node(strip_parens(node))
-                if id(node) in stores or id(node) in skip:
-                    groups.setdefault(text, []).append(None)
                     continue
                 if isinstance(node, cst.UnaryOperation) and not isinstance(node.operator, cst.Not):
                     continue
                 parent = info.parent(node)
                 if isinstance(parent, cst.Call) and parent.func is node:
                     continue
-                groups.setdefault(text, []).append(self._site(node, func, info))
+                shape = _shape(node, local, info)
+                if id(node) in stores or id(node) in skip:
+                    groups.setdefault(shape, []).append((node, None))
+                    continue
+                groups.setdefault(shape, []).append((node, self._site(node, func, info)))
             for group in groups.values():
-                found = [s for s in group if s is not None]
-                if len(found) != len(group) or any(s.params != found[0].params for s in found):
-                    continue  # an occurrence that cannot move would stay inline
-                first = found[0]
-                sites.append(
-                    _ExprSite([s.exprs[0] for s in found], first.func, first.params, first.name)
-                )
+                site = _one_helper(group, local)
+                if site is not None:
+                    sites.append(site)
         return sites
 
     def take_site(self, site: _ExprSite, info: ModuleInfo) -> bool:
         """Find the statements of the picked expression's occurrences and name the helper."""
+        self._args = {id(expr): args for expr, args in zip(site.exprs, site.args, strict=True)}
         self.func = site.func
         statements = [_statement_of(expr, info) for expr in site.exprs]
         assert all(s is not None for s in statements)
@@ -385,7 +469,8 @@ class ExtractHelperExpr(_Extract):
             return None
         if not self.movable(func, expr, classified.locals):
             return None
-        return _ExprSite(exprs=[expr], func=func, params=classified.locals, name=names[0])
+        params = classified.locals
+        return _ExprSite(exprs=[expr], func=func, params=params, name=names[0], args=[params])
 
     def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
         """Replace each occurrence of the chosen expression by a call, remembering the helper
@@ -409,7 +494,7 @@ class ExtractHelperExpr(_Extract):
             result,
             cst.Call(
                 func=cst.Name(self.helper_name),
-                args=[cst.Arg(value=cst.Name(p)) for p in self.site.params],
+                args=[cst.Arg(value=cst.Name(a)) for a in self._args[id(original_node)]],
             ),
         )
         assert isinstance(call, cst.Call)

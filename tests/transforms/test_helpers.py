@@ -521,7 +521,8 @@ def test_case(case: Case) -> None:
 
 def test_a_helper_call_keeps_none_of_the_parentheses_the_expression_needed() -> None:
     # Reviewer's find (cb-105): `if (is_zero(i, a)) != (i % b == 0):`; the parentheses
-    # belonged to the comparison, a call needs none. The same test in the `elif` moves too.
+    # belonged to the comparison, a call needs none. The same test in the `elif` moves too,
+    # and so does the same test of `b`, calling the helper with its own variables.
     Rewrite(
         ExtractHelperExpr,
         """
@@ -541,7 +542,7 @@ def test_a_helper_call_keeps_none_of_the_parentheses_the_expression_needed() -> 
         def f(limit, a, b):
             total = 0
             for i in range(1, limit):
-                if is_multiple(i, a) != (i % b == 0):
+                if is_multiple(i, a) != is_multiple(i, b):
                     total += i
                 elif is_multiple(i, a):
                     total -= 1
@@ -627,4 +628,17 @@ def test_a_loop_body_helper_needs_a_name_that_says_what_it_updates() -> None:
             return prev
         """,
         calls=[(10,), (0,)],
+    ).check()
+
+
+def test_tests_of_one_shape_named_apart_get_no_helper() -> None:
+    # `is_multiple_of_step(i, size)` would be wrong for `i % size == 0`, and a helper for
+    # one of them would leave the other inline.
+    Declines(
+        ExtractHelperExpr,
+        """
+        def f(i, step, size):
+            return i % step == 0 and i % size == 0
+        """,
+        seeds=range(25),
     ).check()
