@@ -326,7 +326,11 @@ def _value(expr: cst.BaseExpression) -> str | None:
             return _join(noun, "of", arg) if noun != "sorted" else _join(noun, arg)
         if isinstance(func, cst.Attribute):
             verb = _METHOD_VERBS.get(func.attr.value)
-            receiver = _word(func.value)
+            element = isinstance(func.value, cst.Subscript) and not any(
+                isinstance(e.slice, cst.Slice) for e in func.value.slice
+            )
+            # `text[i].swapcase()` swaps one item's case, not the text's.
+            receiver = None if element else _word(func.value)
             if receiver is None:
                 return _PARTICIPLES.get(func.attr.value) or (_join(verb, "value") if verb else None)
             # An unknown method says nothing a name can (`maketrans_text`).
@@ -392,6 +396,9 @@ def _verb_phrase(expr: cst.BaseExpression) -> str | None:
         subject = _word(left)
         if verb is None:
             return None
+        if isinstance(expr.operator, cst.Add) and isinstance(right, cst.Integer):
+            # `count + 1` is the next count; `occ.get(k, 0) + 1` no sum worth the name.
+            return _join("next", subject) if subject and right.value == "1" else None
         if subject is None:
             result = _BINARY_RESULTS.get(type(expr.operator))
             return _join("compute", result) if result else None

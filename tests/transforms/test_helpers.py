@@ -85,16 +85,16 @@ CASES = cases(
             """
             def f(nums, y):
                 if y in nums:
-                    return nums.index(y) + 1
+                    return nums.index(y) * 2
                 return 0
             """,
             """
-            def compute_sum(nums, y):
-                return nums.index(y) + 1
+            def compute_product(nums, y):
+                return nums.index(y) * 2
 
             def f(nums, y):
                 if y in nums:
-                    return compute_sum(nums, y)
+                    return compute_product(nums, y)
                 return 0
             """,
         ),
@@ -134,7 +134,7 @@ CASES = cases(
         # module comment
         def f(a,b):
             # explain
-            c = a*b + 1   # result
+            c = a*b + a   # result
             return c
         """,
         ["# module comment", "    # explain"],
@@ -498,6 +498,11 @@ def test_extract_loop_body_returns_only_what_the_caller_reads_after_the_call() -
         ("text.count(c) == 0", True, None),
         ("x > 1 or y.isdigit()", True, None),
         ("a + b < c", True, None),
+        # `compute_sum` for a count plus one, `swapcase_text` for one item's case.
+        ("occ.get(name, 0) + 1", False, None),
+        ("count + 1", False, "next_count"),
+        ("text[i].swapcase()", False, "swapped_case"),
+        ("text[1:].swapcase()", False, "swapcase_text"),
         ("(a + b) * 2", False, "compute_product"),
         ("text[1:]", False, "slice_text"),
         ("nums[i]", False, "pick_from_nums"),
