@@ -767,14 +767,35 @@ CASES = cases(
             """,
             calls=[("abc",), ("",), ({"a": 1},)],
         ),
-        Declines(
+        # A copy is `list(text)` or `[*text]`, back and forth.
+        Rewrite(
             CopyComprehension,
             """
             def f(text):
                 t = list(text)
                 t.append('!')
-                return t
+                return t, set(text.split())
             """,
+            """
+            def f(text):
+                t = [*text]
+                t.append('!')
+                return t, set(text.split())
+            """,
+            calls=[("abc",), ("",), ({"a": 1},), (5,)],
+            back_seed=0,
+        ),
+        Rewrite(
+            CopyComprehension,
+            """
+            def f(text):
+                return {*text.split()}
+            """,
+            """
+            def f(text):
+                return set(text.split())
+            """,
+            calls=[("a b a",), ("",)],
         ),
         Rewrite(
             CopyComprehension,
