@@ -985,9 +985,20 @@ def negates_naturally(expr: cst.BaseExpression, *, boolean_context: bool) -> boo
 
 
 def _negated_comparison(expr: cst.BaseExpression) -> bool:
+    """`not` before a comparison, or before an and/or holding an order comparison that
+    cannot be inverted (`not (a >= b or c <= a)`: De Morgan could not push the `not` in)."""
     inner = strip_parens(expr)
     if isinstance(inner, cst.UnaryOperation) and isinstance(inner.operator, cst.Not):
-        return isinstance(strip_parens(inner.expression), cst.Comparison)
+        negated = strip_parens(inner.expression)
+        if isinstance(negated, cst.BooleanOperation):
+            return any(
+                isinstance(o := strip_parens(op), cst.Comparison)
+                and len(o.comparisons) == 1
+                and type(o.comparisons[0].operator) in _INVERSE_ORDER
+                and invert_comparison(o) is None
+                for op in bool_operands(negated)
+            )
+        return isinstance(negated, cst.Comparison)
     if isinstance(inner, cst.BooleanOperation):
         return any(_negated_comparison(o) for o in bool_operands(inner))
     return False
