@@ -21,9 +21,10 @@ import ast
 import operator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from keyword import iskeyword
 
 from core_bench.probes._reading import RETURN_MARK
-from tracer import COMPARISONS
+from tracer import COMPARISONS, Argument, Call, TraceError
 
 _EXITS = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -548,31 +549,28 @@ def for_call(code: str, call: str) -> StaticFacts:
     """
     facts = static_facts(code)
     try:
-        node = ast.parse(call, mode="eval").body
-    except SyntaxError:
+        read = Call.read(call)
+    except (TraceError, RecursionError, MemoryError):
         return facts
-    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+    if not read.func.isidentifier() or iskeyword(read.func):
         return facts
-    entries = [line for line, (name, _) in facts.params.items() if name == node.func.id]
+    entries = [line for line, (name, _) in facts.params.items() if name == read.func]
     if len(entries) != 1:
         return facts
     def_line = entries[0]
     params = facts.params[def_line][1]
-    given: dict[str, ast.expr] = {}
-    for i, arg in enumerate(node.args):
-        if isinstance(arg, ast.Starred):
+    given: dict[str, Argument] = {}
+    positional = [a for a in read.args if a.keyword is None and not a.text.startswith("**")]
+    for i, arg in enumerate(positional):
+        if arg.text.startswith("*"):
             return facts
         if i < len(params):
             given[params[i]] = arg
-    given.update((k.arg, k.value) for k in node.keywords if k.arg)
+    given.update((a.keyword, a) for a in read.args if a.keyword is not None)
     values: dict[str, object] = {}
     for name, arg in given.items():
-        if name in facts.modified[def_line]:
-            continue
-        try:
-            values[name] = ast.literal_eval(arg)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            continue
+        if name not in facts.modified[def_line] and arg.literal:
+            values[name] = arg.value
     counts = dict(facts.loop_counts)
     literals = dict(facts.literal_loops)
     for header, (owner, iterable) in facts.clean_for.items():

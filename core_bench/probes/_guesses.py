@@ -16,8 +16,10 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from keyword import iskeyword
 
 from core_bench.schemas import Anchor, Probe
+from tracer import Call, TraceError
 
 _DEFAULTS = {
     bool: "False",
@@ -131,23 +133,26 @@ def source(code: str) -> Source | None:
 @lru_cache(maxsize=2048)
 def _arguments(code: str, entry: str, call: str) -> tuple[tuple[str, str], ...]:
     """(parameter, argument source) pairs of the call, in parameter order where known."""
-    try:
-        node = ast.parse(call, mode="eval").body
-    except SyntaxError:
+    read = _read_call(call)
+    if read is None:
         return ()
-    if not isinstance(node, ast.Call):
-        return ()
-    texts = [ast.get_source_segment(call, a) or "None" for a in node.args]
+    positional = [a.text for a in read.args if a.keyword is None and not a.text.startswith("**")]
     params: list[str] = []
     parsed = source(code)
     function = parsed.functions.get(entry) if parsed is not None else None
     if function is not None:
         params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
-    pairs = [(params[i] if i < len(params) else f"_{i}", t) for i, t in enumerate(texts)]
-    pairs.extend(
-        (k.arg, ast.get_source_segment(call, k.value) or "None") for k in node.keywords if k.arg
-    )
+    pairs = [(params[i] if i < len(params) else f"_{i}", t) for i, t in enumerate(positional)]
+    pairs.extend((a.keyword, a.text) for a in read.args if a.keyword is not None)
     return tuple(pairs)
+
+
+def _read_call(call: str) -> Call | None:
+    """The call read by tracer's one call parser, or None when it is not a call expression."""
+    try:
+        return Call.read(call)
+    except (TraceError, RecursionError, MemoryError):
+        return None
 
 
 @lru_cache(maxsize=4096)
@@ -360,13 +365,10 @@ COUNT: dict[str, Rule] = {"len of the first argument": len_first, **SMALL}
 @lru_cache(maxsize=1024)
 def call_name(call: str) -> str:
     """The name of the function a call expression calls (`f(1, 2)` -> "f"), or ""."""
-    try:
-        node = ast.parse(call, mode="eval").body
-    except SyntaxError:
+    read = _read_call(call)
+    if read is None or not read.func.isidentifier() or iskeyword(read.func):
         return ""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return node.func.id
-    return ""
+    return read.func
 
 
 def guesses_of(rules: dict[str, Rule] | None, seen: Seen) -> list[str]:
