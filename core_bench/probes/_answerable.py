@@ -23,8 +23,9 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from keyword import iskeyword
 
+from core_bench.probes._calls import read_call
 from core_bench.probes._reading import RETURN_MARK
-from tracer import COMPARISONS, Argument, Call, TraceError
+from tracer import COMPARISONS, Argument
 
 _EXITS = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -548,11 +549,8 @@ def for_call(code: str, call: str) -> StaticFacts:
         SyntaxError: the code does not parse.
     """
     facts = static_facts(code)
-    try:
-        read = Call.read(call)
-    except (TraceError, RecursionError, MemoryError):
-        return facts
-    if not read.func.isidentifier() or iskeyword(read.func):
+    read = read_call(call)
+    if read is None or not read.func.isidentifier() or iskeyword(read.func):
         return facts
     entries = [line for line, (name, _) in facts.params.items() if name == read.func]
     if len(entries) != 1:

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from keyword import iskeyword
 
+from core_bench.probes._calls import read_call
 from core_bench.schemas import Anchor, Probe
-from tracer import Call, TraceError
 
 _DEFAULTS = {
     bool: "False",
@@ -133,7 +133,7 @@ def source(code: str) -> Source | None:
 @lru_cache(maxsize=2048)
 def _arguments(code: str, entry: str, call: str) -> tuple[tuple[str, str], ...]:
     """(parameter, argument source) pairs of the call, in parameter order where known."""
-    read = _read_call(call)
+    read = read_call(call)
     if read is None:
         return ()
     positional = [a.text for a in read.args if a.keyword is None and not a.text.startswith("**")]
@@ -145,14 +145,6 @@ def _arguments(code: str, entry: str, call: str) -> tuple[tuple[str, str], ...]:
     pairs = [(params[i] if i < len(params) else f"_{i}", t) for i, t in enumerate(positional)]
     pairs.extend((a.keyword, a.text) for a in read.args if a.keyword is not None)
     return tuple(pairs)
-
-
-def _read_call(call: str) -> Call | None:
-    """The call read by tracer's one call parser, or None when it is not a call expression."""
-    try:
-        return Call.read(call)
-    except (TraceError, RecursionError, MemoryError):
-        return None
 
 
 @lru_cache(maxsize=4096)
@@ -365,7 +357,7 @@ COUNT: dict[str, Rule] = {"len of the first argument": len_first, **SMALL}
 @lru_cache(maxsize=1024)
 def call_name(call: str) -> str:
     """The name of the function a call expression calls (`f(1, 2)` -> "f"), or ""."""
-    read = _read_call(call)
+    read = read_call(call)
     if read is None or not read.func.isidentifier() or iskeyword(read.func):
         return ""
     return read.func
