@@ -217,9 +217,10 @@ class _Walker:
             node.name,
             tuple(a.arg for a in [*args.posonlyargs, *args.args]),
         )
-        self.facts.modified[node.lineno] = _modified(node)
+        modified, in_place = _modified(node)
+        self.facts.modified[node.lineno] = modified
         self.facts.bindings[node.lineno] = _bindings(node)
-        self.facts.in_place[node.lineno] = _modified(node, rebinding=False)
+        self.facts.in_place[node.lineno] = in_place
         first = node.body[0]
         if isinstance(first, ast.Return) and first.value is not None:
             value = _literal(first.value)
@@ -398,15 +399,15 @@ def _bindings(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[in
 
 
 def _modified(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, *, rebinding: bool = True
-) -> frozenset[str]:
-    """Names a function rebinds (unless `rebinding` is False), deletes, assigns into or calls
-    a mutating method of."""
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> tuple[frozenset[str], frozenset[str]]:
+    """Names a function rebinds, deletes, assigns into or calls a mutating method of; and the
+    same without the names it only rebinds (changed in place), from one walk."""
+    rebound: set[str] = set()
     names: set[str] = set()
     for sub in ast.walk(node):
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store | ast.Del):
-            if rebinding:
-                names.add(sub.id)
+            rebound.add(sub.id)
         elif isinstance(sub, ast.Subscript | ast.Attribute) and isinstance(
             sub.ctx, ast.Store | ast.Del
         ):
@@ -424,7 +425,7 @@ def _modified(
             names.add(sub.func.value.id)
         elif isinstance(sub, ast.Global | ast.Nonlocal):
             names.update(sub.names)
-    return frozenset(names)
+    return frozenset(names | rebound), frozenset(names)
 
 
 def _assigned(target: ast.expr, value: ast.expr) -> dict[str, str]:
@@ -579,4 +580,6 @@ def for_call(code: str, call: str) -> StaticFacts:
             counts[header] = known[0]
             if known[1] is not None:
                 literals[header] = known[1]
+    if len(counts) == len(facts.loop_counts):  # the call tells nothing more (most calls)
+        return facts
     return replace(facts, loop_counts=counts, literal_loops=literals)
