@@ -24,6 +24,7 @@ from functools import lru_cache
 from keyword import iskeyword
 
 from core_bench.probes._calls import read_call
+from core_bench.probes._parsed import parsed
 from core_bench.probes._reading import RETURN_MARK
 from tracer import COMPARISONS, Argument
 
@@ -453,7 +454,7 @@ def static_facts(code: str) -> StaticFacts:
     """
     facts = StaticFacts(source=code)
     walker = _Walker(facts)
-    tree = ast.parse(code)
+    tree = parsed(code)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             walker.function(node)

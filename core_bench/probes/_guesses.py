@@ -19,6 +19,7 @@ from functools import lru_cache
 from keyword import iskeyword
 
 from core_bench.probes._calls import read_call
+from core_bench.probes._parsed import parsed
 from core_bench.schemas import Anchor, Probe
 
 _DEFAULTS = {
@@ -91,7 +92,7 @@ class Source:
 def source(code: str) -> Source | None:
     """The parsed code with its indexes (cached), or None when it does not parse."""
     try:
-        tree = ast.parse(code)
+        tree = parsed(code)
     except SyntaxError:
         return None
     statements: dict[int, ast.stmt] = {}
