@@ -43,6 +43,9 @@ class TreeCpu:
     def __init__(self, interval: float = 0.25) -> None:
         self.interval = interval
         self.seen: dict[tuple[int, int], float] = {}
+        self.waited: dict[tuple[int, int], float] = {}
+        """Seconds each process's live threads spent runnable but waiting for a CPU
+        (/proc schedstat): on a loaded machine, the time other work took from the build."""
         self.sampling = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
@@ -67,6 +70,7 @@ class TreeCpu:
     def _sample(self) -> None:
         parents: dict[int, int] = {}
         times: dict[int, tuple[int, float]] = {}
+        waits: dict[int, float] = {}
         for entry in os.listdir("/proc"):
             if not entry.isdigit():
                 continue
@@ -78,6 +82,7 @@ class TreeCpu:
             pid = int(entry)
             parents[pid] = int(fields[1])
             times[pid] = (int(fields[19]), (int(fields[11]) + int(fields[12])) / self._tick)
+            waits[pid] = _run_queue_seconds(pid)
         me = os.getpid()
         for pid, (start, cpu) in times.items():
             ancestor = parents.get(pid)
@@ -85,10 +90,32 @@ class TreeCpu:
                 ancestor = parents.get(ancestor)
             if ancestor == me:
                 self.seen[(pid, start)] = max(cpu, self.seen.get((pid, start), 0.0))
+                self.waited[(pid, start)] = max(waits[pid], self.waited.get((pid, start), 0.0))
 
     def children_seconds(self) -> float:
         """CPU seconds of the processes below this one, as last seen."""
         return sum(self.seen.values())
+
+    def children_waited(self) -> float:
+        """Run-queue seconds of the processes below this one, as last seen."""
+        return sum(self.waited.values())
+
+
+def _run_queue_seconds(pid: int) -> float:
+    """Seconds the live threads of `pid` spent runnable but not running (0 when unknown)."""
+    total = 0
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as handle:
+                total += int(handle.read().split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0.0
+    return total / 1e9
+
+
+def processes_of(given: int | None) -> int:
+    """The build processes `build_benchmark` uses for `--processes`."""
+    return given if given is not None else (os.cpu_count() or 1)
 
 
 def cpu_self() -> float:
@@ -122,7 +149,7 @@ def main() -> None:
         reference = time.perf_counter() - start
         with tempfile.TemporaryDirectory() as out, TreeCpu() as tree:
             start, own_cpu = time.perf_counter(), cpu_self()
-            before = tree.children_seconds()
+            before, waited = tree.children_seconds(), tree.children_waited()
             result = build_benchmark(options, Path(out), pool=pool, processes=args.processes)
             total = time.perf_counter() - start
             own_cpu = cpu_self() - own_cpu - tree.sampling
@@ -140,6 +167,15 @@ def main() -> None:
     print(
         f"  cpu: {own_cpu + below:.1f} s (this process {own_cpu:.1f} s, build processes and "
         f"sandbox workers {below:.1f} s)"
+    )
+    # Load-independent: time the build's processes were neither running nor waiting for a CPU
+    # (blocked on one another, a serial stage, a tail). Threads that ended are not counted.
+    lanes = result.stage_seconds.get("problems", total)
+    queued = tree.children_waited() - waited
+    print(
+        f"  lanes: {processes_of(args.processes)} x {lanes:.1f} s of the problems stage; "
+        f"not runnable {max(0.0, total * processes_of(args.processes) - below - queued):.1f} s "
+        f"(run-queue wait {queued:.1f} s: load from elsewhere)"
     )
     for stage, seconds in result.stage_seconds.items():
         print(f"  stage {stage:<12}                     {seconds:8.2f} s   {seconds / total:6.1%}")

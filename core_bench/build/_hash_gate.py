@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
+from functools import lru_cache
 
 __all__ = ["hash_order_reasons", "observes_hash_order"]
 
@@ -94,7 +95,27 @@ def observes_hash_order(code: str, calls: Iterable[str] = ()) -> bool:
         code: the code of a variant (or of the original).
         calls: the call expressions run on it.
     """
-    return bool(hash_order_reasons(code, calls))
+    # The same verdict as `bool(hash_order_reasons(code, calls))`, read per code and per call
+    # (cached: a problem's variants are checked on the same calls) and stopping at the first.
+    return _code_observes(code) or any(_call_observes(call) for call in calls)
+
+
+@lru_cache(maxsize=1024)
+def _code_observes(code: str) -> bool:
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return True
+    return bool(_scan(tree))
+
+
+@lru_cache(maxsize=4096)
+def _call_observes(call: str) -> bool:
+    try:
+        expression = ast.parse(call.strip(), mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return True
+    return bool(_scan(expression))
 
 
 def hash_order_reasons(code: str, calls: Iterable[str] = ()) -> list[str]:

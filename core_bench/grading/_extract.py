@@ -48,16 +48,18 @@ tasks it is the text of the list of `[line, {name: value}]` pairs.
 from __future__ import annotations
 
 import ast
+import io
 import json
 import re
 import textwrap
+import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import get_args
 
 from core_bench.grading._trace import parse_trace
 from core_bench.schemas import TaskKind
-from tracer import TraceError, parse_call, read_literal
+from tracer import Call, TraceError, parse_call, read_literal
 
 TASKS: tuple[TaskKind, ...] = get_args(TaskKind)
 """Task kinds `extract_answer` knows: every kind of `schemas.TaskKind`."""
@@ -405,11 +407,45 @@ def _boxed(text: str) -> str | None:
 
 
 def _entry_name(call: str | None) -> str:
-    if call:
-        match = re.match(r"\s*([A-Za-z_][\w.]*)\s*\(", call)
-        if match:
-            return match.group(1)
-    return "f"
+    """The name of the task's function: the callee of the call as tracer's `Call` reads it,
+    or, for text that is no expression ("f(??)"), the dotted name its tokens start with before
+    a "(" (comments skipped); "f" when there is none. A name inside a string or a comment is
+    never taken for it."""
+    if not call:
+        return "f"
+    try:
+        func = Call.read(call).func
+    except (TraceError, RecursionError, MemoryError):
+        func = None
+    if func is not None and _DOTTED.fullmatch(func):
+        return func
+    return _leading_callee(call) or "f"
+
+
+_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
+
+_SKIPPED_TOKENS = frozenset(
+    {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
+)
+
+
+def _leading_callee(text: str) -> str | None:
+    """The dotted name the tokens of `text` start with, when a "(" follows it."""
+    parts: list[str] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type in _SKIPPED_TOKENS:
+                continue
+            if token.type == tokenize.NAME and (not parts or parts[-1] == "."):
+                parts.append(token.string)
+            elif token.string == "." and parts and parts[-1] != ".":
+                parts.append(".")
+            else:
+                done = token.string == "(" and parts and parts[-1] != "."
+                return "".join(parts) if done else None
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return None
 
 
 def _parse_call(call: str | None) -> ast.expr | None:

@@ -21,9 +21,12 @@ import ast
 import operator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from keyword import iskeyword
 
+from core_bench.probes._calls import read_call
+from core_bench.probes._parsed import parsed
 from core_bench.probes._reading import RETURN_MARK
-from tracer import COMPARISONS
+from tracer import COMPARISONS, Argument
 
 _EXITS = (ast.Return, ast.Raise, ast.Break, ast.Continue)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -215,9 +218,10 @@ class _Walker:
             node.name,
             tuple(a.arg for a in [*args.posonlyargs, *args.args]),
         )
-        self.facts.modified[node.lineno] = _modified(node)
+        modified, in_place = _modified(node)
+        self.facts.modified[node.lineno] = modified
         self.facts.bindings[node.lineno] = _bindings(node)
-        self.facts.in_place[node.lineno] = _modified(node, rebinding=False)
+        self.facts.in_place[node.lineno] = in_place
         first = node.body[0]
         if isinstance(first, ast.Return) and first.value is not None:
             value = _literal(first.value)
@@ -396,15 +400,15 @@ def _bindings(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[in
 
 
 def _modified(
-    node: ast.FunctionDef | ast.AsyncFunctionDef, *, rebinding: bool = True
-) -> frozenset[str]:
-    """Names a function rebinds (unless `rebinding` is False), deletes, assigns into or calls
-    a mutating method of."""
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> tuple[frozenset[str], frozenset[str]]:
+    """Names a function rebinds, deletes, assigns into or calls a mutating method of; and the
+    same without the names it only rebinds (changed in place), from one walk."""
+    rebound: set[str] = set()
     names: set[str] = set()
     for sub in ast.walk(node):
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store | ast.Del):
-            if rebinding:
-                names.add(sub.id)
+            rebound.add(sub.id)
         elif isinstance(sub, ast.Subscript | ast.Attribute) and isinstance(
             sub.ctx, ast.Store | ast.Del
         ):
@@ -422,7 +426,7 @@ def _modified(
             names.add(sub.func.value.id)
         elif isinstance(sub, ast.Global | ast.Nonlocal):
             names.update(sub.names)
-    return frozenset(names)
+    return frozenset(names | rebound), frozenset(names)
 
 
 def _assigned(target: ast.expr, value: ast.expr) -> dict[str, str]:
@@ -450,7 +454,7 @@ def static_facts(code: str) -> StaticFacts:
     """
     facts = StaticFacts(source=code)
     walker = _Walker(facts)
-    tree = ast.parse(code)
+    tree = parsed(code)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             walker.function(node)
@@ -547,32 +551,26 @@ def for_call(code: str, call: str) -> StaticFacts:
         SyntaxError: the code does not parse.
     """
     facts = static_facts(code)
-    try:
-        node = ast.parse(call, mode="eval").body
-    except SyntaxError:
+    read = read_call(call)
+    if read is None or not read.func.isidentifier() or iskeyword(read.func):
         return facts
-    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
-        return facts
-    entries = [line for line, (name, _) in facts.params.items() if name == node.func.id]
+    entries = [line for line, (name, _) in facts.params.items() if name == read.func]
     if len(entries) != 1:
         return facts
     def_line = entries[0]
     params = facts.params[def_line][1]
-    given: dict[str, ast.expr] = {}
-    for i, arg in enumerate(node.args):
-        if isinstance(arg, ast.Starred):
+    given: dict[str, Argument] = {}
+    positional = [a for a in read.args if a.keyword is None and not a.text.startswith("**")]
+    for i, arg in enumerate(positional):
+        if arg.text.startswith("*"):
             return facts
         if i < len(params):
             given[params[i]] = arg
-    given.update((k.arg, k.value) for k in node.keywords if k.arg)
+    given.update((a.keyword, a) for a in read.args if a.keyword is not None)
     values: dict[str, object] = {}
     for name, arg in given.items():
-        if name in facts.modified[def_line]:
-            continue
-        try:
-            values[name] = ast.literal_eval(arg)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            continue
+        if name not in facts.modified[def_line] and arg.literal:
+            values[name] = arg.value
     counts = dict(facts.loop_counts)
     literals = dict(facts.literal_loops)
     for header, (owner, iterable) in facts.clean_for.items():
@@ -583,4 +581,6 @@ def for_call(code: str, call: str) -> StaticFacts:
             counts[header] = known[0]
             if known[1] is not None:
                 literals[header] = known[1]
+    if len(counts) == len(facts.loop_counts):  # the call tells nothing more (most calls)
+        return facts
     return replace(facts, loop_counts=counts, literal_loops=literals)

@@ -16,7 +16,10 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from keyword import iskeyword
 
+from core_bench.probes._calls import read_call
+from core_bench.probes._parsed import parsed
 from core_bench.schemas import Anchor, Probe
 
 _DEFAULTS = {
@@ -89,7 +92,7 @@ class Source:
 def source(code: str) -> Source | None:
     """The parsed code with its indexes (cached), or None when it does not parse."""
     try:
-        tree = ast.parse(code)
+        tree = parsed(code)
     except SyntaxError:
         return None
     statements: dict[int, ast.stmt] = {}
@@ -131,22 +134,17 @@ def source(code: str) -> Source | None:
 @lru_cache(maxsize=2048)
 def _arguments(code: str, entry: str, call: str) -> tuple[tuple[str, str], ...]:
     """(parameter, argument source) pairs of the call, in parameter order where known."""
-    try:
-        node = ast.parse(call, mode="eval").body
-    except SyntaxError:
+    read = read_call(call)
+    if read is None:
         return ()
-    if not isinstance(node, ast.Call):
-        return ()
-    texts = [ast.get_source_segment(call, a) or "None" for a in node.args]
+    positional = [a.text for a in read.args if a.keyword is None and not a.text.startswith("**")]
     params: list[str] = []
     parsed = source(code)
     function = parsed.functions.get(entry) if parsed is not None else None
     if function is not None:
         params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
-    pairs = [(params[i] if i < len(params) else f"_{i}", t) for i, t in enumerate(texts)]
-    pairs.extend(
-        (k.arg, ast.get_source_segment(call, k.value) or "None") for k in node.keywords if k.arg
-    )
+    pairs = [(params[i] if i < len(params) else f"_{i}", t) for i, t in enumerate(positional)]
+    pairs.extend((a.keyword, a.text) for a in read.args if a.keyword is not None)
     return tuple(pairs)
 
 
@@ -375,13 +373,10 @@ COUNT: dict[str, Rule] = {"len of the first argument": len_first, **SMALL}
 @lru_cache(maxsize=1024)
 def call_name(call: str) -> str:
     """The name of the function a call expression calls (`f(1, 2)` -> "f"), or ""."""
-    try:
-        node = ast.parse(call, mode="eval").body
-    except SyntaxError:
+    read = read_call(call)
+    if read is None or not read.func.isidentifier() or iskeyword(read.func):
         return ""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return node.func.id
-    return ""
+    return read.func
 
 
 def guesses_of(rules: dict[str, Rule] | None, seen: Seen) -> list[str]:

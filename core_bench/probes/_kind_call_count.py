@@ -23,6 +23,7 @@ from functools import lru_cache
 from core_bench.probes import _guesses as guess
 from core_bench.probes._answerable import StaticFacts
 from core_bench.probes._context import CallContext
+from core_bench.probes._parsed import parsed
 from core_bench.probes._reading import Reading
 from core_bench.probes._spec import KindSpec
 
@@ -79,7 +80,7 @@ def _call_sites(code: str, name: str) -> tuple[int, ...]:
     """Lines of the calls of `name` by name, in `ast.walk` order (asked for every candidate
     of a call, hence cached)."""
     try:
-        tree = ast.parse(code)
+        tree = parsed(code)
     except SyntaxError:
         return ()
     return tuple(
@@ -92,7 +93,7 @@ def _call_sites(code: str, name: str) -> tuple[int, ...]:
 @lru_cache(maxsize=256)
 def _enclosing_function(code: str, line: int) -> int | None:
     """The `def` line of the innermost function holding `line`."""
-    tree = ast.parse(code)
+    tree = parsed(code)
     found = [
         node.lineno
         for node in ast.walk(tree)

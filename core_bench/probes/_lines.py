@@ -13,6 +13,7 @@ import ast
 from collections import Counter
 from dataclasses import dataclass
 
+from core_bench.probes._parsed import parsed
 from tracer import Loop, build_code_map
 
 FRAMELESS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>", "<lambda>"})
@@ -351,7 +352,7 @@ def module_facts(source: str) -> ModuleFacts:
     Raises:
         SyntaxError: the source does not parse.
     """
-    tree = ast.parse(source)
+    tree = parsed(source)
     code_map = build_code_map(tree, source)
     collector = _Collector(tree, source)
     collector.run()

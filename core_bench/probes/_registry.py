@@ -14,6 +14,7 @@ the kind.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from core_bench.probes import _guesses as guess
 from core_bench.probes import (
@@ -218,6 +219,13 @@ class Guesses:
         return ok and any(values_equal(g, value, strictness="typed") for g in values)
 
 
+@lru_cache(maxsize=4096)
+def _blind_anchor(line: int, occurrence: int, variable: str | None) -> Anchor:
+    """The anchor a blind rule is shown (never written anywhere, so built without validation:
+    the fields are already of their types; kept, as the variants of a problem share lines)."""
+    return Anchor.model_construct(line=line, occurrence=occurrence, variable=variable)
+
+
 def guessed(ctx: CallContext, reading: Reading, memo: GuessMemo | None = None) -> bool:
     """Whether one of the reading's kind's code-blind rules (`guesses`) gives its answer.
 
@@ -233,10 +241,7 @@ def guessed(ctx: CallContext, reading: Reading, memo: GuessMemo | None = None) -
     key = (reading.kind, reading.line, reading.variable)
     guesses = memo.get(key)
     if guesses is None:
-        # not written anywhere: the fields are already of their types
-        anchor = Anchor.model_construct(
-            line=reading.line, occurrence=reading.occurrence, variable=reading.variable
-        )
+        anchor = _blind_anchor(reading.line, reading.occurrence, reading.variable)
         call = ctx.trace.call
         seen = guess.Seen(ctx.code, guess.call_name(call), call, anchor=anchor)
         guesses = memo[key] = Guesses.of(guess.guesses_of(dict(rules), seen))

@@ -417,6 +417,20 @@ def test_bare_arguments_take_the_function_name_of_the_call() -> None:
     assert found == Extracted("solve([1], 2)", "answer_tag")
 
 
+@pytest.mark.parametrize(
+    ("call", "entry"),
+    [
+        ("# the call of the task, not f(x)\ng(??)", "g"),  # a name in a comment
+        ("(g)('f(')", "g"),  # the callee in parentheses, "f(" inside a string
+        ("g('f(', 1)", "g"),
+        ("mod.g(??)", "mod.g"),
+    ],
+)
+def test_the_function_name_is_the_parsed_callee(call: str, entry: str) -> None:
+    found = extract_answer("[ANSWER][1], 2[/ANSWER]", task="input", call=call)
+    assert found == Extracted(f"{entry}([1], 2)", "answer_tag")
+
+
 def test_full_trace_reads_the_list_of_pairs() -> None:
     text = 'Here is the trace:\n```json\n[[2, {"x": 1}], [3, {"y": true}]]\n```\nDone.'
     assert extract_answer(text, task="full_trace") == Extracted(

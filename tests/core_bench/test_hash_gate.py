@@ -15,6 +15,7 @@ from core_bench.build import BuildOptions, traced_output
 from core_bench.build._hash_gate import hash_order_reasons, observes_hash_order
 from core_bench.build._hash_stable import ALT_HASH_SEED
 from core_bench.build._problem import build_problem
+from core_bench.datasets import load_dataset
 from core_bench.probes import CallContext, probe_holds
 from core_bench.schemas import Probe, Problem
 from tracer import SandboxPool
@@ -71,8 +72,10 @@ def test_iterating_a_set_of_strings_is_checked_and_its_probes_dropped(
     assert built.dropped["probes.hash_unstable"] > 0
     plain = build_problem(problem(SET_LOOP, call, main), OPTIONS, main)
     dropped = [p for p in plain.probes if p not in built.probes]
+    # ... nor is what a helper returns that holds the set's order (`list(set(...))` of an
+    # extracted helper, asked as call_return)
     assert dropped and all(
-        p.kind == "full_trace" or p.anchor.variable in ("w", "n") for p in dropped
+        p.kind in ("full_trace", "call_return") or p.anchor.variable in ("w", "n") for p in dropped
     )
 
 
@@ -212,3 +215,20 @@ def test_the_full_check_drops_nothing_on_the_cruxeval_variants_the_gate_skips(
                     ):
                         failed.append(f"{probe.id}: {probe.question}")
     assert failed == []
+
+
+def test_the_cached_gate_gives_the_reasons_verdict_on_every_bundled_problem() -> None:
+    """Differential: `observes_hash_order` (per code and per call, cached, stopping at the
+    first) against the reference `bool(hash_order_reasons(...))`, on the bundled problems,
+    each with its own calls and with calls that hold a set or do not parse."""
+    rows = load_dataset("bundled").rows
+    extra = ["f({1, 2})", "f(", "f(x.__class__)", "f([1, 2])"]
+    seen = {True: 0, False: 0}
+    for row in rows:
+        code, calls = row.problem.code, row.problem.calls
+        for given in (calls, [*calls, *extra], extra[3:], []):
+            expected = bool(hash_order_reasons(code, given))
+            assert observes_hash_order(code, given) == expected, (row.problem.id, given)
+            seen[expected] += 1
+    assert observes_hash_order("def f(:\n", []) == bool(hash_order_reasons("def f(:\n"))
+    assert seen[True] and seen[False]

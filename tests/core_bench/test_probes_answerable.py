@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import ast
+from dataclasses import replace
+
 from programs import COUNT_CODE, asked_variables, derived
 
+from core_bench.datasets import load_dataset
 from core_bench.probes import candidate_probes, static_answer
-from core_bench.probes._answerable import static_facts
+from core_bench.probes._answerable import _MUTATORS, _modified, for_call, static_facts
 from core_bench.probes._context import CallContext
 from core_bench.probes._registry import KINDS
 from tracer import trace
@@ -161,3 +165,55 @@ def test_a_while_left_by_break_or_joined_by_and_tells_nothing() -> None:
     assert static_facts(either).while_exits == {6: {"start": "-1", "count": "2"}}
     reversed_ = COUNT_CODE.replace("while start != -1:", "while -1 != start:")
     assert static_facts(reversed_).while_exits == {6: {"start": "-1"}}
+
+
+def _modified_reference(node: ast.FunctionDef, *, rebinding: bool) -> frozenset[str]:
+    """The two-walk definition `_modified` replaced: one walk per name set."""
+    names: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store | ast.Del):
+            if rebinding:
+                names.add(sub.id)
+        elif isinstance(sub, ast.Subscript | ast.Attribute) and isinstance(
+            sub.ctx, ast.Store | ast.Del
+        ):
+            base = sub.value
+            while isinstance(base, ast.Subscript | ast.Attribute):
+                base = base.value
+            if isinstance(base, ast.Name):
+                names.add(base.id)
+        elif (
+            isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Attribute)
+            and sub.func.attr in _MUTATORS
+            and isinstance(sub.func.value, ast.Name)
+        ):
+            names.add(sub.func.value.id)
+        elif isinstance(sub, ast.Global | ast.Nonlocal):
+            names.update(sub.names)
+    return frozenset(names)
+
+
+def test_one_walk_reads_the_names_of_both_walks_on_the_bundled_functions() -> None:
+    """Differential: `_modified`'s single walk against the two walks it replaced, and
+    `for_call` (which returns the code's facts when a call adds no loop count) against the
+    facts rebuilt with the call's counts, on every bundled problem."""
+    functions = 0
+    for row in load_dataset("bundled").rows:
+        code = row.problem.code
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.FunctionDef):
+                functions += 1
+                assert _modified(node) == (
+                    _modified_reference(node, rebinding=True),
+                    _modified_reference(node, rebinding=False),
+                )
+        facts = static_facts(code)
+        for call in row.problem.calls:
+            found = for_call(code, call)
+            assert found.loop_counts.items() >= facts.loop_counts.items()
+            expected = replace(
+                facts, loop_counts=found.loop_counts, literal_loops=found.literal_loops
+            )
+            assert found == expected
+    assert functions >= 239

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from core_bench.probes import KINDS, CallContext, guessed
+from core_bench.probes._answerable import for_call
+from core_bench.probes._guesses import _arguments, call_name
 from tracer import trace
 
 # CRUXEval sample_2's shape: a list built from an input that is empty in this call.
@@ -78,3 +80,18 @@ def test_the_trace_of_a_longer_function_is_not_guessed() -> None:
     code = "def f(text):\n    up = text.upper()\n    return up\n"
     answers = _readings(code, "f('ab')", "full_trace", 1)
     assert answers == [("[[2, {'up': 'AB'}], [3, {}]]", False)]
+
+
+def test_guess_rules_read_calls_with_tracers_call_type() -> None:
+    assert call_name("f([1, 2], n=3)") == "f"
+    assert call_name("obj.f(1)") == ""  # not a plain name
+    assert call_name("None(1)") == ""
+    assert call_name("f(1") == ""
+    code = "def f(a, b, c=0):\n    for x in a:\n        c += x\n    return c\n"
+    assert _arguments(code, "f", "f([1, 2], *rest, c=3, **kw)") == (
+        ("a", "[1, 2]"),
+        ("b", "*rest"),
+        ("c", "3"),
+    )
+    assert for_call(code, "f([1, 2, 3], 0)").loop_counts == {2: 3}
+    assert for_call(code, "f(*args)").loop_counts == {}
