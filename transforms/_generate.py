@@ -449,9 +449,10 @@ class _Builder:
                 self.rejected["does not compile"] += 1
                 continue
             distractor = any(self._classes[name].family == "distractor" for name in built[1])
-            if kind == "equivalent" and not distractor and self._artifacts.new_in(built[0]):
+            if not distractor and self._artifacts.new_in(built[0]):
                 # A chain can leave what no single step does (a helper that a later idiom
-                # shrinks to one operation): such a variant is not kept.
+                # shrinks to one operation): such a variant is not kept; nor a mutant that
+                # reads as machine-made (`[c for c in s]` left by dropping `c.upper()`).
                 self.rejected["machine artifact"] += 1
                 continue
             code, chain, results = built

@@ -19,7 +19,7 @@ subscripts, whether it is returned, and the types of the arguments the calls pas
 `generate_variants` hands over); a name is never of a role the use contradicts, and a
 variable whose role nothing tells gets a neutral name (`value`, `seq`), not a confident
 wrong one. `input_...` names are for parameters only, names of what a function builds
-(`collected_items`, `result`) for locals only. Styles: short (the role's conventional
+(`result`, `running_total`) for locals only. Styles: short (the role's conventional
 `i`, `s`, `xs`, `d`, `k`/`v`, else the name's initials), descriptive (`text`/`s`/`string`,
 `items`/`arr`, `i`/`idx`, `ch`/`c`, `result`/`out`), abbreviated (`txt`, `lst`, `cnt`) and
 verbose (`input_string`, `current_index`). Misleading names (a list called `count`) and
@@ -94,7 +94,7 @@ _VERBOSE: dict[str, list[str]] = {
     "index": ["current_index", "position", "index"],
     "counter": ["total_count", "running_total", "counter"],
     "text": ["input_string", "input_text", "source_text", "current_text"],
-    "list": ["item_list", "values_list", "collected_items"],
+    "list": ["item_list", "values_list", "element_list"],
     "dict": ["lookup_table", "mapping", "key_to_value"],
     "set": ["seen_items", "unique_values", "visited"],
     "number": ["number", "amount", "input_number"],
@@ -136,10 +136,10 @@ _CONTRARY: dict[str, list[str]] = {
 _NAME_HINTS: dict[str, str] = unambiguous_hints((_DESCRIPTIVE, _ABBREVIATED, _VERBOSE))
 
 # Names that describe a parameter (what the function is given) or a local (what it
-# builds): never the other (a list the caller passes is not `collected_items`).
+# builds): never the other (a list the caller passes is not a `result`).
 _PARAM_ONLY = frozenset({"input_string", "input_text", "input_number", "input_data", "input_value",
                          "argument", "arg"})  # fmt: skip
-_LOCAL_ONLY = frozenset({"collected_items", "running_total", "total_count", "result", "res",
+_LOCAL_ONLY = frozenset({"running_total", "total_count", "result", "res",
                          "out", "output", "answer", "ans", "ret"})  # fmt: skip
 
 

@@ -230,7 +230,7 @@ CASES = cases(
                     del res[k]
             return res
         """,
-        {"d": "lookup_table", "rm": "values_list", "res": "result", "k": "key"},
+        {"d": "lookup_table", "rm": "element_list", "res": "result", "k": "key"},
         options={"calls": ["f({'1': 'a', 1: 'b'}, [1])"]},
     ),
     # Without the calls nothing says `d` is a dict: neutral names, never `number` or an
@@ -300,7 +300,7 @@ CASES = cases(
         """,
         {
             "pattern": "character",
-            "items": "values_list",
+            "items": "element_list",
             "text": "source_text",
             "pos": "number",
             "result": "output",
@@ -599,7 +599,7 @@ def test_taken_names_give_another_fitting_name_never_a_numbered_one() -> None:
             return items
         """
     list_names = {"items", "arr", "values", "lst", "elements", "vals", "item_list",
-                  "values_list", "collected_items"}  # fmt: skip
+                  "values_list", "element_list"}  # fmt: skip
     for style in (RenameDescriptive, RenameAbbreviated, RenameVerbose):
         for seed in range(5):
             result = transform(style, code(before), seed=seed)
@@ -672,3 +672,22 @@ def test_no_parameter_of_cruxeval_gets_a_name_its_argument_contradicts() -> None
                     contradicted.append((row["id"], style.name, f"{old}->{new}", kind))
     assert checked > 2500
     assert not contradicted, contradicted[:10]
+
+
+def test_a_copy_is_never_named_as_collected() -> None:
+    # Reviewer's find: `rev = nums[::-1]` -> `collected_items`, a name that says the list was
+    # built item by item; the verbose list names say only that it is a list.
+    source = code(
+        """
+        def f(nums):
+            rev = nums[::-1]
+            rev.append(0)
+            out = sorted(rev)
+            return len(out) + len(rev)
+        """
+    )
+    for seed in range(12):
+        result = transform(RenameVerbose, source, seed=seed, calls=["f([1, 2])"])
+        assert result is not None
+        assert set(result.provenance.renames.values()) <= {"item_list", "values_list",
+                                                           "element_list"}  # fmt: skip
