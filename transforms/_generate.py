@@ -89,7 +89,8 @@ _GROWTH_MARGIN = 0.01
 # What a transform leaves that another can rewrite next (measured on CRUXEval: the pairs
 # where the second applies only after the first and lowers the normalised Jaccard further).
 # Growing a chain tries only these: trying every transform on every intermediate would cost
-# several times the whole generation.
+# several times the whole generation. Round trips are left out even where they lower the
+# Jaccard: `list(s)` made a comprehension, then a loop, copies a list by hand.
 _FOLLOW_UPS: dict[str, tuple[str, ...]] = {
     # A `while` loop's counter increment, its body, its exits.
     "for_to_while": ("augassign_expand", "extract_loop_body", "early_return_to_else"),
@@ -97,8 +98,6 @@ _FOLLOW_UPS: dict[str, tuple[str, ...]] = {
     "comprehension_to_loop": ("for_to_while", "idiom_join_loop", "idiom_append_augassign"),
     "idiom_join_loop": ("idiom_iterate_by_index", "for_to_while", "augassign_expand"),
     "idiom_replace_split_join": ("idiom_join_loop",),
-    "idiom_loop_sum": ("comprehension_to_loop",),
-    "idiom_list_comprehension": ("comprehension_to_loop",),
     "loop_to_comprehension": ("idiom_map_filter", "inline_returned_variable"),
     "idiom_list_method_slice": ("idiom_reverse_slice",),
     # An early exit or a branch: its `else` form, its swapped form.
@@ -577,11 +576,13 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
     ranked = [(_structural_similarity(builder, name, salt), i, name) for i, name in enumerate(pool)]
     order = [name for _, _, name in sorted(ranked)]
     composed = _composed_chains(order, renames, rng, plan, idioms & set(order))
-    grown = [_grown(builder, chain, salt, plan.max_chain) for chain in composed]
+    grown = [_grown(builder, chain, salt, plan.max_chain, order) for chain in composed]
     return _Round(singles, [list(chain) for chain in dict.fromkeys(map(tuple, grown))])
 
 
-def _grown(builder: _Builder, chain: Sequence[str], salt: int, longest: int) -> list[str]:
+def _grown(
+    builder: _Builder, chain: Sequence[str], salt: int, longest: int, spare: Sequence[str] = ()
+) -> list[str]:
     """`chain`'s steps that apply and undo no earlier step, followed by follow-ups of its
     steps (`_FOLLOW_UPS`) that apply to its result, up to `longest` structural steps.
 
@@ -609,7 +610,7 @@ def _grown(builder: _Builder, chain: Sequence[str], salt: int, longest: int) -> 
     current = _set_jaccard(builder.original_structure, builder.structure(code))
     while out and steps < longest:
         best: tuple[float, str, str] | None = None
-        names = dict.fromkeys(n for step in out for n in _FOLLOW_UPS.get(step, ()))
+        names = dict.fromkeys([*spare, *(n for step in out for n in _FOLLOW_UPS.get(step, ()))])
         for name in names:
             if name in out:
                 continue
