@@ -710,17 +710,23 @@ def _select_diverse(
     already picked (so the selected variants spread over transforms, which per-transform
     analyses need). Structure, not naming, is what is compared: on raw tokens a renaming
     alone makes a chain look different, and renamed chains of one small rewrite would win.
-    Candidates with two or more structural rewrites are preferred. Beyond `renamed` picks
-    that contain a renaming (None: no limit), unrenamed candidates are preferred, so renaming
-    stays a factor of its own rather than the choice of every pick; the others still fill
-    the `k` when nothing else is left."""
+    Candidates with three or more structural rewrites are preferred, then two or more. Beyond
+    `renamed` picks that contain a renaming (None: no limit), unrenamed candidates are
+    preferred, so renaming stays a factor of its own rather than the choice of every pick; the
+    others still fill the `k` when nothing else is left. The last pick is of family "idiom"
+    when none before it is and one verified, so a problem an idiom applies to keeps a variant
+    of that family whichever chains change the tokens most."""
     remaining = list(candidates)
     selected: list[_Candidate] = []
     used: set[str] = set()
     while remaining and len(selected) < k:
-        pool = [c for c in remaining if c.steps >= 2] or remaining  # a preference
+        # Preferences, in order: more structural rewrites, no renaming beyond `renamed`.
+        pool = next(p for least in (3, 2, 0) if (p := [c for c in remaining if c.steps >= least]))
         if renamed is not None and sum(c.renamed for c in selected) >= renamed:
-            pool = [c for c in pool if not c.renamed] or pool  # a preference
+            pool = [c for c in pool if not c.renamed] or pool
+        if len(selected) == k - 1 and all(c.family != "idiom" for c in selected):
+            idioms = [c for c in remaining if c.family == "idiom"]
+            pool = [c for c in pool if c.family == "idiom"] or idioms or pool
 
         def score(c: _Candidate) -> float:
             nearest = max((_set_jaccard(c.structure, s.structure) for s in selected), default=0)

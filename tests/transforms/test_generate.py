@@ -549,3 +549,33 @@ def test_a_step_that_undoes_an_earlier_one_is_left_out_of_a_chain() -> None:
     assert chain == ["early_return_to_else", "if_else_swap"]
     built = builder.run_chain(chain, 0)
     assert built is not None and "    if ',' not in text:\n" in built[0]
+
+
+def _selectable(name: str, structure: set[str], steps: int, family: str) -> _generate._Candidate:
+    original = frozenset({"def", "ID", "(", ")", ":", "return", "for", "in"})
+    shape = frozenset(structure)
+    return _generate._Candidate(
+        code=name,
+        kind="equivalent",
+        chain=[name],
+        results=[],
+        token_set=shape,
+        jaccard=1.0,
+        family=family,  # type: ignore[arg-type]
+        structure=shape,
+        structural_jaccard=_generate._set_jaccard(original, shape),
+        steps=steps,
+    )
+
+
+def test_selection_prefers_more_rewrites_and_keeps_an_idiom_variant() -> None:
+    base = {"def", "ID", "(", ")", ":", "return"}
+    three = _selectable("three", base | {"while", "+=", "len"}, 3, "rewrite")
+    two = _selectable("two", base | {"while", "+=", "len", "<", "0", "[", "]"}, 2, "rewrite")
+    idiom = _selectable("idiom", base | {"for", "in", "sum"}, 2, "idiom")
+    # `two` changes the tokens most, but `three` stacks more rewrites.
+    assert _generate._select_diverse([two, three], 1) == [three]
+    # The last pick is the idiom variant when no pick before it is one.
+    picked = _generate._select_diverse([two, three, idiom], 2)
+    assert picked == [three, idiom]
+    assert _generate._select_diverse([idiom, two, three], 3) == [three, two, idiom]
