@@ -222,13 +222,28 @@ def anchor_of(seen: Seen) -> tuple[int, int, str | None]:
 
 
 def _loop_iterable_argument(seen: Seen) -> str | None:
-    """The argument a loop header iterates over directly (`for x in xs`, `range(len(xs))`)."""
+    """The argument a loop header iterates over directly (`for x in xs`, `range(len(xs))`),
+    or whose length bounds a `while` loop's test (`while i < len(xs)`, an index loop)."""
     line, _, _ = anchor_of(seen)
     stmt = statement(seen, line)
-    if not isinstance(stmt, ast.For):
+    if isinstance(stmt, ast.For):
+        scanned: ast.expr = stmt.iter
+    elif isinstance(stmt, ast.While):
+        lengths = [
+            sub.args[0]
+            for sub in ast.walk(stmt.test)
+            if isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Name)
+            and sub.func.id == "len"
+            and len(sub.args) == 1
+        ]
+        if not lengths:
+            return None
+        scanned = lengths[0]
+    else:
         return None
     args = dict(_arguments(seen.code, seen.entry, seen.call))
-    for sub in ast.walk(stmt.iter):
+    for sub in ast.walk(scanned):
         if isinstance(sub, ast.Name) and sub.id in args:
             return args[sub.id]
     return None

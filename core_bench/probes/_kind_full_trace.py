@@ -10,10 +10,13 @@ Everything about the kind is here (its registry row `ROW` is listed in `_registr
   literal and nothing deleted. Never anchored on variants (line numbers differ by
   construction); a run asks it as its own task kind (`task` of its row).
 - Static rule: none.
-- Guesses: the empty trace.
+- Guesses: the empty trace; for an entry whose body is one `return`, that line with no
+  change (`[[line, {}]]`), which needs no execution.
 """
 
 from __future__ import annotations
+
+import ast
 
 from core_bench.probes import _guesses as guess
 from core_bench.probes import _questions as ask
@@ -83,9 +86,31 @@ question = ask.about_entry(
     "listed."
 )
 
+
+def _one_return(seen: guess.Seen) -> str:
+    """`[[line, {}]]` when the entry's body is a single `return` (docstring aside), else `[]`."""
+    parsed = guess.source(seen.code)
+    function = parsed.functions.get(seen.entry) if parsed is not None else None
+    if function is None:
+        return "[]"
+    body = function.body
+    if (
+        len(body) == 2
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
+        body = body[1:]
+    if len(body) == 1 and isinstance(body[0], ast.Return):
+        return f"[[{body[0].lineno}, {{}}]]"
+    return "[]"
+
+
+GUESSES: dict[str, guess.Rule] = {"empty": guess.constant("[]"), "one return line": _one_return}
+
 ROW = KindSpec(
     "full_trace", ("Arithmetic", "Logic", "State", "Boundary"), "trace", None, read, each,
     question, None, None, True,
     "every line the entry call runs, with the values each run changes", 0.8, None,
-    {"empty": guess.constant("[]")}, "empty", 0.2, task="full_trace",
+    GUESSES, "one return line", 0.2, task="full_trace",
 )  # fmt: skip

@@ -10,8 +10,8 @@ Everything about the kind is here (its registry row `ROW` is listed in `_registr
 - Static rule: a line that always runs, outside any loop, in a function called once: 1; a
   line directly in the body of a top-level `for` loop with known passes (a literal, or an
   unchanged argument) that cannot be left early: its passes (and passes + 1 for the header).
-- Guesses: the length of the first or the iterated argument (+1 for a header), small
-  constants.
+- Guesses: the length of the first or the iterated argument (the one a `for` iterates or
+  whose `len` a `while` test reads; +1 for a header), small constants.
 """
 
 from __future__ import annotations
@@ -73,8 +73,8 @@ def static_rule(
 
 
 def _len_for_header(seen: guess.Seen) -> str:
-    """The length of the iterated argument, +1 on a `for` header (its final check)."""
-    header = guess.line_text(seen, guess.anchor_of(seen)[0]).startswith("for ")
+    """The length of the iterated argument, +1 on a loop header (its final check)."""
+    header = guess.line_text(seen, guess.anchor_of(seen)[0]).startswith(("for ", "while "))
     return repr(int(guess.len_iterable(seen)) + (1 if header else 0))
 
 
