@@ -92,16 +92,18 @@ _GROWTH_MARGIN = 0.01
 # several times the whole generation. Round trips are left out even where they lower the
 # Jaccard: `list(s)` made a comprehension, then a loop, copies a list by hand.
 _FOLLOW_UPS: dict[str, tuple[str, ...]] = {
-    # A `while` loop's counter increment, its body, its exits.
-    "for_to_while": ("augassign_expand", "extract_loop_body", "early_return_to_else"),
+    # A `while` loop's counter increment, its exits (not its body: a helper would take and
+    # return the loop's index).
+    "for_to_while": ("augassign_expand", "early_return_to_else"),
     # A comprehension written as a loop: the loop's own rewrites.
     "comprehension_to_loop": ("for_to_while", "idiom_join_loop", "idiom_append_augassign"),
     "idiom_join_loop": ("idiom_iterate_by_index", "for_to_while", "augassign_expand"),
     "idiom_replace_split_join": ("idiom_join_loop",),
     "loop_to_comprehension": ("idiom_map_filter", "inline_returned_variable"),
     "idiom_list_method_slice": ("idiom_reverse_slice",),
-    # An early exit or a branch: its `else` form, its swapped form.
-    "guard_clause": ("early_return_to_else", "de_morgan"),
+    # An early exit or a branch: its `else` form, its swapped form (not a guard's `else`:
+    # `continue` then `else:` is no one's style).
+    "guard_clause": ("de_morgan",),
     "early_return_to_else": ("if_else_swap",),
     "if_else_swap": ("guard_clause",),
     "ternary_to_if": ("if_else_swap",),
