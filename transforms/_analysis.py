@@ -29,6 +29,7 @@ from libcst.metadata import (
     Scope,
     ScopeProvider,
 )
+from libcst.metadata.scope_provider import ScopeVisitor
 
 _N = TypeVar("_N", bound=cst.CSTNode)
 _V = TypeVar("_V")
@@ -96,11 +97,67 @@ def children(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
     entry = _CHILDREN.get(id(node))
     if entry is not None and entry[0] is node:
         return entry[1]
-    found = tuple(node.children)
+    found = _fields_children(node)
     if len(_CHILDREN) >= _CHILDREN_LIMIT:
         _CHILDREN.clear()
     _CHILDREN[id(node)] = (node, found)
     return found
+
+
+#: Node type -> the fields its `_visit_and_replace_children` visits, in visiting order.
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+#: Type of a field's value -> whether it is a node (LibCST node classes are ABCs, whose
+#: `isinstance` is slow).
+_IS_NODE: dict[type, bool] = {}
+
+
+class _FieldOrder(cst.CSTVisitor):
+    """Records the fields a node's children are visited from, in order (and no deeper)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fields: list[str] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return False
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        self.fields.append(attribute)
+
+
+def _fields_children(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
+    """`node.children` read from the node's fields, without rebuilding the node.
+
+    Every node type visits its fields in one fixed order (a field may be visited as a node
+    or as a sequence, never skipped or moved), which is learnt once per type from LibCST's
+    own `_visit_and_replace_children`; the children are then the nodes those fields hold,
+    in that order (a differential test compares with `node.children` on every node of the
+    CRUXEval problems and their variants).
+    """
+    kind = type(node)
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        order = _FieldOrder()
+        node._visit_and_replace_children(order)
+        fields = _CHILD_FIELDS[kind] = tuple(order.fields)
+    found: list[cst.CSTNode] = []
+    for name in fields:
+        value = getattr(node, name)
+        value_type = type(value)
+        is_node = _IS_NODE.get(value_type)
+        if is_node is None:
+            is_node = _IS_NODE[value_type] = issubclass(value_type, cst.CSTNode)
+        if is_node:
+            found.append(value)
+        elif value_type is tuple or value_type is list:
+            for item in value:
+                item_type = type(item)
+                is_item = _IS_NODE.get(item_type)
+                if is_item is None:
+                    is_item = _IS_NODE[item_type] = issubclass(item_type, cst.CSTNode)
+                if is_item:
+                    found.append(item)
+    return tuple(found)
 
 
 def identifiers(module: cst.CSTNode) -> set[str]:
@@ -480,6 +537,37 @@ class _KnownVisitors(cst.BatchableCSTVisitor):
         return {name: getattr(self.inner, name) for name in names}
 
 
+class _Batched(cst.CSTVisitor):
+    """What `cst.visit_batched` traverses with for one batchable visitor (no hooks): the
+    visitor's `visit_*`/`leave_*` methods by node type (and attribute), children always
+    entered."""
+
+    def __init__(self, methods: Mapping[str, Callable[[cst.CSTNode], None]]) -> None:
+        super().__init__()
+        self.methods = methods
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        method = self.methods.get("visit_" + type(node).__name__)
+        if method is not None:
+            method(node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        method = self.methods.get("leave_" + type(original_node).__name__)
+        if method is not None:
+            method(original_node)
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        method = self.methods.get(f"visit_{type(node).__name__}_{attribute}")
+        if method is not None:
+            method(node)
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        method = self.methods.get(f"leave_{type(original_node).__name__}_{attribute}")
+        if method is not None:
+            method(original_node)
+
+
 def resolve_scopes(wrapper: MetadataWrapper) -> Mapping[cst.CSTNode, Scope | None]:
     """`wrapper.resolve(ScopeProvider)`, computed with two traversals instead of three.
 
@@ -491,11 +579,47 @@ def resolve_scopes(wrapper: MetadataWrapper) -> Mapping[cst.CSTNode, Scope | Non
     differential test compares them).
     """
     contexts = ExpressionContextProvider()
-    cst.visit_batched(wrapper.module, [_KnownVisitors(contexts)])
+    visit_in_place(wrapper.module, _Batched(_KnownVisitors(contexts).get_visitors()))
     provider = ScopeProvider()
     provider.metadata = {ExpressionContextProvider: MappingProxyType(dict(contexts._computed))}
-    provider.visit_Module(wrapper.module)
+    # `ScopeProvider.visit_Module`, with the traversal in place.
+    scopes = ScopeVisitor(provider)
+    visit_in_place(wrapper.module, scopes)
+    scopes.infer_accesses()
     return cast(Mapping[cst.CSTNode, Scope | None], MappingProxyType(dict(provider._computed)))
+
+
+def visit_in_place(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+    """`node.visit(visitor)` for a visitor (which changes nothing), without rebuilding
+    every node on the way: LibCST's traversal builds a copy of each node it enters even for
+    a visitor, and throws it away. This makes the same calls, in the same order, on the
+    same nodes: `on_visit`, then for each field a node visits (`_CHILD_FIELDS`)
+    `on_visit_attribute`, the field's nodes, `on_leave_attribute`, then `on_leave`."""
+    if visitor.on_visit(node):
+        kind = type(node)
+        fields = _CHILD_FIELDS.get(kind)
+        if fields is None:
+            _fields_children(node)
+            fields = _CHILD_FIELDS[kind]
+        for name in fields:
+            visitor.on_visit_attribute(node, name)
+            value = getattr(node, name)
+            value_type = type(value)
+            if value_type is tuple or value_type is list:
+                for item in value:
+                    if _is_node_type(type(item)):
+                        visit_in_place(item, visitor)
+            elif _is_node_type(value_type):
+                visit_in_place(value, visitor)
+            visitor.on_leave_attribute(node, name)
+    visitor.on_leave(node)
+
+
+def _is_node_type(kind: type) -> bool:
+    found = _IS_NODE.get(kind)
+    if found is None:
+        found = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
+    return found
 
 
 _NESTED_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
@@ -845,9 +969,20 @@ def negates_naturally(expr: cst.BaseExpression, *, boolean_context: bool) -> boo
 
 
 def _negated_comparison(expr: cst.BaseExpression) -> bool:
+    """`not` before a comparison, or before an and/or holding an order comparison that
+    cannot be inverted (`not (a >= b or c <= a)`: De Morgan could not push the `not` in)."""
     inner = strip_parens(expr)
     if isinstance(inner, cst.UnaryOperation) and isinstance(inner.operator, cst.Not):
-        return isinstance(strip_parens(inner.expression), cst.Comparison)
+        negated = strip_parens(inner.expression)
+        if isinstance(negated, cst.BooleanOperation):
+            return any(
+                isinstance(o := strip_parens(op), cst.Comparison)
+                and len(o.comparisons) == 1
+                and type(o.comparisons[0].operator) in _INVERSE_ORDER
+                and invert_comparison(o) is None
+                for op in bool_operands(negated)
+            )
+        return isinstance(negated, cst.Comparison)
     if isinstance(inner, cst.BooleanOperation):
         return any(_negated_comparison(o) for o in bool_operands(inner))
     return False
@@ -1053,9 +1188,36 @@ def leading_lines(stmt: cst.BaseStatement) -> Sequence[cst.EmptyLine]:
     return ()
 
 
+_COMMENTED: dict[int, tuple[cst.CSTNode, bool]] = {}
+_COMMENTED_LIMIT = 100_000
+
+
 def has_comments(node: cst.CSTNode) -> bool:
-    """Whether any comment appears inside `node`."""
-    return any(isinstance(n, cst.Comment) for n in walk(node))
+    """Whether any comment appears inside `node` (`node` itself included).
+
+    Worked out once per node, bottom-up: transforms ask it of nearly every node of a
+    module, and a walk of each node's subtree made that quadratic in the nesting depth.
+    """
+    entry = _COMMENTED.get(id(node))
+    if entry is not None and entry[0] is node:
+        return entry[1]
+    if len(_COMMENTED) >= _COMMENTED_LIMIT:
+        _COMMENTED.clear()
+    # Post-order without recursion: a node is settled once all its children are.
+    stack: list[tuple[cst.CSTNode, bool]] = [(node, False)]
+    while stack:
+        current, expanded = stack.pop()
+        known = _COMMENTED.get(id(current))
+        if known is not None and known[0] is current:
+            continue
+        kids = children(current)
+        if not expanded:
+            stack.append((current, True))
+            stack.extend((child, False) for child in kids)
+            continue
+        found = isinstance(current, cst.Comment) or any(_COMMENTED[id(child)][1] for child in kids)
+        _COMMENTED[id(current)] = (current, found)
+    return _COMMENTED[id(node)][1]
 
 
 def loop_control_of(loop_body: cst.CSTNode) -> list[cst.Continue | cst.Break]:

@@ -23,7 +23,21 @@ does not (each kind is counted in both, and reported when the variant has more):
   next to `items`) where a person would have picked another name;
 - "literal-first comparison": a comparison that puts a literal or an expression of literals
   before a non-literal (`while 1 < len(xs)`, `if 0 == x % 2`, `None is x`), which a person
-  writes the other way round (chains such as `0 < x < 10` and membership tests are natural).
+  writes the other way round (chains such as `0 < x < 10` and membership tests are natural);
+- "parenthesized call": a call wrapped in parentheses it does not need (`if (is_even(n)) !=
+  x:`), left from the expression a helper call replaced (`return(f(x))`, where they keep the
+  keyword apart from the name, is not one);
+- "identity comprehension": `[x for x in xs]` (or a set or generator of it), which a person
+  writes `list(xs)`;
+- "alias assignment": `a = b` between two plain names of a function, `a` bound nowhere else
+  and `b` unused after it: a second name for a value that a rewrite left behind
+  (`present = collected`, then only `present` is used);
+- "negated condition": `not` over an `and`/`or` with an order comparison that no rewrite
+  could invert (`not (a >= b or c <= a)`, operands of unknown type), left where a guard
+  or swap negated a test; a person writes `a < b and c > a`, or keeps the original test
+  (De Morgan's `not (len(s) <= n and c not in t)` inverts only exact comparisons);
+- "generic helper name": a new function named for nothing it does (`compute`, `is_valid`,
+  `check_x`, `loop_step`).
 
 Only `distractor` variants may have them; the test over all CRUXEval problems and
 `bench/naturalness.py` use this module to check it.
@@ -32,13 +46,18 @@ Only `distractor` variants may have them; the test over all CRUXEval problems an
 from __future__ import annotations
 
 import ast
-import io
 import keyword
 import re
 import tokenize
 from collections import Counter
 
-from transforms._analysis import comment_mentions
+from transforms._analysis import (
+    _INT_BUILTINS,
+    _INT_METHODS,
+    _STR_RESULT_METHODS,
+    comment_mentions,
+)
+from transforms._metrics import generated_tokens
 
 __all__ = [
     "ARTIFACT_KINDS",
@@ -59,7 +78,19 @@ ARTIFACT_KINDS: tuple[str, ...] = (
     "one-operation helper",
     "clash suffix",
     "literal-first comparison",
+    "parenthesized call",
+    "identity comprehension",
+    "alias assignment",
+    "negated condition",
+    "generic helper name",
 )
+
+_GENERIC_HELPERS = re.compile(
+    r"^(?:compute|calculate|get_value|is_valid|check|matches|loop_step|helper|process|"
+    r"do_work|check_\w+)(?:_\d+)?$"
+)
+_CALL_OPENERS = frozenset({")", "]", "}"})
+_INT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 
 _OBFUSCATED = re.compile(r"^(?:[lI][lI1]{4,}|O[O0o]{3,}|_0x[0-9a-f]{4})$")
 _CLASH_SUFFIX = re.compile(r"^[A-Za-z_]\w*?_\d+$")
@@ -89,6 +120,35 @@ def _literal_only(node: ast.AST) -> bool:
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
         return all(_literal_only(e) for e in node.elts)
     return False
+
+
+def _int_or_str(node: ast.expr) -> bool:
+    """`transforms._analysis`'s test for an operand whose order is total (an int or str
+    literal, `len(...)`, `s.find(...)`, `s.lower()`, int arithmetic on such)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (int, str)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _INT_OPS):
+        return _int_or_str(node.left) and _int_or_str(node.right)
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name):
+            return node.func.id in _INT_BUILTINS
+        if isinstance(node.func, ast.Attribute):
+            return node.func.attr in _INT_METHODS | _STR_RESULT_METHODS
+    return False
+
+
+def _unordered(node: ast.expr) -> bool:
+    """An order comparison (`a >= b`) that cannot be inverted exactly: no side is surely an
+    int or str, so `not (a >= b or ...)` could not become `a < b and ...`."""
+    return (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE)
+        and not _int_or_str(node.left)
+        and not _int_or_str(node.comparators[0])
+    )
 
 
 def _falsy(node: ast.expr) -> bool:
@@ -130,16 +190,110 @@ def _kind(node: ast.AST) -> str | None:
             return "double negation"
         if isinstance(inner, ast.Compare):
             return "negated comparison"
+        if isinstance(inner, ast.BoolOp) and any(_unordered(v) for v in inner.values):
+            return "negated condition"
+    if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
+        (first, *rest) = node.generators
+        if (
+            not rest
+            and not first.ifs
+            and not first.is_async
+            and isinstance(first.target, ast.Name)
+            and isinstance(node.elt, ast.Name)
+            and node.elt.id == first.target.id
+        ):
+            return "identity comprehension"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "next":
         return "next desugaring"
     return None
+
+
+def _parenthesized_calls(code: str) -> int:
+    """How many calls stand in parentheses of their own that no syntax needs: `(` not
+    opening a call, subscript or the keyword it is glued to (`return(f(x))`), around a
+    name or dotted name that is called, closed right after the call."""
+    try:
+        toks = [
+            t
+            for t in generated_tokens(code)
+            if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT)
+            and t.type != tokenize.DEDENT
+        ]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return 0
+    count = 0
+    for i, tok in enumerate(toks):
+        if tok.string != "(" or tok.type != tokenize.OP:
+            continue
+        prev = toks[i - 1] if i else None
+        if prev is not None:
+            if prev.type in (tokenize.NAME, tokenize.STRING, tokenize.NUMBER) and (
+                not keyword.iskeyword(prev.string) or prev.end == tok.start
+            ):
+                continue  # a call's own parenthesis, or one glued to a keyword
+            if prev.string in _CALL_OPENERS:
+                continue
+        j = i + 1
+        if j >= len(toks) or toks[j].type != tokenize.NAME or keyword.iskeyword(toks[j].string):
+            continue
+        j += 1
+        while j + 1 < len(toks) and toks[j].string == "." and toks[j + 1].type == tokenize.NAME:
+            j += 2
+        if j >= len(toks) or toks[j].string != "(":
+            continue
+        depth = 0
+        while j < len(toks):
+            if toks[j].string in "([{":
+                depth += 1
+            elif toks[j].string in ")]}":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        if j + 1 < len(toks) and toks[j + 1].string == ")":
+            count += 1
+    return count
+
+
+def _aliases(tree: ast.Module) -> int:
+    """Pure aliases inside functions: `a = b` of one plain local name to another, where `a`
+    is bound nowhere else and `b` is not used after it (a second name for one value that a
+    rewrite left behind). `char = lower` in one branch of an if/else is no alias."""
+    count = 0
+    for func in ast.walk(tree):
+        if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        names = [n for n in ast.walk(func) if isinstance(n, ast.Name)]
+        stores = Counter(n.id for n in names if not isinstance(n.ctx, ast.Load))
+        stores.update(a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg))
+        for stmt in ast.walk(func):
+            if not (
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.Name)
+                and stmt.value.id in stores
+                and stores[stmt.targets[0].id] == 1
+            ):
+                continue
+            source = stmt.value.id
+            later = [
+                n
+                for n in names
+                if n.id == source
+                and n is not stmt.value
+                and (n.lineno, n.col_offset) > (stmt.lineno, stmt.col_offset)
+            ]
+            if not later:
+                count += 1
+    return count
 
 
 def _comments_and_names(code: str) -> tuple[list[str], set[str]]:
     comments: list[str] = []
     names: set[str] = set()
     try:
-        for token in tokenize.generate_tokens(io.StringIO(code).readline):
+        for token in generated_tokens(code):
             if token.type == tokenize.COMMENT:
                 comments.append(token.string)
             elif token.type == tokenize.NAME:
@@ -190,14 +344,16 @@ def count_artifacts(code: str, identifiers: set[str] | None = None) -> Counter[s
         kind = _kind(node)
         if kind is not None:
             counts[kind] += 1
+    counts["parenthesized call"] += _parenthesized_calls(code)
+    counts["alias assignment"] += _aliases(tree)
     if identifiers is not None:
         for stmt in tree.body:
-            if (
-                isinstance(stmt, ast.FunctionDef)
-                and stmt.name not in identifiers
-                and _one_operation(stmt)
-            ):
+            if not isinstance(stmt, ast.FunctionDef) or stmt.name in identifiers:
+                continue
+            if _one_operation(stmt):
                 counts["one-operation helper"] += 1
+            if _GENERIC_HELPERS.match(stmt.name):
+                counts["generic helper name"] += 1
         named = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
         named |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
         named |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
@@ -206,14 +362,13 @@ def count_artifacts(code: str, identifiers: set[str] | None = None) -> Counter[s
             for name in named - identifiers
             if _CLASH_SUFFIX.match(name) and name.rsplit("_", 1)[0] in named | identifiers
         )
-        counts = +counts
     if identifiers:
         comments, names = _comments_and_names(code)
         absent = identifiers - names - set(keyword.kwlist)
         for comment in comments:
             if comment_mentions(comment, absent):
                 counts["orphan comment"] += 1
-    return counts
+    return +counts
 
 
 def identifiers_of(code: str) -> set[str]:

@@ -17,6 +17,7 @@ statements keep their identity), from which `apply_transform` derives the line m
 
 from __future__ import annotations
 
+import contextlib
 import random
 import warnings
 from collections import OrderedDict
@@ -28,7 +29,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
-from transforms._analysis import ModuleInfo, children
+from transforms._analysis import ModuleInfo, children, walk
 
 Kind = Literal["equivalent", "mutant"]
 
@@ -127,6 +128,10 @@ class Transform(cst.CSTTransformer):
     #: True when every statement line of the result is its original line (renamings,
     #: expression-level rewrites): the line map is then the identity.
     keeps_lines: ClassVar[bool] = False
+    #: True when the transform changes nothing but its picked site (the node `at_site`
+    #: recognises), what is inside it and, through `replace`, the site's ancestors: a visit
+    #: then skips every other subtree (LibCST would rebuild each of its nodes unchanged).
+    site_local: ClassVar[bool] = False
     #: True when the transform reads the problem's calls (a `calls` keyword of its
     #: constructor): renames infer a variable's role from the arguments' types.
     uses_calls: ClassVar[bool] = False
@@ -144,6 +149,8 @@ class Transform(cst.CSTTransformer):
         self.site: Any = None
         self.renames: dict[str, str] = {}
         self._origins: dict[int, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
+        self._statements_only = _statements_only(type(self))
+        self._visited: set[int] | None = None  # with `site_local`: the nodes a visit enters
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Analyse `wrapper.module` and pick the site to rewrite (the site protocol: see the
@@ -164,7 +171,14 @@ class Transform(cst.CSTTransformer):
         if chosen is None:
             return False
         self.site = chosen
-        return self.take_site(chosen, info)
+        if not self.take_site(chosen, info):
+            return False
+        if self.site_local:
+            node = self.site[0] if isinstance(self.site, tuple) else self.site
+            if isinstance(node, cst.CSTNode):
+                self._visited = {id(n) for n in walk(node)}
+                self._visited.update(id(n) for n in info.ancestors(node))
+        return True
 
     def find_sites(self, info: ModuleInfo) -> Sequence[Any]:
         """The sites where the transform applies, in source order (hook)."""
@@ -232,8 +246,16 @@ class Transform(cst.CSTTransformer):
     # are); these give the same calls from a table per transform class.
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        """Call the `visit_*` method of `node`'s type, as LibCST does."""
-        method = _handler(type(self), "visit_", type(node))
+        """Call the `visit_*` method of `node`'s type, as LibCST does; skip the children of
+        a node that holds no statement when every handler of the transform is for
+        statements (`_statements_only`): nothing could change there, and LibCST would
+        rebuild every node of the subtree (its expressions, most of the tree) for nothing."""
+        kind = type(node)
+        if self._statements_only and not _holds_statements(kind):
+            return False
+        if self._visited is not None and id(node) not in self._visited:
+            return False
+        method = _handler(type(self), "visit_", kind)
         return method is None or method(self, node) is not False
 
     def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
@@ -303,6 +325,52 @@ class Transform(cst.CSTTransformer):
 
 
 _HANDLERS: dict[tuple[type, str, type, str], Any] = {}
+
+#: The nodes that can hold a statement, a small statement or a block (anything else holds
+#: only expressions, whitespace and the like: Python has no statement inside an expression).
+_STATEMENT_HOLDER_TYPES: tuple[type[cst.CSTNode], ...] = (
+    cst.Module,
+    cst.BaseStatement,
+    cst.BaseSmallStatement,
+    cst.BaseSuite,
+    cst.Else,
+    cst.Finally,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.MatchCase,
+)
+_HOLDS_STATEMENTS: dict[type, bool] = {}
+_STATEMENTS_ONLY: dict[type, bool] = {}
+#: The hooks a transform may override that see every node.
+_EVERY_NODE_HOOKS = ("replace", "on_visit", "on_leave", "on_visit_attribute", "on_leave_attribute")
+
+
+def _holds_statements(kind: type) -> bool:
+    found = _HOLDS_STATEMENTS.get(kind)
+    if found is None:
+        found = _HOLDS_STATEMENTS[kind] = issubclass(kind, _STATEMENT_HOLDER_TYPES)
+    return found
+
+
+def _statements_only(cls: type[Transform]) -> bool:
+    """Whether every `visit_*`/`leave_*` method of `cls` is for a node type that holds
+    statements (`_holds_statements`) and it overrides no hook that sees every node: then
+    no method of it runs on a node inside an expression, and a visit can skip those."""
+    found = _STATEMENTS_ONLY.get(cls)
+    if found is None:
+        found = all(getattr(cls, hook) is getattr(Transform, hook) for hook in _EVERY_NODE_HOOKS)
+        for name in dir(cls) if found else ():
+            if not name.startswith(("visit_", "leave_")):
+                continue
+            if getattr(getattr(cls, name), "_is_no_op", False):
+                continue  # LibCST's empty stub
+            node_type = getattr(cst, name.split("_")[1], None)
+            is_node = isinstance(node_type, type) and issubclass(node_type, cst.CSTNode)
+            found = found and is_node and _holds_statements(cast(type, node_type))
+        _STATEMENTS_ONLY[cls] = found
+    return found
+
+
 _LINE_TYPES: dict[type, bool] = {}
 
 
@@ -424,7 +492,7 @@ class LazyResult:
     def provenance(self) -> Provenance:
         """Renames and line map (computed once)."""
         if self._provenance is None:
-            positions = printed_with_positions(self._tree)[1]
+            positions = statement_positions(self._tree)
             line_map = self._instance.line_map(self._wrapper, self._tree, positions)
             self._provenance = Provenance(renames=dict(self._instance.renames), line_map=line_map)
         return self._provenance
@@ -491,6 +559,86 @@ def printed_with_positions(module: cst.Module) -> tuple[str, Mapping[cst.CSTNode
     return "".join(state.tokens), positions
 
 
+#: The nodes whose positions a line map reads (`LINE_NODES`) and those their positions are
+#: taken from (a compound statement ends where its body, last clause or handler ends; a
+#: statement line where its last small statement does; a block spans its statements; an
+#: import where its last name or closing parenthesis does).
+_STATEMENT_LEVEL: tuple[type[cst.CSTNode], ...] = (
+    cst.ImportAlias,
+    cst.ImportStar,
+    cst.RightParen,
+    cst.BaseStatement,
+    cst.BaseSmallStatement,
+    cst.BaseSuite,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.Else,
+    cst.Finally,
+    cst.MatchCase,
+)
+_STATEMENT_TYPES: dict[type, bool] = {}
+_NO_RECORD = contextlib.nullcontext()
+
+
+def _statement_level(kind: type) -> bool:
+    found = _STATEMENT_TYPES.get(kind)
+    if found is None:
+        found = _STATEMENT_TYPES[kind] = issubclass(kind, _STATEMENT_LEVEL)
+    return found
+
+
+class _StatementPositions(PositionProvidingCodegenState):
+    """LibCST's position-recording printer state, recording statement-level nodes only.
+
+    Recording every node's position is most of the cost of a position-recording printing;
+    a line map reads the positions of statements only. Each statement-level node is
+    recorded exactly as `PositionProvidingCodegenState` records it (the nodes a statement's
+    position is taken from are statement-level too), so those positions are the same.
+    """
+
+    def _update_position(self, value: str) -> None:
+        if "\n" in value or "\r" in value:
+            super()._update_position(value)
+        else:
+            self.column += len(value)
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        if _statement_level(type(node)):
+            super().before_codegen(node)
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        if _statement_level(type(node)):
+            super().after_codegen(node)
+
+    def record_syntactic_position(  # type: ignore[override]
+        self,
+        node: cst.CSTNode,
+        *,
+        start_node: cst.CSTNode | None = None,
+        end_node: cst.CSTNode | None = None,
+    ) -> contextlib.AbstractContextManager[None]:
+        if not _statement_level(type(node)):
+            return _NO_RECORD
+        return super().record_syntactic_position(node, start_node=start_node, end_node=end_node)
+
+
+def statement_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
+    """`PositionProvider`'s position of every statement-level node of `module` (every
+    `LINE_NODES` node among them), from one printing that records no other node (a
+    differential test compares them with `printed_with_positions`)."""
+    provider = PositionProvider()
+    state = _StatementPositions(
+        default_indent=module.default_indent,
+        default_newline=module.default_newline,
+        provider=provider,
+    )
+    try:
+        module._codegen(state)
+    except KeyError:  # a position taken from a node not recorded: LibCST changed; record all
+        return printed_with_positions(module)[1]
+    return cast(Mapping[cst.CSTNode, CodeRange], provider._computed)
+
+
 _POSITIONS: OrderedDict[int, tuple[MetadataWrapper, Mapping[cst.CSTNode, CodeRange]]] = (
     OrderedDict()
 )
@@ -505,7 +653,7 @@ def _source_positions(wrapper: MetadataWrapper) -> Mapping[cst.CSTNode, CodeRang
     if entry is not None and entry[0] is wrapper:
         _POSITIONS.move_to_end(id(wrapper))
         return entry[1]
-    positions = printed_with_positions(wrapper.module)[1]
+    positions = statement_positions(wrapper.module)
     _POSITIONS[id(wrapper)] = (wrapper, positions)
     while len(_POSITIONS) > _POSITIONS_LIMIT:
         _POSITIONS.popitem(last=False)

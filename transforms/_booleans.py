@@ -46,6 +46,7 @@ class DeMorgan(Transform):
     `not y` -> `y`), so no double negation is ever written."""
 
     name = "de_morgan"
+    site_local = True
     kind = "equivalent"
     keeps_lines = True
     description = "apply De Morgan's law to a negated or boolean-context and/or expression"
@@ -148,6 +149,7 @@ class FlipComparison(Transform):
     constants, and `0 < x` -> `x > 0`; never `x > 0` -> `0 < x`, which nobody writes."""
 
     name = "flip_comparison"
+    site_local = True
     kind = "equivalent"
     keeps_lines = True
     description = "swap the operands of a comparison and mirror its operator"

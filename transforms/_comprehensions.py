@@ -51,6 +51,17 @@ def _loop_vars_private(scope_node: cst.CSTNode, owner: cst.CSTNode, names: set[s
     return all(count_refs(scope_node, n) == count_refs(owner, n) for n in names)
 
 
+def _closure_names(func: cst.FunctionDef, info: ModuleInfo) -> set[str]:
+    """Locals of `func` read inside a nested function, class, lambda or generator
+    expression (which may run later, while a loop builds the value)."""
+    local = info.locals_of(func)
+    found: set[str] = set()
+    for node in walk(func.body):
+        if isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Lambda | cst.GeneratorExp):
+            found |= name_values(node) & local
+    return found
+
+
 def _simple(expr: cst.BaseExpression) -> bool:
     """A name, literal, or attribute of one: evaluating it has no effect worth ordering."""
     while isinstance(expr, cst.Attribute):
@@ -154,7 +165,10 @@ class ComprehensionToLoop(Transform):
                 isinstance(a, cst.Try | cst.TryStar | cst.With) for a in info.ancestors(line)
             )
             # While the loop runs the name holds a partial collection: nothing may see it.
-            hidden = name not in info.captured_names(func) and name not in info.names.declared
+            # Comprehensions elsewhere run where they stand, never during the loop, so only
+            # a closure or a lazy generator could see it (`present = values` was left
+            # otherwise when a later comprehension read the name).
+            hidden = name not in _closure_names(func, info) and name not in info.names.declared
             if name not in name_values(comp) and hidden and not inside_try:
                 consumed, target = True, name
         return _Site(line=line, comp=comp, consumed=consumed, target=target)

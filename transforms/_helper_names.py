@@ -148,6 +148,12 @@ _NEGATED_PREFIXES = (
     ("starts_with", "does_not_start_with"),
     ("ends_with", "does_not_end_with"),
 )
+# Methods whose result is still the value they are called on (`text.strip()` is the text;
+# `text.count(c)` is not).
+_SAME_VALUE = frozenset(
+    {"strip", "lstrip", "rstrip", "lower", "upper", "casefold", "title", "capitalize",
+     "swapcase", "replace", "copy"}
+)  # fmt: skip
 _CHAR_CLASSES = {
     "aeiou": "vowel",
     "aeiouAEIOU": "vowel",
@@ -171,7 +177,7 @@ def _word(expr: cst.BaseExpression) -> str | None:
             inner = _word(expr.args[0].value)
             noun = _BUILTIN_NOUNS[expr.func.value]
             return f"{noun}_{inner}" if inner and noun == "length" else noun
-        if isinstance(expr.func, cst.Attribute):
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _SAME_VALUE:
             return _word(expr.func.value)  # `text.strip()` is still the text
     return None
 
@@ -240,7 +246,7 @@ def _predicate(expr: cst.BaseExpression) -> str | None:
             )
             if joined and len(words) == 2:
                 return joined  # `has_name_and_is_even`
-        return _join("check", _word(parts[-1]))
+        return None  # `check_x` says nothing of what is checked
     if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1:
         target = expr.comparisons[0]
         left, right = strip_parens(expr.left), strip_parens(target.comparator)
@@ -250,22 +256,8 @@ def _predicate(expr: cst.BaseExpression) -> str | None:
             kind = _CHAR_CLASSES.get(value) if isinstance(value, str) else None
             if kind is not None:
                 return _join("is" if op is cst.In else "is_not", kind)
-        if isinstance(right, cst.Integer) and right.value == "0":
-            if (
-                isinstance(left, cst.BinaryOperation)
-                and isinstance(left.operator, cst.Modulo)
-                and isinstance(strip_parens(left.right), cst.Integer)
-            ):
-                divisor = strip_parens(left.right)
-                assert isinstance(divisor, cst.Integer)
-                if divisor.value == "2":
-                    return "is_even" if op is cst.Equal else "is_odd"
-                if op in (cst.Equal, cst.NotEqual):
-                    word = "divisible" if op is cst.Equal else "not_divisible"
-                    return _join("is", word, "by", divisor.value)
-            sign = {cst.GreaterThan: "positive", cst.LessThan: "negative", cst.Equal: "zero"}
-            if op in sign:
-                return _join("is", sign[op])
+        if isinstance(right, cst.Integer) and right.value == "0" and _zero_test(left, op):
+            return _zero_test(left, op)
         if isinstance(right, cst.Name) and right.value == "None":
             return _join("is_missing" if op is cst.Is else "has", _word(left))
         if op in (cst.In, cst.NotIn):
@@ -284,12 +276,42 @@ def _predicate(expr: cst.BaseExpression) -> str | None:
                 return None
             return _join(subject, "equals", other) if subject and other else None
         if op is cst.NotEqual:
-            return _join(subject, "differs_from", other or "limit")
+            return _join(subject, "differs_from", other) if other else None
         if op in (cst.Is, cst.IsNot):
             word = "same_as" if op is cst.Is else "not_same_as"
             return _join("is", subject, word, other) if subject and other else None
+        if subject is None:
+            return None  # `is_below_limit` for `a + b < c` would say nothing true
         return _join("is", subject, _COMPARE_WORDS.get(op), other or "limit")
     return None
+
+
+def _zero_test(left: cst.BaseExpression, op: type[cst.BaseCompOp]) -> str | None:
+    """A name for `left <op> 0`: what the test asks of the value, never `is_zero` for a
+    test that asks something else (`i % a == 0` asks whether `i` is a multiple of `a`)."""
+    if isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Modulo):
+        if op not in (cst.Equal, cst.NotEqual):
+            return None
+        divisor = strip_parens(left.right)
+        if isinstance(divisor, cst.Integer):
+            if divisor.value == "2":
+                return "is_even" if op is cst.Equal else "is_odd"
+            word = "divisible" if op is cst.Equal else "not_divisible"
+            return _join("is", word, "by", divisor.value)
+        multiple = "is_multiple" if op is cst.Equal else "is_not_multiple"
+        of = _word(divisor)
+        return _join(multiple, "of", of) if of else multiple
+    if (
+        isinstance(left, cst.Call)
+        and isinstance(left.func, cst.Name)
+        and left.func.value == "len"
+        and op in (cst.Equal, cst.GreaterThan, cst.NotEqual)
+    ):
+        return "is_empty" if op is cst.Equal else "is_not_empty"
+    if not isinstance(left, cst.Name | cst.Attribute | cst.Subscript):
+        return None  # `a - b == 0`: a name for the difference would be a guess
+    sign = {cst.GreaterThan: "positive", cst.LessThan: "negative", cst.Equal: "zero"}
+    return _join("is", sign[op]) if op in sign else None
 
 
 def _value(expr: cst.BaseExpression) -> str | None:
@@ -304,10 +326,15 @@ def _value(expr: cst.BaseExpression) -> str | None:
             return _join(noun, "of", arg) if noun != "sorted" else _join(noun, arg)
         if isinstance(func, cst.Attribute):
             verb = _METHOD_VERBS.get(func.attr.value)
-            receiver = _word(func.value)
+            element = isinstance(func.value, cst.Subscript) and not any(
+                isinstance(e.slice, cst.Slice) for e in func.value.slice
+            )
+            # `text[i].swapcase()` swaps one item's case, not the text's.
+            receiver = None if element else _word(func.value)
             if receiver is None:
-                return _PARTICIPLES.get(func.attr.value) or _join(verb, "value")
-            return _join(verb or func.attr.value.lower(), receiver)
+                return _PARTICIPLES.get(func.attr.value) or (_join(verb, "value") if verb else None)
+            # An unknown method says nothing a name can (`maketrans_text`).
+            return _join(verb, receiver) if verb else None
     if isinstance(expr, cst.BinaryOperation):
         op_noun = _BINARY_NOUNS.get(type(expr.operator))
         right = strip_parens(expr.right)
@@ -369,6 +396,9 @@ def _verb_phrase(expr: cst.BaseExpression) -> str | None:
         subject = _word(left)
         if verb is None:
             return None
+        if isinstance(expr.operator, cst.Add) and isinstance(right, cst.Integer):
+            # `count + 1` is the next count; `occ.get(k, 0) + 1` no sum worth the name.
+            return _join("next", subject) if subject and right.value == "1" else None
         if subject is None:
             result = _BINARY_RESULTS.get(type(expr.operator))
             return _join("compute", result) if result else None
@@ -382,7 +412,8 @@ def _verb_phrase(expr: cst.BaseExpression) -> str | None:
             return _join("slice", inner) if inner else None
         return _join("pick_from", inner) if inner else None
     if isinstance(expr, cst.IfExp):
-        return _join("choose", _word(expr.body) or _word(expr.orelse))
+        chosen = _word(expr.body) or _word(expr.orelse)
+        return _join("choose", chosen) if chosen else None  # `choose` alone says nothing
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
         method = expr.func.attr.value
         if method.startswith("is") and len(method) > 2 and method[2:].isalpha():
@@ -420,13 +451,16 @@ def loop_helper_names(loop: cst.For | cst.While, returns: list[str]) -> list[str
     names: list[str] = []
     if appended:
         names.append(_join("add_to", appended[0]) or "")
-    # Accumulators: updated from their own value (`total = total * 10 + d`), not a step.
+    # Accumulators: updated from their own value (`total = total * 10 + d`), not a step
+    # (`i += 1` of a `while i < n` loop); a counter of a `for` loop is an accumulator.
+    tested = _names(loop.test) if isinstance(loop, cst.While) else set()
     stepped = {
         n.target.value
         for n in walk(loop.body)
         if isinstance(n, cst.AugAssign)
         and isinstance(n.target, cst.Name)
         and isinstance(n.value, cst.Integer)
+        and n.target.value in tested
     }
     read_back = {
         n.targets[0].target.value
@@ -441,13 +475,14 @@ def loop_helper_names(loop: cst.For | cst.While, returns: list[str]) -> list[str
         if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name)
     }
     kept = [r for r in returns if r not in stepped and (len(returns) <= 2 or r in read_back)]
-    if len(kept) == 1:
-        names.append(_join("update", kept[0].strip("_").lower()) or "")
-    elif len(kept) == 2:
-        a, b = (r.strip("_").lower() for r in kept)
-        names.append(_join("update", a, "and", b) or "")
+    words = [_word(cst.Name(r)) for r in kept]  # not `update_i` or `update_a_and_b`
+    if len(kept) == 1 and words[0]:
+        names.append(_join("update", words[0]) or "")
+    elif len(kept) == 2 and all(words):
+        names.append(_join("update", words[0], "and", words[1]) or "")
     if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name):
-        names.append(_join("handle", loop.target.value.strip("_").lower()) or "")
+        handled = _word(loop.target)  # not `handle_i`
+        names.append(_join("handle", handled) or "" if handled else "")
     return [n for n in names if n]
 
 

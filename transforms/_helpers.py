@@ -15,6 +15,8 @@ not moved.
 
 from __future__ import annotations
 
+import io
+import tokenize
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -199,9 +201,6 @@ class _Extract(Transform):
         return updated_node.with_changes(body=body)
 
 
-# Only when the expression tells nothing of what it computes (see `_helper_names`).
-_PREDICATE_NAMES = ["is_valid", "check", "matches"]
-_VALUE_NAMES = ["compute", "calculate", "get_value"]
 # Expressions that compute something: what may move into a helper.
 _EXTRACTABLE = (
     cst.BinaryOperation,
@@ -220,18 +219,12 @@ def _worth_a_helper(expr: cst.BaseExpression, func: cst.FunctionDef, info: Modul
     """Whether a person would move `expr` into a helper: a computation of two or more
     operations whose value is used. Never a single operator or a single call
     (`def is_in(y, n): return y in n`, `def combined(a, b): return a + b`, `len(xs)`), nor
-    a bare `xs.sort()`, a `while i < len(xs)` bound, or the whole body of a one-line
-    function under a name that says nothing."""
+    a bare `xs.sort()` or a `while i < len(xs)` bound."""
     parent = info.parent(expr)
     if isinstance(parent, cst.Expr):
         return False  # `xs.sort()`: called for its effect, a helper would return None
     if isinstance(parent, cst.While) and parent.test is expr:
         return False
-    if isinstance(parent, cst.Return):
-        predicate = isinstance(expr, cst.Comparison | cst.BooleanOperation | cst.UnaryOperation)
-        stmts = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
-        if len(stmts) == 1 and not expression_helper_names(expr, predicate):
-            return False  # `def f(s): return compute(s)` says nothing
     return _operations(expr) >= 2
 
 
@@ -250,11 +243,144 @@ def _is_block(body: cst.IndentedBlock) -> bool:
     return len(statements) >= 2 or isinstance(body.body[0], cst.BaseCompoundStatement)
 
 
+def _is_predicate(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Comparison | cst.BooleanOperation | cst.UnaryOperation)
+
+
+def _tokens(code: str) -> list[str] | None:
+    try:
+        return [
+            t.string
+            for t in tokenize.generate_tokens(io.StringIO(code).readline)
+            if t.type not in _LAYOUT_TOKENS
+        ]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+
+
+_LAYOUT_TOKENS = frozenset(
+    {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT,
+     tokenize.ENDMARKER}
+)  # fmt: skip
+
+
+class _Unwrap(cst.CSTTransformer):
+    """Drops the parentheses around the calls whose ids it is given."""
+
+    def __init__(self, calls: set[int]) -> None:
+        super().__init__()
+        self.calls = calls
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        if id(original_node) in self.calls:
+            return updated_node.with_changes(lpar=[], rpar=[])
+        return updated_node
+
+
+def _without_parens(statement: cst.CSTNode, calls: list[cst.Call]) -> cst.CSTNode:
+    """`statement` with the parentheses around `calls` dropped, where dropping them changes
+    no token but the parentheses (`if (is_even(n)) != x:` -> `if is_even(n) != x:`;
+    `return(helper(a))` keeps them, or it would read `returnhelper`). A call needs no
+    parentheses of its own: those the replaced expression had were its own."""
+    inside = {id(n) for n in walk(statement)}
+    wrapped = [c for c in calls if c.lpar and id(c) in inside]
+    if not wrapped:
+        return statement
+    try:
+        stripped = statement.visit(_Unwrap({id(c) for c in wrapped}))
+    except cst.CSTValidationError:  # `return(helper(a))`: LibCST wants the blank
+        return statement
+    assert isinstance(stripped, cst.CSTNode)
+    render = cst.Module(body=[]).code_for_node
+    before, after = _tokens(render(statement)), _tokens(render(stripped))
+    dropped = 2 * sum(len(c.lpar) for c in wrapped)
+    if before is None or after is None or len(after) != len(before) - dropped:
+        return statement
+    if [t for t in before if t not in "()"] != [t for t in after if t not in "()"]:
+        return statement
+    return stripped
+
+
 @dataclass
 class _ExprSite:
-    expr: cst.BaseExpression
+    """Every occurrence of one expression in a function (a helper replaces all of them, so
+    the same test does not stay inline next to its helper), with the helper's name."""
+
+    exprs: list[cst.BaseExpression]
     func: cst.FunctionDef
     params: list[str]
+    name: str
+    args: list[list[str]]  # what each occurrence's call passes for `params`
+
+
+class _Blank(cst.CSTTransformer):
+    """Replaces the function's local variables with `_`: expressions of one shape (`i % a
+    == 0`, `i % b == 0`) read the same."""
+
+    def __init__(self, local: set[str], names: set[int]) -> None:
+        super().__init__()
+        self.local = local
+        self.names = names
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        if id(original_node) in self.names and original_node.value in self.local:
+            return updated_node.with_changes(value="_")
+        return updated_node
+
+
+def _shape(expr: cst.BaseExpression, local: set[str], info: ModuleInfo) -> str:
+    """The code of `expr` with the function's locals blanked out."""
+    names = {id(n) for n in variable_names(expr)}
+    blanked = strip_parens(expr).visit(_Blank(local, names))
+    assert isinstance(blanked, cst.CSTNode)
+    return info.module.code_for_node(blanked)
+
+
+def _nested_bindings(func: cst.FunctionDef) -> set[str]:
+    """Names bound by the comprehensions and lambdas of `func` (a helper takes them as
+    arguments like the function's own locals)."""
+    found: set[str] = set()
+    for node in walk(func.body):
+        if isinstance(node, cst.CompFor):
+            found |= target_names(node.target) or set()
+        elif isinstance(node, cst.Lambda):
+            found |= {p.name.value for p in walk(node.params) if isinstance(p, cst.Param)}
+    return found
+
+
+def _locals_in(expr: cst.BaseExpression, local: set[str]) -> list[str]:
+    return [n.value for n in variable_names(expr) if n.value in local]
+
+
+def _one_helper(
+    group: list[tuple[cst.BaseExpression, _ExprSite | None]], local: set[str]
+) -> _ExprSite | None:
+    """One helper for every occurrence of an expression's shape in a function, each call
+    passing its own variables (`is_multiple(i, a)`, `is_multiple(i, b)`), or None when an
+    occurrence cannot move (it would stay inline next to its helper), the occurrences name
+    their helpers apart, or their variables do not match one to one."""
+    if any(site is None for _, site in group):
+        return None
+    found = [site for _, site in group if site is not None]
+    first = found[0]
+    if any(site.name != first.name for site in found):
+        return None  # `is_multiple_of_step` would be wrong for `i % size == 0`
+    order = _locals_in(first.exprs[0], local)
+    args: list[list[str]] = []
+    for site in found:
+        mapping: dict[str, str] = {}
+        for mine, theirs in zip(order, _locals_in(site.exprs[0], local), strict=True):
+            if mapping.setdefault(mine, theirs) != theirs:
+                return None
+        if len(set(mapping.values())) != len(mapping) or any(
+            p not in mapping for p in first.params
+        ):
+            return None
+        passed = [mapping[p] for p in first.params]
+        if sorted(passed) != sorted(site.params):
+            return None
+        args.append(passed)
+    return _ExprSite([s.exprs[0] for s in found], first.func, first.params, first.name, args)
 
 
 class ExtractHelperExpr(_Extract):
@@ -267,7 +393,9 @@ class ExtractHelperExpr(_Extract):
     statement: cst.CSTNode
 
     def find_sites(self, info: ModuleInfo) -> list[_ExprSite]:
-        """Expressions whose free variables are all surely bound where they stand."""
+        """Expressions whose free variables are all surely bound where each occurrence of
+        them stands, and whose helper can be named for what it returns (no name that fits,
+        no helper: `is_valid` or `compute` would say nothing, a wrong name would mislead)."""
         if info.names.dynamic:
             return []
         sites: list[_ExprSite] = []
@@ -281,33 +409,38 @@ class ExtractHelperExpr(_Extract):
                 )
                 for n in walk(sub)
             }
+            local = info.locals_of(func) | _nested_bindings(func)
+            groups: dict[str, list[tuple[cst.BaseExpression, _ExprSite | None]]] = {}
             for node in walk(func.body):
-                if not isinstance(node, _EXTRACTABLE) or id(node) in stores or id(node) in skip:
+                if not isinstance(node, _EXTRACTABLE):
                     continue
                 if isinstance(node, cst.UnaryOperation) and not isinstance(node.operator, cst.Not):
                     continue
                 parent = info.parent(node)
                 if isinstance(parent, cst.Call) and parent.func is node:
                     continue
-                site = self._site(node, func, info)
+                shape = _shape(node, local, info)
+                if id(node) in stores or id(node) in skip:
+                    groups.setdefault(shape, []).append((node, None))
+                    continue
+                groups.setdefault(shape, []).append((node, self._site(node, func, info)))
+            for group in groups.values():
+                site = _one_helper(group, local)
                 if site is not None:
                     sites.append(site)
         return sites
 
     def take_site(self, site: _ExprSite, info: ModuleInfo) -> bool:
-        """Find the statement of the picked expression and name the helper."""
-        chosen = site
-        self.func = chosen.func
-        statement = _statement_of(chosen.expr, info)
-        assert statement is not None
-        self.statement = statement
-        fresh = FreshNames(info.names.identifiers)
-        predicate = isinstance(
-            chosen.expr, cst.Comparison | cst.BooleanOperation | cst.UnaryOperation
-        )
-        named = [n for n in expression_helper_names(chosen.expr, predicate) if fresh.is_free(n)]
-        generic = _PREDICATE_NAMES if predicate else _VALUE_NAMES
-        self.helper_name = fresh.take(named[0]) if named else fresh.choose(generic, self.rng)
+        """Find the statements of the picked expression's occurrences and name the helper."""
+        self._args = {id(expr): args for expr, args in zip(site.exprs, site.args, strict=True)}
+        self.func = site.func
+        statements = [_statement_of(expr, info) for expr in site.exprs]
+        assert all(s is not None for s in statements)
+        self.statement = statements[0]  # type: ignore[assignment]
+        self._statements = {id(s) for s in statements}
+        self._targets = {id(expr) for expr in site.exprs}
+        self._calls: list[cst.Call] = []
+        self.helper_name = FreshNames(info.names.identifiers).take(site.name)
         return True
 
     def _site(
@@ -321,6 +454,10 @@ class ExtractHelperExpr(_Extract):
             return None
         if not any(isinstance(n, cst.Name) for n in walk(expr)):
             return None
+        taken = info.names.identifiers
+        names = [n for n in expression_helper_names(expr, _is_predicate(expr)) if n not in taken]
+        if not names:
+            return None
         classified = _Classified(expr, func, info)
         if not classified.ok:
             return None
@@ -332,66 +469,37 @@ class ExtractHelperExpr(_Extract):
             return None
         if not self.movable(func, expr, classified.locals):
             return None
-        return _ExprSite(expr=expr, func=func, params=classified.locals)
+        params = classified.locals
+        return _ExprSite(exprs=[expr], func=func, params=params, name=names[0], args=[params])
 
     def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
-        """Replace the chosen expression by a call, remembering the helper to add."""
-        if original_node is not self.site.expr:
-            return self._unwrap(original_node, result)
+        """Replace each occurrence of the chosen expression by a call, remembering the helper
+        to add; drop the parentheses the calls do not need."""
+        if id(original_node) in self._statements:
+            return _without_parens(result, self._calls)
+        if id(original_node) not in self._targets:
+            return result
         assert isinstance(result, cst.BaseExpression)
-        returned = cst.SimpleStatementLine(body=[cst.Return(value=strip_parens(result))])
-        self.note_origin(self.statement, returned, deep=False)
-        self.helper = cst.FunctionDef(
-            name=cst.Name(self.helper_name),
-            params=cst.Parameters(params=[cst.Param(name=cst.Name(p)) for p in self.site.params]),
-            body=cst.IndentedBlock(body=[returned]),
-        )
-        call = cst.Call(
-            func=cst.Name(self.helper_name),
-            args=[cst.Arg(value=cst.Name(p)) for p in self.site.params],
-        )
-        self._call = keep_parens(result, call)
-        return self._call
-
-    def _unwrap(self, original_node: cst.CSTNode, result: Any) -> Any:
-        """Drop the parentheses `keep_parens` put around the call where what precedes it is
-        a space or a bracket anyway (`return (a + b) * k` -> `return scaled(a, b, k)`, not
-        `return (scaled(a, b, k))`); `return(x)` keeps them."""
-        call = getattr(self, "_call", None)
-        if call is None or not call.lpar:
-            return result
-        if isinstance(result, cst.BinaryOperation) and call in (result.left, result.right):
-            # `(d[k] if k in d else 0) + 1`: the parentheses were the conditional's; a call
-            # next to an operator symbol needs none.
-            side = "left" if result.left is call else "right"
-            return result.with_changes(**{side: strip_parens(call)})
-        if self.site.expr.lpar:
-            return result
-        if isinstance(result, cst.Return) and result.value is not None:
-            spaced = not isinstance(result.whitespace_after_return, cst.SimpleWhitespace) or (
-                result.whitespace_after_return.value
+        if not hasattr(self, "helper"):
+            returned = cst.SimpleStatementLine(body=[cst.Return(value=strip_parens(result))])
+            self.note_origin(self.statement, returned, deep=False)
+            self.helper = cst.FunctionDef(
+                name=cst.Name(self.helper_name),
+                params=cst.Parameters(
+                    params=[cst.Param(name=cst.Name(p)) for p in self.site.params]
+                ),
+                body=cst.IndentedBlock(body=[returned]),
             )
-            value = result.value
-            if spaced and value is call:
-                return result.with_changes(value=strip_parens(call))
-            if spaced and isinstance(value, cst.Tuple) and value.elements:
-                first = value.elements[0]
-                if first.value is call:
-                    elements = [first.with_changes(value=strip_parens(call)), *value.elements[1:]]
-                    return result.with_changes(value=value.with_changes(elements=elements))
-            return result
-        if isinstance(result, cst.Assign | cst.AugAssign | cst.Arg) and result.value is call:
-            return result.with_changes(value=strip_parens(call))
-        if isinstance(result, cst.Tuple | cst.List | cst.Set):
-            bracketed = not isinstance(result, cst.Tuple) or bool(result.lpar)
-            elements = [
-                e.with_changes(value=strip_parens(call))
-                if e.value is call and (i > 0 or bracketed)
-                else e
-                for i, e in enumerate(result.elements)
-            ]
-            return result.with_changes(elements=elements)
-        return result
+        call = keep_parens(
+            result,
+            cst.Call(
+                func=cst.Name(self.helper_name),
+                args=[cst.Arg(value=cst.Name(a)) for a in self._args[id(original_node)]],
+            ),
+        )
+        assert isinstance(call, cst.Call)
+        self._calls.append(call)
+        return call
 
 
 @dataclass
@@ -426,11 +534,12 @@ class ExtractLoopBody(_Extract):
         return sites
 
     def take_site(self, site: _LoopSite, info: ModuleInfo) -> bool:
-        """Name the helper."""
+        """Name the helper for what the body updates or handles; no such name, no helper
+        (`loop_step` says nothing)."""
         self.func = site.func
         fresh = FreshNames(info.names.identifiers)
         named = [n for n in loop_helper_names(site.loop, site.returns) if fresh.is_free(n)]
-        self.helper_name = fresh.choose(named or ["loop_step"], self.rng)
+        self.helper_name = fresh.choose(named, self.rng)
         return True
 
     def _site(
@@ -488,6 +597,9 @@ class ExtractLoopBody(_Extract):
             if _read_after(loop, func, info, name)
             or (name not in fresh and not _assigned_before_read(body, name))
         ]
+        taken = info.names.identifiers
+        if all(n in taken for n in loop_helper_names(loop, returns)):
+            return None
         return _LoopSite(loop=loop, func=func, params=params, returns=returns)
 
     def _rewrite(

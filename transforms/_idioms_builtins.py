@@ -642,8 +642,9 @@ def _calls_next(node: cst.CSTNode) -> bool:
 
 
 class CopyComprehension(_ExpressionIdiom):
-    """`list(xs)` -> `[x for x in xs]`, `list(e for x in xs)` -> `[e for x in xs]` (and
-    `set`), and `[x for x in xs]` -> `list(xs)`."""
+    """`list(e for x in xs)` -> `[e for x in xs]` (and `set`), `[x for x in xs]` ->
+    `list(xs)`, and `list(xs)` <-> `[*xs]` (`set(xs)` <-> `{*xs}`); never `list(xs)` ->
+    `[x for x in xs]`, a copy nobody spells that way."""
 
     name = "idiom_list_comprehension"
     description = "build a list or set with a comprehension instead of list()/set(), or back"
@@ -662,8 +663,17 @@ class CopyComprehension(_ExpressionIdiom):
                     return None
                 return ("unwrap", call[0])
             if not isinstance(info.parent(node), cst.Assign | cst.Return):
-                return None  # `for c in [ch for ch in s]` reads worse than `list(s)`
-            return ("spell", call[0], kinds.of(arg.value))
+                return None  # `for c in [*s]` reads worse than `for c in s`
+            if not isinstance(arg.value, cst.Name | cst.Attribute | cst.Call | cst.Subscript):
+                return None  # `[*x if c else y]` would need parentheses nobody writes
+            return ("unpack", call[0])  # `[*text]`; never `[item for item in text]`
+        if (
+            isinstance(node, cst.List | cst.Set)
+            and len(node.elements) == 1
+            and isinstance(node.elements[0], cst.StarredElement)
+        ):
+            builtin = "list" if isinstance(node, cst.List) else "set"
+            return ("call_star", builtin) if info.is_builtin(builtin) else None
         if isinstance(node, cst.ListComp | cst.SetComp):
             for_in = node.for_in
             builtin = "list" if isinstance(node, cst.ListComp) else "set"
@@ -684,14 +694,13 @@ class CopyComprehension(_ExpressionIdiom):
         form, builtin = self.data[0], self.data[1]
         if form == "call":
             return _call(builtin, updated.for_in.iter)
+        if form == "call_star":
+            return _call(builtin, updated.elements[0].value)
         arg = updated.args[0].value
-        if form == "unwrap":
-            for_in, elt = arg.for_in, arg.elt
-        else:
-            bases = ["ch", "c", "char"] if self.data[2] == STR else ["item", "x", "value"]
-            variable = self.fresh_name(bases)
-            for_in = cst.CompFor(target=cst.Name(variable), iter=wrap(arg, 3))
-            elt = cst.Name(variable)
+        if form == "unpack":
+            star = [cst.StarredElement(value=arg)]
+            return cst.List(elements=star) if builtin == "list" else cst.Set(elements=star)
+        for_in, elt = arg.for_in, arg.elt
         if builtin == "list":
             return cst.ListComp(elt=elt, for_in=for_in)
         return cst.SetComp(elt=elt, for_in=for_in)

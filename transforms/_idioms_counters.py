@@ -196,6 +196,7 @@ class SwapToTemp(IdiomRewrite):
     """`a, b = b, a` -> `tmp = a`, `a = b`, `b = tmp`."""
 
     name = "idiom_swap_temp"
+    site_local = True
     description = "swap two values through a temporary variable instead of tuple assignment"
 
     site: cst.SimpleStatementLine

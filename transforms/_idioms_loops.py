@@ -1044,6 +1044,7 @@ class SortedToSort(IdiomRewrite):
     """`ys = sorted(xs, ...)` -> `ys = list(xs)` + `ys.sort(...)`."""
 
     name = "idiom_sorted_sort"
+    site_local = True
     description = "copy into a list and sort it in place instead of calling sorted()"
 
     site: cst.SimpleStatementLine

@@ -84,6 +84,8 @@ _KEYWORDED = (
 class _ExpressionIdiom(IdiomRewrite):
     """Base: pick one expression site in `prepare`, rebuild it in `replace`."""
 
+    site_local = True
+
     site: cst.CSTNode
     info: ModuleInfo
     data: Any

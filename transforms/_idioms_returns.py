@@ -69,6 +69,7 @@ class ReturnConditionToBranch(IdiomRewrite):
     """`return c` (c a bool) -> `if c: return True` + `return False`."""
 
     name = "idiom_return_branch"
+    site_local = True
     description = "branch on a condition and return True or False instead of returning it"
 
     site: cst.SimpleStatementLine

@@ -67,6 +67,7 @@ class ConcatToFString(IdiomRewrite):
     """`'a' + str(x) + b` (all strs) -> `f'a{x}{b}'`."""
 
     name = "idiom_concat_fstring"
+    site_local = True
     description = "build a string with an f-string instead of concatenation and str()"
 
     site: cst.BinaryOperation

@@ -39,6 +39,8 @@ import io
 import keyword
 import re
 import tokenize
+from collections import OrderedDict
+from collections.abc import Iterator
 
 __all__ = [
     "cosmetic_only",
@@ -122,12 +124,50 @@ def tokens(code: str) -> list[str]:
         return _FALLBACK_TOKEN.findall(code)
 
 
+_TOKENIZED: OrderedDict[str, tuple[tuple[tokenize.TokenInfo, ...], Exception | None]] = (
+    OrderedDict()
+)
+_TOKENIZED_LIMIT = 64
+
+
+def tokenized(code: str) -> tuple[tuple[tokenize.TokenInfo, ...], Exception | None]:
+    """`tokenize.generate_tokens` on `code`: the tokens it yields, and the `TokenError` or
+    `SyntaxError` that stopped it (None when it finished).
+
+    The metrics and the artifact counts all tokenize each candidate variant; the latest few
+    codes are kept so that one tokenizing serves them all. Reading the tokens, then raising
+    the error, is what iterating `generate_tokens` does.
+    """
+    found = _TOKENIZED.get(code)
+    if found is not None:
+        _TOKENIZED.move_to_end(code)
+        return found
+    out: list[tokenize.TokenInfo] = []
+    error: Exception | None = None
+    try:
+        out.extend(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError) as exc:
+        error = exc
+    found = _TOKENIZED[code] = (tuple(out), error)
+    while len(_TOKENIZED) > _TOKENIZED_LIMIT:
+        _TOKENIZED.popitem(last=False)
+    return found
+
+
+def generated_tokens(code: str) -> Iterator[tokenize.TokenInfo]:
+    """What iterating `tokenize.generate_tokens` on `code` gives (see `tokenized`)."""
+    found, error = tokenized(code)
+    yield from found
+    if error is not None:
+        raise error
+
+
 def _python_tokens(code: str) -> list[str]:
     lines = code.splitlines(keepends=True)
     out: list[str] = []
     fstring_depth = 0
     fstring_start = (0, 0)
-    for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+    for tok in generated_tokens(code):
         # Python 3.12 splits f-strings into parts; join them back so that a source has the
         # same tokens on every version (3.11 gives one STRING token per f-string).
         if tok.type == _FSTRING_START:
@@ -196,11 +236,7 @@ def normalized_tokens(code: str) -> list[str]:
 
 def _comment_free(code: str) -> str:
     try:
-        parts = [
-            tok
-            for tok in tokenize.generate_tokens(io.StringIO(code).readline)
-            if tok.type != tokenize.COMMENT
-        ]
+        parts = [tok for tok in generated_tokens(code) if tok.type != tokenize.COMMENT]
         return tokenize.untokenize(parts)
     except (tokenize.TokenError, SyntaxError):
         return code

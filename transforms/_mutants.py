@@ -74,6 +74,7 @@ class _Mutant(Transform):
 
     kind = "mutant"
     family = "mutant"
+    site_local = True
     sites: list[tuple[cst.CSTNode, cst.CSTNode | cst.RemovalSentinel]]
 
     def find_sites(self, info: ModuleInfo) -> list[tuple[cst.CSTNode, Any]]:

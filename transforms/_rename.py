@@ -19,16 +19,18 @@ subscripts, whether it is returned, and the types of the arguments the calls pas
 `generate_variants` hands over); a name is never of a role the use contradicts, and a
 variable whose role nothing tells gets a neutral name (`value`, `seq`), not a confident
 wrong one. `input_...` names are for parameters only, names of what a function builds
-(`collected_items`, `result`) for locals only. Styles: short
-(`s`, `i`, `r`), descriptive (`text`/`s`/`string`, `items`/`arr`, `i`/`idx`, `ch`/`c`,
-`result`/`out`), abbreviated (`txt`, `lst`, `cnt`) and verbose (`input_string`,
-`current_index`). Misleading names (a list called `count`) and obfuscated ones (`lI1lI1`) are
-distractors, off by default.
+(`collected_items`, `result`) for locals only. Styles: short (the role's conventional
+`i`, `s`, `xs`, `d`, `k`/`v`, else the name's initials), descriptive (`text`/`s`/`string`,
+`items`/`arr`, `i`/`idx`, `ch`/`c`, `result`/`out`), abbreviated (`txt`, `lst`, `cnt`) and
+verbose (`input_string`, `current_index`). Misleading names (a list called `count`) and
+obfuscated ones (`lI1lI1`) are distractors, off by default.
 """
 
 from __future__ import annotations
 
+import keyword
 import random
+import re
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -49,7 +51,7 @@ from transforms._roles import argument_types, infer_roles, unambiguous_hints
 _DESCRIPTIVE: dict[str, list[str]] = {
     "index": ["i", "idx", "j", "pos", "index"],
     "counter": ["count", "n", "total", "cnt"],
-    "text": ["text", "s", "string", "word", "st"],
+    "text": ["text", "s", "string", "word"],
     "list": ["items", "arr", "values", "lst", "elements"],
     "dict": ["d", "mapping", "table", "lookup"],
     "set": ["seen", "unique", "visited", "members"],
@@ -70,10 +72,10 @@ _DESCRIPTIVE: dict[str, list[str]] = {
 _ABBREVIATED: dict[str, list[str]] = {
     "index": ["idx", "ix", "pos"],
     "counter": ["cnt", "num", "tot"],
-    "text": ["txt", "st", "s"],
+    "text": ["txt", "s", "t"],
     "list": ["lst", "arr", "vals"],
     "dict": ["dct", "mp", "tbl"],
-    "set": ["seen", "uniq", "st"],
+    "set": ["seen", "uniq", "vis"],
     "number": ["num", "val", "amt"],
     "length": ["n", "sz", "size"],
     "item": ["elem", "el", "it"],
@@ -359,44 +361,60 @@ class _Rename(Transform):
         return updated_node.with_changes(value=text)
 
 
+def _initials(old: str) -> str:
+    """The first letters of the words of a name (`prefix_length` -> `pl`, `newText` -> `nt`,
+    `wrong` -> `w`), at most three; empty where they would read as something else: `l`, `o`
+    (confusable with 1 and 0), `f` (the entry's own name), `i`/`j` (an index's)."""
+    words = [w for w in re.split(r"_+|(?<=[a-z0-9])(?=[A-Z])", old) if w]
+    letters = "".join(w[0] for w in words if w[0].isalpha()).lower()[:3]
+    if not letters or letters in ("l", "o", "f", "i", "j") or keyword.iskeyword(letters):
+        return ""
+    return letters
+
+
 class RenameShort(_Rename):
-    """Single letters (then two-letter names), as in terse code."""
+    """The short names people use: the conventional ones of the role (`i` for an index,
+    `s` for a string, `xs` for a list, `d` for a dict, `k, v` for its keys and values),
+    else the first letters of the name's words; a name that is already short stays."""
 
     name = "rename_short"
     description = "rename locals, parameters and nested functions to one- or two-letter names"
 
-    # The letters (and two-letter names) people use for a variable of each role.
+    # The conventional short names of each role, in the order a person reaches for them;
+    # roles with no convention of their own take the old name's initials first.
     _PREFERRED: ClassVar[dict[str, list[str]]] = {
-        "index": ["i", "j", "k", "ix"],
-        "counter": ["c", "n", "k", "ct"],
-        "text": ["s", "t", "st"],
-        "item": ["x", "y", "e", "it"],
-        "list": ["a", "b", "xs", "ys", "ls"],
-        "dict": ["d", "m", "dd", "mp"],
-        "set": ["s", "u", "ss", "st"],
-        "number": ["n", "m", "k", "x"],
-        "length": ["n", "m", "ln", "sz"],
-        "function": ["g", "h", "fn"],
-        "flag": ["b", "ok"],
-        "sequence": ["a", "xs", "sq"],
-        "value": ["x", "v", "y", "z"],
+        "index": ["i", "j", "k"],
+        "counter": ["n", "c", "k"],
+        "text": ["s", "t"],
+        "item": ["x", "y", "e"],
+        "list": ["xs", "ys", "zs"],
+        "dict": ["d", "m"],
+        "set": ["s", "u"],
+        "number": ["n", "m", "k"],
+        "length": ["n", "m"],
+        "function": ["g", "h"],
+        "flag": ["ok", "b"],
+        "sequence": ["xs", "ys", "seq"],
+        "value": ["x", "y", "v"],
         "char": ["c", "ch"],
         "key": ["k"],
-        "entry": ["v", "val"],
-        "result": ["r", "res", "rs"],
+        "entry": ["v"],
+        "result": ["r", "res"],
     }
+    # Roles whose conventional names come before the initials (`i`, `s`, `xs`, `d`, `c`).
+    _CONVENTIONAL = frozenset({"index", "text", "list", "dict", "char", "key", "entry",
+                               "length", "sequence"})  # fmt: skip
 
     def new_name(self, old: str, role: str, fresh: FreshNames) -> str:
-        """A free short name people use for the role (`i` for an index, `c` for a
-        character, `xs` for a list), the one-letter ones first in a random order; the old
-        name's first letter for a number or a value; else the old name is kept (never a
-        letter that says nothing of the role)."""
-        preferred = list(self._PREFERRED[role])
-        letters = [p for p in preferred if len(p) == 1]
-        self.rng.shuffle(letters)
-        initial = old[:1].lower()
-        own = [initial] if role in ("number", "value", "item") and initial not in "lof" else []
-        for candidate in [*letters, *own, *(p for p in preferred if len(p) > 1)]:
+        """The first free of the role's conventional names and the old name's initials
+        (`wrong, right` -> `s, t` as strings, `count` -> `c`), never a letter that says
+        nothing of the variable; a name of two letters or fewer is already short."""
+        if len(old) <= 2:
+            return old
+        preferred = self._PREFERRED[role]
+        initials = [_initials(old)] if _initials(old) else []
+        order = [*preferred, *initials] if role in self._CONVENTIONAL else [*initials, *preferred]
+        for candidate in order:
             if candidate != old and fresh.is_free(candidate):
                 return fresh.take(candidate)
         return old
@@ -489,8 +507,8 @@ _STYLES = (_DESCRIPTIVE, _ABBREVIATED, _VERBOSE)
 
 def role_names(style: str, role: str, old: str) -> set[str]:
     """The names a default renaming style may give a variable of `role` called `old`: the
-    role's names (of any style, where the style's own run out), the short style's letters
-    for the role and the old name's initial for a number or a value.
+    role's names (of any style, where the style's own run out), the short style's names
+    for the role and the old name's initials.
 
     Args:
         style: "rename_short", "rename_descriptive", "rename_abbreviated" or "rename_verbose".
@@ -498,8 +516,7 @@ def role_names(style: str, role: str, old: str) -> set[str]:
         old: the variable's name in the original.
     """
     if style == RenameShort.name:
-        own = {old[:1].lower()} if role in ("number", "value", "item") else set()
-        return set(RenameShort._PREFERRED[role]) | own
+        return {*RenameShort._PREFERRED[role], _initials(old), old} - {""}
     return {name for pools in _STYLES for name in pools[role]}
 
 

@@ -96,12 +96,12 @@ def literal_role(expr: cst.BaseExpression) -> str | None:
                 "len": "length", "int": "number", "sum": "number", "float": "number",
             }.get(func.value)  # fmt: skip
         if isinstance(func, cst.Attribute):
+            if func.attr.value in ("count", "find", "rfind", "index", "rindex"):
+                return "number"  # a position or a count, though `rfind` is a str method
             if func.attr.value in ("join",) or func.attr.value in STR_ONLY_METHODS:
                 if func.attr.value not in ("split", "rsplit", "splitlines", "partition"):
                     return "text"
                 return "list"
-            if func.attr.value in ("count", "find", "rfind", "index", "rindex"):
-                return "number"
     return None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Mapping
@@ -64,6 +65,42 @@ def test_children_are_libcst_children_listed_once() -> None:
         first = children(node)
         assert list(first) == list(node.children)
         assert children(node) is first
+
+
+@functools.cache
+def _sources_and_variants(limit: int) -> list[cst.Module]:
+    """SOURCE and the first `limit` CRUXEval problems (when the dataset is given), each with
+    every transform's result on it (trees that transforms built, not only parsed ones)."""
+    sources = [SOURCE, NAMES]
+    dataset = os.environ.get("CORE_BENCH_CRUXEVAL")
+    if dataset:
+        with open(dataset, encoding="utf-8") as fh:
+            sources += [json.loads(line)["code"] for line in fh if line.strip()][:limit]
+    trees: list[cst.Module] = []
+    for source in sources:
+        trees.append(cst.parse_module(source))
+        for transform in _base.all_transforms():
+            result = _base.apply_transform_lazily(transform, source, seed=1)
+            if result is not None:
+                trees.append(result._tree)
+    return trees
+
+
+def test_children_read_from_fields_are_those_libcst_lists() -> None:
+    for module in _sources_and_variants(25):
+        for node in _all_nodes(module):
+            ours, theirs = _analysis._fields_children(node), node.children
+            assert len(ours) == len(theirs)
+            assert all(a is b for a, b in zip(ours, theirs, strict=True))
+
+
+def test_statement_positions_are_those_of_the_full_printing() -> None:
+    trees = _sources_and_variants(25)
+    for module in trees:
+        full = _base.printed_with_positions(module)[1]
+        expected = {n: r for n, r in full.items() if _base._statement_level(type(n))}
+        assert dict(_base.statement_positions(module)) == expected
+        assert any(isinstance(n, _base.LINE_NODES) for n in expected)
 
 
 def _in_class_body(node: cst.CSTNode, ancestors: list[cst.CSTNode]) -> bool:
@@ -283,3 +320,46 @@ def test_resolved_scopes_are_those_of_libcst() -> None:
         assert _scope_description(module, ours) == _scope_description(module, libcst_s)
     wrapper = MetadataWrapper(cst.parse_module(SOURCE))
     assert ModuleInfo.of(wrapper).scopes.keys() == wrapper.resolve(ScopeProvider).keys()
+
+
+def test_has_comments_is_whether_a_walk_meets_a_comment() -> None:
+    """`has_comments` is worked out once per node, bottom-up; it answers what a walk of
+    the node's subtree finds, whichever node is asked first."""
+    asked = 0
+    for module in _sources_and_variants(25):
+        nodes = _all_nodes(module)
+        for node in [*reversed(nodes), *nodes]:
+            expected = any(isinstance(n, cst.Comment) for n in _all_nodes(node))
+            assert _analysis.has_comments(node) == expected
+            asked += expected
+    assert asked > 0
+
+
+class _Recorder(cst.CSTVisitor):
+    """Logs every call LibCST's traversal makes; declines to enter `Call` nodes (so a
+    skipped subtree is part of what is compared)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: list[tuple[str, int, str]] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.log.append(("visit", id(node), ""))
+        return not isinstance(node, cst.Call)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.log.append(("leave", id(original_node), ""))
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        self.log.append(("visit_attribute", id(node), attribute))
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        self.log.append(("leave_attribute", id(original_node), attribute))
+
+
+def test_visit_in_place_makes_libcsts_calls_in_its_order() -> None:
+    for module in _sources_and_variants(25):
+        theirs, ours = _Recorder(), _Recorder()
+        module.visit(theirs)
+        _analysis.visit_in_place(module, ours)
+        assert ours.log == theirs.log

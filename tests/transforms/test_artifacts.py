@@ -74,7 +74,33 @@ def f(text, n):
             + ORIGINAL.replace("out.append(ch * n)", "add_to_out(ch * n, out)"),
             "one-operation helper",
         ),
-        (ORIGINAL.replace("out = []", "out = []\n    out_2 = out"), "clash suffix"),
+        (
+            ORIGINAL.replace("out = []", "out = []\n    out_2 = out"),
+            "clash suffix",
+        ),
+        # Reviewer's finds, each a kind of its own.
+        (ORIGINAL.replace("ch.isdigit()", "(ch.isdigit())"), "parenthesized call"),
+        (ORIGINAL.replace("''.join(out)", "''.join([c for c in out])"), "identity comprehension"),
+        (ORIGINAL.replace("''.join(out)", "''.join(list(out))"), None),
+        (
+            ORIGINAL.replace(
+                "    return ''.join(out)", "    digits = out\n    return ''.join(digits)"
+            ),
+            "alias assignment",
+        ),
+        (ORIGINAL.replace("ch.isdigit()", "not (ch >= n or n <= 0)"), "negated condition"),
+        (ORIGINAL.replace("ch.isdigit()", "ch < 'a' and n > 0"), None),
+        (ORIGINAL.replace("ch.isdigit()", "not (ch >= ch.lower() or n <= 0)"), None),
+        (
+            "def compute(ch, n):\n    return ch * n + ch\n\n"
+            + ORIGINAL.replace("ch * n", "compute(ch, n)"),
+            "generic helper name",
+        ),
+        (
+            "def repeat_char(ch, n):\n    return ch * n + ch\n\n"
+            + ORIGINAL.replace("ch * n", "repeat_char(ch, n)"),
+            None,
+        ),
         (ORIGINAL.replace("out", "out_2"), "clash suffix"),  # `out` was in the original
         (ORIGINAL.replace("ch * n", "ch * n % 42").replace("out", "digits_mod_42"), None),
         (ORIGINAL.replace("out", "digits"), None),
@@ -103,6 +129,19 @@ def test_a_plain_english_word_that_was_a_name_is_not_an_orphan_mention() -> None
     renamed = renamed.replace("# the digits of s", "# the digits of text")
     assert find_artifacts(commented, renamed) == ["orphan comment"]  # "n" is code-like
     assert find_artifacts(commented, renamed.replace("n times", "k times")) == []
+
+
+def test_parentheses_a_call_needs_are_no_artifact() -> None:
+    # `return(f(x))` keeps the keyword apart; a call's own or a subscript's parentheses, a
+    # tuple or an operand in an expression are no stray parentheses around a call.
+    natural = (
+        "def f(x, xs):\n"
+        "    y = (abs(x) + 1) * 2\n"
+        "    z = xs[(len(xs) - 1)] if xs else (min(x, 0), 1)\n"
+        "    return(g(x))\n"
+    )
+    assert count_artifacts(natural)["parenthesized call"] == 0
+    assert count_artifacts("def f(x):\n    return (g(x)) + (h.k(x))\n")["parenthesized call"] == 2
 
 
 def test_an_artifact_already_in_the_original_is_not_the_variant_s() -> None:

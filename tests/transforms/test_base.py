@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
@@ -181,7 +182,7 @@ def test_line_maps_of_a_chain_compose_through_real_transforms() -> None:
     second = apply_transform("rename_short", first.code, seed=0)
     assert second is not None
     composed = compose_provenance(first.provenance, second.provenance)
-    assert set(composed.renames) == {"text", "n", "count", "i"}
+    assert set(composed.renames) == {"text", "count"}  # `n` and `i` are short already
     original = SAMPLE.splitlines()
     final = second.code.splitlines()
     for line, targets in composed.line_map.items():
@@ -292,3 +293,52 @@ def test_dispatch_table_gives_the_results_of_libcst_s_dispatch(
     plain = [apply_transform(t, sample, seed=seed) for t, sample, seed in runs]
     assert sum(r is not None for r in tabled) >= 30
     assert tabled == plain
+
+
+def _dataset_sources(limit: int) -> list[str]:
+    dataset = os.environ.get("CORE_BENCH_CRUXEVAL")
+    if not dataset:
+        return []
+    with open(dataset, encoding="utf-8") as fh:
+        return [json.loads(line)["code"] for line in fh if line.strip()][:limit]
+
+
+def test_visits_that_skip_subtrees_give_the_full_visits_result(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A transform whose methods are all for statements skips expression subtrees, and a
+    `site_local` one every subtree that does not hold its site; the result (code and
+    provenance) is that of the full visit."""
+    skipping = [t for t in all_transforms() if _base._statements_only(t) or t.site_local]
+    names = {t.name for t in skipping}
+    assert {"for_to_while", "guard_clause", "idiom_loop_sum", "idiom_startswith_slice"} <= names
+    assert "mutant_off_by_one" in names
+    assert not _base._statements_only(get_transform("rename_short"))
+    assert not get_transform("rename_short").site_local
+    sources = [
+        code(
+            """
+            def f(xs, n):
+                total = 0
+                for x in xs:
+                    if x > n and not x.startswith('a'):
+                        total += x.count('b') * 2
+                    else:
+                        total -= 1
+                return total
+            """
+        ),
+        *_dataset_sources(60),
+    ]
+    applied = 0
+    for source in sources:
+        for transform in skipping:
+            full_visit = type(transform.__name__, (transform,), {"site_local": False})
+            for seed in (0, 1):
+                skipped = apply_transform(transform, source, seed=seed)
+                with monkeypatch.context() as patch:
+                    patch.setattr(_base, "_statements_only", lambda cls: False)
+                    full = apply_transform(full_visit, source, seed=seed)
+                assert skipped == full, (transform.name, source)
+                applied += full is not None
+    assert applied > 0

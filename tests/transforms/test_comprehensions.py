@@ -248,3 +248,42 @@ def test_partial_collections_stay_invisible_to_closures() -> None:
 @pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()
+
+
+def test_an_unrolled_comprehension_builds_the_assigned_name_not_an_alias_of_it() -> None:
+    # Reviewer's find (cb-086, cb-099): `values = set()` ... `present = values`, then only
+    # `present` used; a later comprehension reading `present` runs after the loop.
+    Rewrite(
+        ComprehensionToLoop,
+        """
+        def f(text):
+            present = {c for c in text.lower() if 'a' <= c <= 'z'}
+            missing = [chr(i) for i in range(97, 123) if chr(i) not in present]
+            return missing
+        """,
+        """
+        def f(text):
+            present = set()
+            for c in text.lower():
+                if 'a' <= c <= 'z':
+                    present.add(c)
+            missing = [chr(i) for i in range(97, 123) if chr(i) not in present]
+            return missing
+        """,
+        seed=1,
+        calls=[("Hello, World",), ("",)],
+    ).check()
+    # A lambda may run while the loop builds the value: it keeps its own name then.
+    result = transform(
+        ComprehensionToLoop,
+        code(
+            """
+            def f(text):
+                check = lambda ch: ch in present
+                present = {c for c in text if c.isalpha()}
+                return list(filter(check, text))
+            """
+        ),
+        seed=1,
+    )
+    assert result is not None and "    present = result\n" in result.code, result

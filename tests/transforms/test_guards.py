@@ -55,6 +55,31 @@ CASES = cases(
         # The guard would read `if not num < k: return` (operands of unknown type).
         "def f(num, k):\n    out = []\n    if num < k:\n        out.append(num)\n"
         "        out.append(k)\n    return out\n",
+        # Reviewer's find: `if not (a >= b or c <= a): continue`; `a < b` cannot be inverted
+        # for values of unknown type (sets, NaN), so no guard rather than a negated `or`.
+        "def f(items, a, b):\n    out = []\n    for c in items:\n        if a < b and c > a:\n"
+        "            out.append(c)\n    return out\n",
+    ),
+    guard_clause_inverts_the_comparisons_of_a_negated_test=Rewrite(
+        GuardClause,
+        """
+        def f(items, a, b):
+            out = []
+            for c in items:
+                if len(c) < b and c != a:
+                    out.append(c)
+            return out
+        """,
+        """
+        def f(items, a, b):
+            out = []
+            for c in items:
+                if len(c) >= b or c == a:
+                    continue
+                out.append(c)
+            return out
+        """,
+        calls=[(["ab", "c", "xyz"], "c", 3), ([], "", 0)],
     ),
     guard_clause_keeps_formatting=KeepsLines(
         GuardClause,

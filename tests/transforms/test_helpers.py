@@ -85,16 +85,16 @@ CASES = cases(
             """
             def f(nums, y):
                 if y in nums:
-                    return nums.index(y) + 1
+                    return nums.index(y) * 2
                 return 0
             """,
             """
-            def combine_nums(nums, y):
-                return nums.index(y) + 1
+            def compute_product(nums, y):
+                return nums.index(y) * 2
 
             def f(nums, y):
                 if y in nums:
-                    return combine_nums(nums, y)
+                    return compute_product(nums, y)
                 return 0
             """,
         ),
@@ -134,7 +134,7 @@ CASES = cases(
         # module comment
         def f(a,b):
             # explain
-            c = a*b + 1   # result
+            c = a*b + a   # result
             return c
         """,
         ["# module comment", "    # explain"],
@@ -243,11 +243,11 @@ CASES = cases(
         Equivalent(
             ExtractHelperExpr,
             """
-            def f(xs, k):
-                m = map(lambda c: c + k, xs)
-                g = (c * k for c in xs)
+            def f(values, k):
+                m = map(lambda c: c + k, values)
+                g = (c * k for c in values)
                 k = 10
-                return list(m), list(g), sorted(xs, key=lambda c: -c)
+                return list(m), list(g), sorted(values, key=lambda c: -c)
             """,
             [([1, 2], 3), ([], 0)],
             seeds=range(30),
@@ -392,7 +392,7 @@ def test_extract_loop_body_returns_what_it_assigns() -> None:
     # `char` is rebound by the loop header before each run and not read after the loop:
     # only `count` flows out of the helper.
     after = """
-        def handle_char(char, lower, upper, count, new_text):
+        def update_count(char, lower, upper, count, new_text):
             char = lower if char.isdecimal() else upper
             if char in ["p", "C"]:
                 count += 1
@@ -403,7 +403,7 @@ def test_extract_loop_body_returns_what_it_assigns() -> None:
             count = 0
             new_text = []
             for char in text:
-                count = handle_char(char, lower, upper, count, new_text)
+                count = update_count(char, lower, upper, count, new_text)
             return count, "".join(new_text)
         """
     result = Rewrite(
@@ -446,15 +446,15 @@ def test_extract_loop_body_returns_only_what_the_caller_reads_after_the_call() -
     assert result is not None and "word, total = update_word_and_total(" in result.code, result
     assert_equivalent(code(read_after), result.code, [("a. bc d.",)])
     read_by_test = """
-        def f(n):
+        def f(num):
             step = 1
-            while n > step:
-                step = n // 3 + 1
-                n -= step
-            return n
+            while num > step:
+                step = num // 3 + 1
+                num -= step
+            return num
         """
     result = transform(ExtractLoopBody, code(read_by_test), seed=0)
-    assert result is not None and "step, n = " in result.code, result
+    assert result is not None and "step, num = " in result.code, result
     assert_equivalent(code(read_by_test), result.code, [(10,), (0,)])
 
 
@@ -487,6 +487,22 @@ def test_extract_loop_body_returns_only_what_the_caller_reads_after_the_call() -
         ("not len(text)", True, None),  # never a helper called `not`
         # Computations are verb phrases, not the nouns `combined`, `part_of_text`, `nums_at`.
         ("count + step", False, "combine_count"),
+        # Reviewer's finds: `is_zero` for a divisibility test, `maketrans_text` for a method
+        # a name cannot say, `differs_from_limit` when no limit is involved, `check_x`.
+        ("i % a == 0", True, "is_multiple"),
+        ("i % step != 0", True, "is_not_multiple_of_step"),
+        ("len(items) == 0", True, "is_empty"),
+        ("a - b == 0", True, None),
+        ("(i % a == 0) != (i % b == 0)", True, None),
+        ("text.maketrans(a, b)", False, None),
+        ("text.count(c) == 0", True, None),
+        ("x > 1 or y.isdigit()", True, None),
+        ("a + b < c", True, None),
+        # `compute_sum` for a count plus one, `swapcase_text` for one item's case.
+        ("occ.get(name, 0) + 1", False, None),
+        ("count + 1", False, "next_count"),
+        ("text[i].swapcase()", False, "swapped_case"),
+        ("text[1:].swapcase()", False, "swapcase_text"),
         ("(a + b) * 2", False, "compute_product"),
         ("text[1:]", False, "slice_text"),
         ("nums[i]", False, "pick_from_nums"),
@@ -506,3 +522,128 @@ def test_helper_names_from_the_expression(expr: str, predicate: bool, name: str 
 @pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()
+
+
+def test_a_helper_call_keeps_none_of_the_parentheses_the_expression_needed() -> None:
+    # Reviewer's find (cb-105): `if (is_zero(i, a)) != (i % b == 0):`; the parentheses
+    # belonged to the comparison, a call needs none. The same test in the `elif` moves too,
+    # and so does the same test of `b`, calling the helper with its own variables.
+    Rewrite(
+        ExtractHelperExpr,
+        """
+        def f(limit, a, b):
+            total = 0
+            for i in range(1, limit):
+                if (i % a == 0) != (i % b == 0):
+                    total += i
+                elif i % a == 0:
+                    total -= 1
+            return total
+        """,
+        """
+        def is_multiple(i, a):
+            return i % a == 0
+
+        def f(limit, a, b):
+            total = 0
+            for i in range(1, limit):
+                if is_multiple(i, a) != is_multiple(i, b):
+                    total += i
+                elif is_multiple(i, a):
+                    total -= 1
+            return total
+        """,
+        seed=1,
+        calls=[(20, 3, 5), (16, 2, 4), (1, 2, 3)],
+    ).check()
+
+
+def test_an_if_test_in_parentheses_becomes_a_bare_call() -> None:
+    Rewrite(
+        ExtractHelperExpr,
+        """
+        def f(nums, k):
+            if (len(nums) > k):
+                return nums[:k]
+            return nums
+        """,
+        """
+        def is_length_nums_above_limit(nums, k):
+            return len(nums) > k
+
+        def f(nums, k):
+            if is_length_nums_above_limit(nums, k):
+                return nums[:k]
+            return nums
+        """,
+        calls=[([1, 2, 3], 2), ([], 0)],
+    ).check()
+
+
+def test_no_helper_when_the_same_test_must_stay_inline_or_no_name_fits() -> None:
+    # The second `i % a == 0` is an assignment target's subscript: it cannot move, so the
+    # first does not either; `(i % a == 0) != b` has no name that says what it returns (it
+    # was `differs_from_limit`), and `text.maketrans(a, b)` neither (it was `maketrans_text`).
+    Declines(
+        ExtractHelperExpr,
+        """
+        def f(i, a, b, seen, text):
+            seen[i % a == 0] = 1
+            t = text.maketrans(a, b)
+            return (i % a == 0) != b, i % a == 0, t
+        """,
+        seeds=range(25),
+    ).check()
+
+
+def test_a_loop_body_helper_needs_a_name_that_says_what_it_updates() -> None:
+    # Reviewer's finds: `loop_step`, `handle_i`, `update_a_and_b` name nothing.
+    Declines(
+        ExtractLoopBody,
+        """
+        def f(n):
+            a, b = 0, 1
+            for i in range(n):
+                c = a + b
+                a, b = b, c
+            return a
+        """,
+        seeds=range(25),
+    ).check()
+    Rewrite(
+        ExtractLoopBody,
+        """
+        def f(n):
+            prev, cur = 0, 1
+            for i in range(n):
+                nxt = prev + cur
+                prev, cur = cur, nxt
+            return prev
+        """,
+        """
+        def update_prev_and_cur(prev, cur):
+            nxt = prev + cur
+            prev, cur = cur, nxt
+            return prev, cur
+
+        def f(n):
+            prev, cur = 0, 1
+            for i in range(n):
+                prev, cur = update_prev_and_cur(prev, cur)
+            return prev
+        """,
+        calls=[(10,), (0,)],
+    ).check()
+
+
+def test_tests_of_one_shape_named_apart_get_no_helper() -> None:
+    # `is_multiple_of_step(i, size)` would be wrong for `i % size == 0`, and a helper for
+    # one of them would leave the other inline.
+    Declines(
+        ExtractHelperExpr,
+        """
+        def f(i, step, size):
+            return i % step == 0 and i % size == 0
+        """,
+        seeds=range(25),
+    ).check()

@@ -749,23 +749,53 @@ CASES = cases(
         ),
     ],
     list_call_and_copying_comprehension_swap=[
+        # Reviewer's find: `t = [item for item in text]`; a copy is spelled `list(text)`, so
+        # only the comprehension becomes the call, never back.
         Rewrite(
             CopyComprehension,
-            """
-            def f(text):
-                t = list(text)
-                t.append('!')
-                return t
-            """,
             """
             def f(text):
                 t = [item for item in text]
                 t.append('!')
                 return t
             """,
-            seed=2,
+            """
+            def f(text):
+                t = list(text)
+                t.append('!')
+                return t
+            """,
             calls=[("abc",), ("",), ({"a": 1},)],
+        ),
+        # A copy is `list(text)` or `[*text]`, back and forth.
+        Rewrite(
+            CopyComprehension,
+            """
+            def f(text):
+                t = list(text)
+                t.append('!')
+                return t, set(text.split())
+            """,
+            """
+            def f(text):
+                t = [*text]
+                t.append('!')
+                return t, set(text.split())
+            """,
+            calls=[("abc",), ("",), ({"a": 1},), (5,)],
             back_seed=0,
+        ),
+        Rewrite(
+            CopyComprehension,
+            """
+            def f(text):
+                return {*text.split()}
+            """,
+            """
+            def f(text):
+                return set(text.split())
+            """,
+            calls=[("a b a",), ("",)],
         ),
         Rewrite(
             CopyComprehension,

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import textwrap
+import tokenize
 
 import pytest
 
-from transforms._metrics import cyclomatic_complexity, jaccard, tokens
+from transforms._metrics import cyclomatic_complexity, generated_tokens, jaccard, tokens
 
 
 def _cc(source: str) -> int:
@@ -127,3 +129,36 @@ def test_comment_changes_similarity() -> None:
     code = "def f(x):\n    return x\n"
     commented = "def f(x):\n    # returns the argument\n    return x\n"
     assert jaccard(code, commented) < 1.0
+
+
+def _fresh_tokens(source: str) -> tuple[list[tokenize.TokenInfo], type | None]:
+    out: list[tokenize.TokenInfo] = []
+    try:
+        out.extend(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError) as exc:
+        return out, type(exc)
+    return out, None
+
+
+def test_kept_tokens_are_what_tokenize_gives_each_time() -> None:
+    """The tokens kept per code (shared by the metrics and the artifact counts) are those
+    a fresh `generate_tokens` yields, and the same error stops them, on every read."""
+    sources = [
+        "def f(x):\n    # why\n    return x + 1\n",
+        "s = 'unterminated\n",
+        "def f(x):\n  return x\n    y = 1\n",  # an unindent to no level: IndentationError
+        "x = (1,\n",  # EOF in a multi-line statement: TokenError
+        "",
+    ]
+    for source in sources:
+        expected, error = _fresh_tokens(source)
+        for _ in range(2):
+            got: list[tokenize.TokenInfo] = []
+            raised: type | None = None
+            try:
+                got.extend(generated_tokens(source))
+            except (tokenize.TokenError, SyntaxError) as exc:
+                raised = type(exc)
+            assert got == expected
+            assert raised is error
+    assert any(_fresh_tokens(s)[1] is not None for s in sources)
