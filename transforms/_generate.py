@@ -82,6 +82,36 @@ _SPARE_APPLICABLE = 5
 # almost no token (helper extraction, naming a returned value, reordering): such singles
 # come after those that change the code, when slots remain.
 _SURFACE_SIMILARITY = 0.97
+# A composed chain grows by a transform applicable to its result (often one that applies only
+# after an earlier step: a loop that a comprehension became, a `while` loop's counter) when
+# that lowers the identifier-normalised Jaccard to the original by at least this much.
+_GROWTH_MARGIN = 0.01
+# What a transform leaves that another can rewrite next (measured on CRUXEval: the pairs
+# where the second applies only after the first and lowers the normalised Jaccard further).
+# Growing a chain tries only these: trying every transform on every intermediate would cost
+# several times the whole generation. Round trips are left out even where they lower the
+# Jaccard: `list(s)` made a comprehension, then a loop, copies a list by hand.
+_FOLLOW_UPS: dict[str, tuple[str, ...]] = {
+    # A `while` loop's counter increment, its exits (not its body: a helper would take and
+    # return the loop's index).
+    "for_to_while": ("augassign_expand", "early_return_to_else"),
+    # A comprehension written as a loop: the loop's own rewrites.
+    "comprehension_to_loop": ("for_to_while", "idiom_join_loop", "idiom_append_augassign"),
+    "idiom_join_loop": ("idiom_iterate_by_index", "for_to_while", "augassign_expand"),
+    "idiom_replace_split_join": ("idiom_join_loop",),
+    "loop_to_comprehension": ("idiom_map_filter", "inline_returned_variable"),
+    "idiom_list_method_slice": ("idiom_reverse_slice",),
+    # An early exit or a branch: its `else` form, its swapped form (not a guard's `else`:
+    # `continue` then `else:` is no one's style).
+    "guard_clause": ("de_morgan",),
+    "early_return_to_else": ("if_else_swap",),
+    "if_else_swap": ("guard_clause",),
+    "ternary_to_if": ("if_else_swap",),
+    "idiom_return_branch": ("if_to_ternary", "early_return_to_else", "guard_clause"),
+    "if_to_ternary": ("name_returned_value",),
+    # A helper's body: a returned conditional or value of its own.
+    "extract_helper_expr": ("idiom_return_branch", "name_returned_value"),
+}
 _MUTANT_STEP_SLACK = 100
 
 
@@ -521,7 +551,9 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
     that consecutive chains start differently, each with an idiom rewrite where one applies.
     Each ordering is offered twice: as is, and with a renaming inserted at a random position
     (never always last), so renaming stays a factor of its own: `_select_diverse` takes at
-    most `plan.renamed` renamed chains.
+    most `plan.renamed` renamed chains. Every chain then loses the steps that undo an earlier
+    one and grows by follow-ups its steps make applicable, up to `plan.max_chain` structural
+    steps (`_grown`).
     """
     structural = [
         t.name
@@ -546,7 +578,57 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
         )
     ranked = [(_structural_similarity(builder, name, salt), i, name) for i, name in enumerate(pool)]
     order = [name for _, _, name in sorted(ranked)]
-    return _Round(singles, _composed_chains(order, renames, rng, plan, idioms & set(order)))
+    composed = _composed_chains(order, renames, rng, plan, idioms & set(order))
+    grown = [_grown(builder, chain, salt, plan.max_chain, order) for chain in composed]
+    return _Round(singles, [list(chain) for chain in dict.fromkeys(map(tuple, grown))])
+
+
+def _grown(
+    builder: _Builder, chain: Sequence[str], salt: int, longest: int, spare: Sequence[str] = ()
+) -> list[str]:
+    """`chain`'s steps that apply and undo no earlier step, followed by follow-ups of its
+    steps (`_FOLLOW_UPS`) that apply to its result, up to `longest` structural steps.
+
+    A step undoes an earlier one when the identifier-normalised tokens return to those of an
+    earlier point of the chain (a guard clause turned back into an `else`): such a chain would
+    name rewrites its code does not show. A follow-up is, each time, the one that lowers the
+    identifier-normalised Jaccard to the original most, by at least `_GROWTH_MARGIN`. A chain
+    of a problem where few transforms apply to the original thus reaches those that apply
+    only after its steps, as a person's rewrite would go on from its own result.
+    """
+    code = builder.code
+    seen = {tuple(normalized_tokens(code))}
+    out: list[str] = []
+    for name in chain:
+        result = builder.apply(code, name, salt)
+        if result is None:
+            continue
+        shape = tuple(normalized_tokens(result.code))
+        if shape in seen and builder.family_of([name]) != "rename":
+            continue
+        seen.add(shape)
+        code = result.code
+        out.append(name)
+    steps = sum(builder.family_of([name]) != "rename" for name in out)
+    current = _set_jaccard(builder.original_structure, builder.structure(code))
+    while out and steps < longest:
+        best: tuple[float, str, str] | None = None
+        names = dict.fromkeys([*spare, *(n for step in out for n in _FOLLOW_UPS.get(step, ()))])
+        for name in names:
+            if name in out:
+                continue
+            result = builder.apply(code, name, salt)
+            if result is None:
+                continue
+            similarity = _set_jaccard(builder.original_structure, builder.structure(result.code))
+            if similarity <= current - _GROWTH_MARGIN and (best is None or similarity < best[0]):
+                best = (similarity, name, result.code)
+        if best is None:
+            break
+        current, name, code = best
+        out.append(name)
+        steps += 1
+    return out or list(chain)
 
 
 def _pick_singles(applicable: Sequence[str], changed: dict[str, float], slots: int) -> list[str]:
@@ -631,17 +713,23 @@ def _select_diverse(
     already picked (so the selected variants spread over transforms, which per-transform
     analyses need). Structure, not naming, is what is compared: on raw tokens a renaming
     alone makes a chain look different, and renamed chains of one small rewrite would win.
-    Candidates with two or more structural rewrites are preferred. Beyond `renamed` picks
-    that contain a renaming (None: no limit), unrenamed candidates are preferred, so renaming
-    stays a factor of its own rather than the choice of every pick; the others still fill
-    the `k` when nothing else is left."""
+    Candidates with three or more structural rewrites are preferred, then two or more. Beyond
+    `renamed` picks that contain a renaming (None: no limit), unrenamed candidates are
+    preferred, so renaming stays a factor of its own rather than the choice of every pick; the
+    others still fill the `k` when nothing else is left. The last pick is of family "idiom"
+    when none before it is and one verified, so a problem an idiom applies to keeps a variant
+    of that family whichever chains change the tokens most."""
     remaining = list(candidates)
     selected: list[_Candidate] = []
     used: set[str] = set()
     while remaining and len(selected) < k:
-        pool = [c for c in remaining if c.steps >= 2] or remaining  # a preference
+        # Preferences, in order: more structural rewrites, no renaming beyond `renamed`.
+        pool = next(p for least in (3, 2, 0) if (p := [c for c in remaining if c.steps >= least]))
         if renamed is not None and sum(c.renamed for c in selected) >= renamed:
-            pool = [c for c in pool if not c.renamed] or pool  # a preference
+            pool = [c for c in pool if not c.renamed] or pool
+        if len(selected) == k - 1 and all(c.family != "idiom" for c in selected):
+            idioms = [c for c in remaining if c.family == "idiom"]
+            pool = [c for c in pool if c.family == "idiom"] or idioms or pool
 
         def score(c: _Candidate) -> float:
             nearest = max((_set_jaccard(c.structure, s.structure) for s in selected), default=0)
@@ -724,7 +812,8 @@ def generate_variants_report(
     Procedure: (1) extend `calls` with `extra_calls` generated calls (`generate_calls`) and
     run the original on all of them once; (2) build candidates (`_equivalent_chains`): up to
     `singles` single transforms (one renaming among them) and composed chains of structural
-    transforms, with or without a renaming at a random position; (3) run every candidate on
+    transforms, with or without a renaming at a random position, grown by what their steps make
+    applicable (`_grown`); (3) run every candidate on
     every call (one sandbox batch per candidate, batches concurrently over the pool's workers)
     and keep those equivalent on every call; (4) while fewer than `k` composed variants are
     equivalent, repeat (2)-(3) with fresh seeds, for up to `rounds` rounds; (5) greedily pick

@@ -514,3 +514,68 @@ def test_singles_go_to_the_rewrites_that_change_the_code_most_and_one_at_random(
     ]
     assert _generate._pick_singles(order[:1], changed, 3) == ["extract_helper_expr"]
     assert _generate._pick_singles(order, changed, 0) == []
+
+
+def test_a_composed_chain_grows_by_what_its_steps_make_applicable() -> None:
+    # CRUXEval sample_338: no loop rewrite applies to the original; once the comprehension is
+    # a loop, `for_to_while` does, and lowers the normalised Jaccard further.
+    code = "def f(my_dict):\n    result = {v: k for k, v in my_dict.items()}\n    return result\n"
+    builder = _Builder(code, 0, Counter())
+    assert builder.apply(code, "for_to_while", 0) is None
+    chain = _generate._grown(builder, ["comprehension_to_loop"], 0, 4)
+    assert chain == ["comprehension_to_loop", "for_to_while"]
+    built = builder.run_chain(chain, 0)
+    assert built is not None
+    assert "    while idx < len(seq):\n        k, v = seq[idx]\n        idx += 1\n" in built[0]
+    # No growth beyond the longest chain asked for.
+    assert _generate._grown(builder, ["comprehension_to_loop"], 0, 1) == ["comprehension_to_loop"]
+    structural = {t.name for t in all_transforms("equivalent", families=("rewrite", "idiom"))}
+    follow_ups = _generate._FOLLOW_UPS
+    assert {n for first, then in follow_ups.items() for n in (first, *then)} <= structural
+
+
+def test_a_step_that_undoes_an_earlier_one_is_left_out_of_a_chain() -> None:
+    # CRUXEval sample_314: the guard clause turns the `else` that early_return_to_else wrote
+    # back into the original's form, so the chain would name two rewrites its code does not
+    # show; it is left out and the chain grows by a follow-up that shows.
+    code = (
+        "def f(text):\n    if ',' in text:\n        before, _, after = text.partition(',')\n"
+        "        return after + ' ' + before\n    return ',' + text.partition(' ')[-1] + ' 0'\n"
+    )
+    builder = _Builder(code, 0, Counter())
+    undone = builder.run_chain(["early_return_to_else", "guard_clause"], 0)
+    assert undone is not None and undone[0] == code
+    chain = _generate._grown(builder, ["early_return_to_else", "guard_clause"], 0, 2)
+    assert chain == ["early_return_to_else", "if_else_swap"]
+    built = builder.run_chain(chain, 0)
+    assert built is not None and "    if ',' not in text:\n" in built[0]
+
+
+def _selectable(name: str, structure: set[str], steps: int, family: str) -> _generate._Candidate:
+    original = frozenset({"def", "ID", "(", ")", ":", "return", "for", "in"})
+    shape = frozenset(structure)
+    return _generate._Candidate(
+        code=name,
+        kind="equivalent",
+        chain=[name],
+        results=[],
+        token_set=shape,
+        jaccard=1.0,
+        family=family,  # type: ignore[arg-type]
+        structure=shape,
+        structural_jaccard=_generate._set_jaccard(original, shape),
+        steps=steps,
+    )
+
+
+def test_selection_prefers_more_rewrites_and_keeps_an_idiom_variant() -> None:
+    base = {"def", "ID", "(", ")", ":", "return"}
+    three = _selectable("three", base | {"while", "+=", "len"}, 3, "rewrite")
+    two = _selectable("two", base | {"while", "+=", "len", "<", "0", "[", "]"}, 2, "rewrite")
+    idiom = _selectable("idiom", base | {"for", "in", "sum"}, 2, "idiom")
+    # `two` changes the tokens most, but `three` stacks more rewrites.
+    assert _generate._select_diverse([two, three], 1) == [three]
+    # The last pick is the idiom variant when no pick before it is one.
+    picked = _generate._select_diverse([two, three, idiom], 2)
+    assert picked == [three, idiom]
+    assert _generate._select_diverse([idiom, two, three], 3) == [three, two, idiom]
