@@ -138,6 +138,9 @@ class ForToWhile(Transform):
             else:
                 assert isinstance(loop.target, cst.Name)
                 self.index_name = loop.target.value
+                if self.index_name == "_" and count_refs(loop.body, "_") == 0:
+                    # `_` says "never read"; a counter the loop test reads gets a real name
+                    self.index_name = fresh.choose(["i"], self.rng)
             if not chosen.stop_inline:
                 self.stop_name = fresh.choose(["stop", "end", "limit", "bound"], self.rng)
         return True

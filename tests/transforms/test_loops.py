@@ -233,6 +233,25 @@ def test_range_loop_becomes_index_loop_and_continue_still_increments() -> None:
     }  # fmt: skip
 
 
+def test_a_throwaway_loop_variable_becomes_a_named_counter() -> None:
+    # `_ = 0; while _ < times` reads a name that says it is never read (bundled cb-236).
+    before = """
+        def f(s, times):
+            for _ in range(times):
+                s = s + s[:1]
+            return s
+        """
+    after = """
+        def f(s, times):
+            i = 0
+            while i < times:
+                s = s + s[:1]
+                i += 1
+            return s
+        """
+    Rewrite(ForToWhile, before, after, calls=[("ab", 3), ("", 2), ("x", 0)]).check()
+
+
 def test_hidden_index_keeps_loop_variable_semantics() -> None:
     # The body assigns the loop variable and reads it after the loop: a hidden index keeps
     # the values Python's for would give, and the stop bound is evaluated once.
@@ -335,3 +354,21 @@ def test_enumerate_loop_counts_its_own_index() -> None:
 @pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()
+
+
+def test_a_throwaway_loop_variable_takes_the_next_free_letter() -> None:
+    before = """
+        def f(i, times):
+            for _ in range(times):
+                i = i * 2
+            return i
+        """
+    after = """
+        def f(i, times):
+            j = 0
+            while j < times:
+                i = i * 2
+                j += 1
+            return i
+        """
+    Rewrite(ForToWhile, before, after, calls=[(1, 3), (5, 0)]).check()
