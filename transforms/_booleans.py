@@ -40,6 +40,14 @@ def _is_not(expr: cst.BaseExpression) -> bool:
     return isinstance(inner, cst.UnaryOperation) and isinstance(inner.operator, cst.Not)
 
 
+def _is_negative_test(expr: cst.BaseExpression) -> bool:
+    """A comparison spelled with a negation (`k not in d`, `x is not None`)."""
+    inner = strip_parens(expr)
+    return isinstance(inner, cst.Comparison) and any(
+        isinstance(c.operator, cst.NotIn | cst.IsNot) for c in inner.comparisons
+    )
+
+
 class DeMorgan(Transform):
     """`not (a and b)` <-> `not a or not b`; in a boolean context `a and b` ->
     `not (a' or b')` where every operand negates without a `not` (`x < 3` -> `x >= 3`,
@@ -99,8 +107,8 @@ class DeMorgan(Transform):
             )
         if in_boolean_context(node, info):
             negated = [negate(o, boolean_context=True) for o in operands]
-            if any(_is_not(o) for o in negated):
-                return None  # `not (not a or ...)` is not code a person writes
+            if any(_is_not(o) or _is_negative_test(o) for o in negated):
+                return None  # `not (not a or ...)`, `not (k not in d or ...)`: a double negation
             return cst.UnaryOperation(operator=cst.Not(), expression=_paren(_chain(negated, dual)))
         return None
 

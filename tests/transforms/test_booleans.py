@@ -20,6 +20,10 @@ CASES = cases(
             """,
         ),
         Declines(DeMorgan, "def f(c):\n    if c.isnumeric() or c in 'ab':\n        return 1\n"),
+        # Reviewer's find (bundled cb-063): `k in new and old[k] != new[k]` became
+        # `not (k not in new or old[k] == new[k])`.
+        Declines(DeMorgan, "def f(d, k, v):\n    if k in d and d[k] != v:\n        return 1\n"),
+        Declines(DeMorgan, "def f(x, y):\n    if x is None and y > 3:\n        return 1\n"),
         Rewrite(
             DeMorgan,
             """
@@ -188,13 +192,13 @@ def test_de_morgan_in_boolean_context() -> None:
         DeMorgan,
         """
         def f(ch, n):
-            if len(ch) > n or ch in "ab":
+            if len(ch) > n or ch == "a":
                 return 1
             return 0
         """,
         """
         def f(ch, n):
-            if not (len(ch) <= n and ch not in "ab"):
+            if not (len(ch) <= n and ch != "a"):
                 return 1
             return 0
         """,
