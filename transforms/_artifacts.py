@@ -12,8 +12,9 @@ does not (each kind is counted in both, and reported when the variant has more):
 - "literal arithmetic": an operation or comparison between literals only (`'non' + 'e'`,
   `[::-(9 - 8)]`, `8 > 3`);
 - "next desugaring": `next(...)` or `StopIteration`, the machine form of a `for` loop;
-- "double negation": `not not x`, or `not` over an `and`/`or` of negations
-  (`not (not a or not b)`), which a person writes `a and b`;
+- "double negation": `not not x`, `not` over an `and`/`or` of negations
+  (`not (not a or not b)`), which a person writes `a and b`, or over one holding a negative
+  test (`not (k not in d or v == w)`, a person writes `k in d and v != w`);
 - "obfuscated name": an identifier such as `lI1lI1`, `O0oO0` or `_0x3fa2`;
 - "negated comparison": `not` put before a comparison (`not num < k`), which a person writes
   `num >= k` (or `x not in y`);
@@ -105,6 +106,13 @@ def _is_not(node: ast.AST) -> bool:
     return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
 
 
+def _negative_test(node: ast.AST) -> bool:
+    """A comparison spelled with a negation (`k not in d`, `x is not None`)."""
+    return isinstance(node, ast.Compare) and any(
+        isinstance(op, ast.NotIn | ast.IsNot) for op in node.ops
+    )
+
+
 def _literal_only(node: ast.AST) -> bool:
     """An expression made of literals and operators only (no name, call or attribute)."""
     if isinstance(node, ast.Constant):
@@ -185,7 +193,11 @@ def _kind(node: ast.AST) -> str | None:
     if _is_not(node):
         inner = node.operand  # type: ignore[attr-defined]
         if _is_not(inner) or (
-            isinstance(inner, ast.BoolOp) and all(_is_not(v) for v in inner.values)
+            isinstance(inner, ast.BoolOp)
+            and (
+                all(_is_not(v) for v in inner.values)
+                or any(_negative_test(v) for v in inner.values)
+            )
         ):
             return "double negation"
         if isinstance(inner, ast.Compare):

@@ -57,6 +57,9 @@ def f(text, n):
         (ORIGINAL.replace("ch.isdigit()", "not (not ch.isdigit() or not n)"), "double negation"),
         (ORIGINAL.replace("ch.isdigit()", "not not ch.isdigit()"), "double negation"),
         (ORIGINAL.replace("ch.isdigit()", "not (ch.isdigit() or not n)"), None),
+        (ORIGINAL.replace("ch.isdigit()", "not (ch not in '0123' or n > 0)"), "double negation"),
+        (ORIGINAL.replace("ch.isdigit()", "not (ch is not None and n > 0)"), "double negation"),
+        (ORIGINAL.replace("ch.isdigit()", "not (ch in '0123' or n > 0)"), None),
         (ORIGINAL.replace("ch.isdigit()", "not ch < n"), "negated comparison"),
         (ORIGINAL.replace("ch.isdigit()", "ch >= n"), None),
         (
