@@ -392,6 +392,15 @@ def _verb_phrase(expr: cst.BaseExpression) -> str | None:
             or isinstance(right, cst.SimpleString | cst.FormattedString)
         ):
             return _join("build", _word(left) or _word(right) or "text")
+        if (
+            isinstance(expr.operator, cst.Subtract)
+            and isinstance(right, cst.Integer)
+            and right.value == "1"
+            and isinstance(left, cst.Call)
+            and isinstance(left.func, cst.Name)
+            and left.func.value == "len"
+        ):
+            return "last_index"  # not `subtract_from_length_jumps`
         verb = _BINARY_VERBS.get(type(expr.operator))
         subject = _word(left)
         if verb is None:

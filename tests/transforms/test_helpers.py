@@ -511,6 +511,9 @@ def test_extract_loop_body_returns_only_what_the_caller_reads_after_the_call() -
         ("word if flag else other", False, "choose_word"),
         ("text[lower:upper].isascii()", False, "is_ascii"),  # was `isascii_text`
         ("(i + k) % size", False, "compute_remainder"),
+        # Reviewer's find (bundled cb-160): `subtract_from_length_xs(xs)` for `len(xs) - 1`.
+        ("len(jumps) - 1", False, "last_index"),
+        ("len(jumps) - step", False, "subtract_from_length_jumps"),
         ("'%s!' % (name * 2)", False, "format_text"),
     ],
 )
