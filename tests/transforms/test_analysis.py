@@ -67,15 +67,22 @@ def test_children_are_libcst_children_listed_once() -> None:
         assert children(node) is first
 
 
-@functools.cache
-def _sources_and_variants(limit: int) -> list[cst.Module]:
-    """SOURCE and the first `limit` CRUXEval problems (when the dataset is given), each with
-    every transform's result on it (trees that transforms built, not only parsed ones)."""
+def _sources(limit: int) -> list[str]:
+    """SOURCE, NAMES and the first `limit` CRUXEval problems' code (when the dataset is
+    given)."""
     sources = [SOURCE, NAMES]
     dataset = os.environ.get("CORE_BENCH_CRUXEVAL")
     if dataset:
         with open(dataset, encoding="utf-8") as fh:
             sources += [json.loads(line)["code"] for line in fh if line.strip()][:limit]
+    return sources
+
+
+@functools.cache
+def _sources_and_variants(limit: int) -> list[cst.Module]:
+    """SOURCE and the first `limit` CRUXEval problems (when the dataset is given), each with
+    every transform's result on it (trees that transforms built, not only parsed ones)."""
+    sources = _sources(limit)
     trees: list[cst.Module] = []
     for source in sources:
         trees.append(cst.parse_module(source))
@@ -252,11 +259,7 @@ NAMES = code(
 
 
 def test_name_index_finds_what_a_visitor_finds() -> None:
-    sources = [SOURCE, NAMES]
-    dataset = os.environ.get("CORE_BENCH_CRUXEVAL")
-    if dataset:
-        with open(dataset, encoding="utf-8") as fh:
-            sources += [json.loads(line)["code"] for line in fh if line.strip()][:200]
+    sources = _sources(200)
     for source in sources:
         module = cst.parse_module(source)
         index = _analysis.name_index(module)
@@ -307,11 +310,7 @@ def _scope_description(module: cst.Module, scopes: Mapping[cst.CSTNode, Any]) ->
 
 
 def test_resolved_scopes_are_those_of_libcst() -> None:
-    sources = [SOURCE, NAMES]
-    dataset = os.environ.get("CORE_BENCH_CRUXEVAL")
-    if dataset:
-        with open(dataset, encoding="utf-8") as fh:
-            sources += [json.loads(line)["code"] for line in fh if line.strip()][:200]
+    sources = _sources(200)
     for source in sources:
         module = cst.parse_module(source)
         ours = _analysis.resolve_scopes(MetadataWrapper(module, unsafe_skip_copy=True))
