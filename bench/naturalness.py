@@ -119,6 +119,34 @@ def _similarity_by_kind(rows: list[Row]) -> None:
         print(f"    {name:<36} {statistics.fmean(values):.3f}  {len(values)}")
     lengths = Counter(len(r.chain) for r in groups["composed"])
     print(f"  composed chain lengths (with renaming): {dict(sorted(lengths.items()))}")
+    _composed_spread(groups["composed"], groups["singles"])
+
+
+def _composed_spread(composed: list[Row], singles: list[Row]) -> None:
+    """How distinct a problem's composed variants are from one another (normalised Jaccard
+    of each pair), and how many lack an idiom step where the problem has an idiom single."""
+    by_problem: dict[str, list[Row]] = defaultdict(list)
+    for r in composed:
+        by_problem[r.problem].append(r)
+    pairs = [
+        normalized_jaccard(a.code, b.code)
+        for members in by_problem.values()
+        for i, a in enumerate(members)
+        for b in members[i + 1 :]
+    ]
+    if pairs:
+        print(f"  composed siblings (pairs of one problem) mean {statistics.fmean(pairs):.3f}")
+        print(f"    deciles            {_deciles(pairs)}")
+    with_idiom = {r.problem for r in singles if r.family == "idiom"}
+    lacking = [
+        r
+        for r in composed
+        if r.problem in with_idiom and not any(name.startswith("idiom_") for name in r.chain)
+    ]
+    print(
+        f"  composed without an idiom step where the problem has an idiom single: "
+        f"{len(lacking)}/{sum(r.problem in with_idiom for r in composed)}"
+    )
 
 
 def summarize(rows: list[Row]) -> None:

@@ -31,7 +31,6 @@ byte for byte.
 
 from __future__ import annotations
 
-import itertools
 import multiprocessing
 import os
 import random
@@ -39,7 +38,7 @@ import re
 import time
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -547,13 +546,13 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
     Composed chains: which structural transforms apply is found lazily (tried in a shuffled
     order until `_SPARE_APPLICABLE` more than a chain holds apply, and the idioms until one
     applies), ranked by how much they change the structure alone (lowest identifier-normalised
-    Jaccard first); chains take orderings of up to `plan.max_chain` of them, interleaved so
-    that consecutive chains start differently, each with an idiom rewrite where one applies.
-    Each ordering is offered twice: as is, and with a renaming inserted at a random position
-    (never always last), so renaming stays a factor of its own: `_select_diverse` takes at
-    most `plan.renamed` renamed chains. Every chain then loses the steps that undo an earlier
-    one and grows by follow-ups its steps make applicable, up to `plan.max_chain` structural
-    steps (`_grown`).
+    Jaccard first); each chain starts with one of them (a different one per chain), followed
+    by an idiom rewrite where one applies (`_composed_chains`). Each head is offered twice: as
+    is, and with a renaming inserted at a random position (never always last), so renaming
+    stays a factor of its own: `_select_diverse` takes at most `plan.renamed` renamed chains.
+    Every chain then loses the steps that undo an earlier one and grows, step by step, by the
+    applicable transform or follow-up that lowers the Jaccard most, up to `plan.max_chain`
+    structural steps (`_grown`).
     """
     structural = [
         t.name
@@ -660,15 +659,19 @@ def _composed_chains(
     plan: _Plan,
     idioms: set[str] | frozenset[str] = frozenset(),
 ) -> list[list[str]]:
-    """Up to `plan.per_round` chains of two or more transforms: orderings of the ranked
-    structural transforms (each holding one of the applicable `idioms` when there is one),
-    every other one with a renaming inserted at a random place; when orderings run short
-    (few transforms apply), the other form of each ordering, then one structural transform
-    with each renaming style."""
-    orderings = _heads(order, plan.max_chain, 2)
-    if idioms:
-        orderings = (h for h in orderings if idioms.intersection(h))
-    heads = [list(h) for h in itertools.islice(orderings, plan.per_round)]
+    """Up to `plan.per_round` chain heads: each ranked structural transform in turn as the
+    start, followed by the first applicable idiom when the start is not one (`_grown` then
+    adds the steps that lower the Jaccard most), every other one with a renaming inserted at a
+    random place; when heads run short (few transforms apply), the other form of each head,
+    then one structural transform with each renaming style.
+
+    Heads are short on purpose: fixed orderings of the four highest-ranked transforms made
+    every chain of a problem the same rewrites in another order, padded with steps that change
+    almost nothing (a helper, a named return value); growing by the largest change stops when
+    no step changes the structure by `_GROWTH_MARGIN`."""
+    first_idiom = [name for name in order if name in idioms][:1]
+    heads = [[name, *(first_idiom if name not in idioms else [])] for name in order]
+    heads = [head[: max(1, plan.max_chain)] for head in heads[: plan.per_round]]
 
     def renamed(head: list[str], n: int) -> list[str]:
         chain = list(head)
@@ -687,17 +690,6 @@ def _composed_chains(
         if chain not in chains:
             chains.append(chain)
     return chains
-
-
-def _heads(applicable: Sequence[str], longest: int, shortest: int) -> Iterator[tuple[str, ...]]:
-    """Orderings of the applicable transforms, longest first, consecutive ones starting
-    differently."""
-    for size in range(min(longest, len(applicable)), shortest - 1, -1):
-        by_first: dict[str, list[tuple[str, ...]]] = {}
-        for perm in itertools.permutations(applicable, size):
-            by_first.setdefault(perm[0], []).append(perm)
-        for group in itertools.zip_longest(*by_first.values()):
-            yield from (perm for perm in group if perm is not None)
 
 
 def _set_jaccard(a: frozenset[str], b: frozenset[str]) -> float:
