@@ -106,10 +106,19 @@ _FOLLOW_UPS: dict[str, tuple[str, ...]] = {
     "early_return_to_else": ("if_else_swap",),
     "if_else_swap": ("guard_clause",),
     "ternary_to_if": ("if_else_swap",),
-    "idiom_return_branch": ("if_to_ternary", "early_return_to_else", "guard_clause"),
+    "idiom_return_branch": ("early_return_to_else", "guard_clause"),
     "if_to_ternary": ("name_returned_value",),
     # A helper's body: a returned conditional or value of its own.
     "extract_helper_expr": ("idiom_return_branch", "name_returned_value"),
+}
+# Steps a chain never takes after another, wherever they come from (a follow-up of any step,
+# a strong transform, a head): what the pair writes is no one's style. `continue` then `else:`
+# (a guard's else); a loop-body helper that takes and returns a `while` loop's index;
+# `True if x else False` (a returned test made a branch, then a ternary).
+_NOT_AFTER: dict[str, frozenset[str]] = {
+    "early_return_to_else": frozenset({"guard_clause"}),
+    "extract_loop_body": frozenset({"for_to_while"}),
+    "if_to_ternary": frozenset({"idiom_return_branch"}),
 }
 _MUTANT_STEP_SLACK = 100
 
@@ -588,7 +597,7 @@ def _grown(
 ) -> list[str]:
     """`chain`'s steps that apply and undo no earlier step, followed by steps of `spare` or
     follow-ups of its steps (`_FOLLOW_UPS`) that apply to its result, up to `longest`
-    structural steps.
+    structural steps; never a step after one it must not follow (`_NOT_AFTER`).
 
     A step undoes an earlier one when the identifier-normalised tokens return to those of an
     earlier point of the chain (a guard clause turned back into an `else`): such a chain would
@@ -605,6 +614,8 @@ def _grown(
     seen = {tuple(normalized_tokens(code))}
     out: list[str] = []
     for name in chain:
+        if _NOT_AFTER.get(name, frozenset()).intersection(out):
+            continue
         result = builder.apply(code, name, salt)
         if result is None:
             continue
@@ -620,7 +631,7 @@ def _grown(
         found: tuple[float, str, str] | None = None
         names = dict.fromkeys([*spare, *(n for step in out for n in _FOLLOW_UPS.get(step, ()))])
         for name in names:
-            if name in out:
+            if name in out or _NOT_AFTER.get(name, frozenset()).intersection(out):
                 continue
             result = builder.apply(code, name, salt)
             if result is None:
