@@ -10,7 +10,9 @@ Everything about the kind is here (its registry row `ROW` is listed in `_registr
 - Static rule: the value of a name assigned a literal (`x = []`, `a, b = 0, ''`,
   `s = str()`), and the value of a `for` target over a literal sequence (`for c in 'abc'`) at
   the k-th run of a header that runs in one entry per call (a loop at the top level of its
-  function), the run that ends the loop leaving the last element.
+  function), the run that ends the loop leaving the last element; a counter (`n = 0` at the
+  top of the function, then only `n += 1` on this line) after its k-th run is `0 + k * 1`,
+  when its function runs once in the call.
 - Guesses: the variable's type default, first literal or argument (`_guesses.VALUE`).
 """
 
@@ -88,12 +90,17 @@ def _loop_value(facts: StaticFacts, line: int, occurrence: int, variable: str | 
 def static_rule(
     facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
 ) -> str | None:
-    """A name assigned a literal, or the target of a top-level loop over a literal."""
+    """A name assigned a literal, the target of a top-level loop over a literal, or a counter
+    in a function that runs once."""
     if variable is None:
         return None
     constant = facts.constants.get(line, {}).get(variable)
     if constant is not None:
         return constant
+    counter = facts.counters.get(line, {}).get(variable)
+    if counter is not None and calls == 1:
+        start, step = counter
+        return repr(start + occurrence * step)
     return _loop_value(facts, line, occurrence, variable)
 
 
