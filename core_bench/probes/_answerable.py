@@ -72,6 +72,8 @@ class StaticFacts:
             only by a `name = <int>` statement at the top level of its body and by this line,
             `name += <int>` (or `-=`, or `name = name + <int>`) after it; after the k-th run of
             the line in a run of the function, the name holds `start + k * step`.
+        range_loops: `for` header -> (target, start, step) of a loop over `range` with literal
+            start (or none) and step: its k-th pass binds `start + (k - 1) * step`.
     """
 
     always: set[int] = field(default_factory=set)
@@ -96,6 +98,7 @@ class StaticFacts:
     in_place: dict[int, frozenset[str]] = field(default_factory=dict)
     while_exits: dict[int, dict[str, str]] = field(default_factory=dict)
     counters: dict[int, dict[str, tuple[int, int]]] = field(default_factory=dict)
+    range_loops: dict[int, tuple[str, int, int]] = field(default_factory=dict)
     source: str = ""
 
 
@@ -314,6 +317,9 @@ class _Walker:
                 facts.top_level_loops.add(line)
             if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name):
                 facts.loop_target[line] = stmt.target.id
+                progression = _range_progression(stmt.iter)
+                if progression is not None:
+                    facts.range_loops[line] = (stmt.target.id, *progression)
             follow = repr(stmt.orelse[0].lineno) if stmt.orelse else nxt
             if isinstance(stmt, ast.For) and not _leaves_loop_early(stmt):
                 facts.clean_for[line] = (self.def_line, stmt.iter)
@@ -410,6 +416,25 @@ def _int_constant(node: ast.expr | None) -> int | None:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value
     return None
+
+
+def _range_progression(node: ast.expr) -> tuple[int, int] | None:
+    """(start, step) of `range(stop)`, `range(<int>, stop)` or `range(<int>, stop, <int>)`."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "range"
+        and 1 <= len(node.args) <= 3
+        and not node.keywords
+        and not any(isinstance(a, ast.Starred) for a in node.args)
+    ):
+        return None
+    args = node.args
+    start = 0 if len(args) == 1 else _int_constant(args[0])
+    step = 1 if len(args) < 3 else _int_constant(args[2])
+    if start is None or not step:
+        return None
+    return start, step
 
 
 def _step(stmt: ast.stmt) -> tuple[str, int] | None:

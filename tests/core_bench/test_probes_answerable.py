@@ -259,3 +259,28 @@ def test_what_is_not_a_counter_stays_a_question() -> None:
     assert static_facts(twice).counters == {4: {"hits": (0, 1)}}
     runs = derived(twice, "g(2)", "state_after")
     assert runs["hits"][1] is None
+
+
+def test_a_top_level_range_target_at_its_k_th_pass_is_told_by_the_code() -> None:
+    code = (
+        "def f(parts):\n"  # 1
+        "    out = []\n"  # 2
+        "    for k in range(1, len(parts), 2):\n"  # 3
+        "        out.append(parts[k])\n"  # 4
+        "    for i in range(len(out)):\n"  # 5
+        "        for j in range(i):\n"  # 6: one entry per pass of line 5
+        "            out[i] += out[j]\n"  # 7
+        "    return out\n"  # 8
+    )
+    facts = static_facts(code)
+    assert facts.range_loops == {3: ("k", 1, 2), 5: ("i", 0, 1), 6: ("j", 0, 1)}
+    ctx = CallContext(code, trace(code, "f([5, 6, 7, 8, 9, 10, 11])"))
+    readings = [r for r in KINDS["state_after"].each(ctx) if r.line == 3]
+    passes = [r for r in readings if r.occurrence <= 3]
+    assert [r.answer for r in passes] == ["1", "3", "5"]
+    assert [static_answer(ctx, r) for r in passes] == ["1", "3", "5"]
+    # the run that ends the loop leaves k at 5: the rule says 7, so that probe is asked
+    (last,) = [r for r in readings if r.occurrence == 4]
+    assert (last.answer, static_answer(ctx, last)) == ("5", "7")
+    inner = [r for r in KINDS["state_after"].each(ctx) if r.line == 6 and r.variable == "j"]
+    assert inner and all(static_answer(ctx, r) is None for r in inner)  # many entries
