@@ -467,11 +467,12 @@ def _counters(
     """(line, name, (start, step)) of the function's counters (see `StaticFacts.counters`)."""
     starts: dict[str, tuple[int, int, int]] = {}
     for stmt in node.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-            target, start = stmt.targets[0], _int_constant(stmt.value)
-            if isinstance(target, ast.Name) and start is not None:
-                end = stmt.end_lineno or stmt.lineno
-                starts.setdefault(target.id, (stmt.lineno, end, start))
+        start = _int_constant(stmt.value) if isinstance(stmt, ast.Assign) else None
+        if start is None or not isinstance(stmt, ast.Assign):
+            continue
+        for target in stmt.targets:
+            if isinstance(target, ast.Name):  # `n = 0`, `up = low = 0`
+                starts.setdefault(target.id, (stmt.lineno, stmt.end_lineno or stmt.lineno, start))
     if not starts:
         return []
     shared: set[str] = set()

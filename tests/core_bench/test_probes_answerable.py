@@ -231,6 +231,8 @@ def test_a_counter_after_its_k_th_step_is_told_by_the_code() -> None:
     )
     assert static_facts(stepped).counters == {7: {"count": (10, -3)}}
     assert derived(stepped, call, "state_after")["count"] == ("4", "4")
+    chained = COUNT_CODE.replace("count = 0", "count = hits = 0")
+    assert static_facts(chained).counters == {7: {"count": (0, 1)}}
 
 
 def test_what_is_not_a_counter_stays_a_question() -> None:
