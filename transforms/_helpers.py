@@ -16,10 +16,11 @@ not moved.
 from __future__ import annotations
 
 import io
+import random
 import tokenize
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import libcst as cst
 from libcst.metadata import (
@@ -46,6 +47,7 @@ from transforms._analysis import (
 )
 from transforms._base import Transform
 from transforms._helper_names import expression_helper_names, loop_helper_names
+from transforms._rename import guess_roles
 
 
 def _statement_of(node: cst.CSTNode, info: ModuleInfo) -> cst.CSTNode | None:
@@ -156,6 +158,25 @@ class _Extract(Transform):
     kind = "equivalent"
     helper: cst.FunctionDef
     func: cst.FunctionDef
+
+    uses_calls: ClassVar[bool] = True
+    """The variant generator passes the problem's calls: their argument types tell what
+    the variables a helper's name speaks of hold (`transforms._roles`)."""
+
+    def __init__(self, rng: random.Random, *, calls: Sequence[str] = ()) -> None:
+        """Create the transform; `calls` are the calls the code runs with, if known."""
+        super().__init__(rng)
+        self.calls = tuple(calls)
+        self._roles: tuple[cst.Module, dict[str, str]] | None = None
+
+    def roles(self, info: ModuleInfo) -> dict[str, str]:
+        """What each variable of the module holds, as the renaming styles guess it: a
+        helper's name speaks of the kind of value (`text`, `count`), never of the variable's
+        own name, which renaming would change."""
+        if self._roles is None or self._roles[0] is not info.module:
+            names = {n.value for n in info.names.references}
+            self._roles = (info.module, guess_roles(info.module, names, self.calls))
+        return self._roles[1]
 
     def module_functions(self, info: ModuleInfo) -> list[cst.FunctionDef]:
         """Module-level functions and the methods of module-level classes (helpers are
@@ -455,7 +476,8 @@ class ExtractHelperExpr(_Extract):
         if not any(isinstance(n, cst.Name) for n in walk(expr)):
             return None
         taken = info.names.identifiers
-        names = [n for n in expression_helper_names(expr, _is_predicate(expr)) if n not in taken]
+        found = expression_helper_names(expr, _is_predicate(expr), self.roles(info))
+        names = [n for n in found if n not in taken]
         if not names:
             return None
         classified = _Classified(expr, func, info)
@@ -538,7 +560,8 @@ class ExtractLoopBody(_Extract):
         (`loop_step` says nothing)."""
         self.func = site.func
         fresh = FreshNames(info.names.identifiers)
-        named = [n for n in loop_helper_names(site.loop, site.returns) if fresh.is_free(n)]
+        options = loop_helper_names(site.loop, site.returns, self.roles(info))
+        named = [n for n in options if fresh.is_free(n)]
         self.helper_name = fresh.choose(named, self.rng)
         return True
 
@@ -598,7 +621,7 @@ class ExtractLoopBody(_Extract):
             or (name not in fresh and not _assigned_before_read(body, name))
         ]
         taken = info.names.identifiers
-        if all(n in taken for n in loop_helper_names(loop, returns)):
+        if all(n in taken for n in loop_helper_names(loop, returns, self.roles(info))):
             return None
         return _LoopSite(loop=loop, func=func, params=params, returns=returns)
 

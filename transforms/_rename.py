@@ -45,6 +45,7 @@ from transforms._analysis import (
     resolves_locally,
 )
 from transforms._base import Family, Transform
+from transforms._helper_names import ROLE_WORDS
 from transforms._roles import argument_types, infer_roles, unambiguous_hints
 
 # Names a person would write for a variable of each role (the usual short and long ones).
@@ -141,6 +142,9 @@ _PARAM_ONLY = frozenset({"input_string", "input_text", "input_number", "input_da
                          "argument", "arg"})  # fmt: skip
 _LOCAL_ONLY = frozenset({"running_total", "total_count", "result", "res",
                          "out", "output", "answer", "ans", "ret"})  # fmt: skip
+
+
+_KIND_WORDS = frozenset(ROLE_WORDS.values())
 
 
 def _is_static(function: cst.CSTNode) -> bool:
@@ -313,11 +317,14 @@ class _Rename(Transform):
         renamed: dict[str, list[cst.Name]] = {}
         for helper, nodes in found.items():
             words = helper.split("_")
-            if not any(w in self.renames for w in words) or helper.startswith("__"):
+            # A word for a kind of value (`slice_text`, as extracted helpers are named)
+            # stays true whatever the variable of that kind is called now.
+            spelled = [w for w in words if w in self.renames and w not in _KIND_WORDS]
+            if not spelled or helper.startswith("__"):
                 continue
             if helper in info.names.declared or not all(_names_global(info, n) for n in nodes):
                 continue
-            new = "_".join(self.renames.get(w, w) for w in words)
+            new = "_".join(self.renames.get(w, w) if w in spelled else w for w in words)
             if fresh.is_free(new):
                 self.renames[helper] = fresh.take(new)
                 renamed[helper] = nodes

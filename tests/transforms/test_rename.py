@@ -267,6 +267,15 @@ CASES = cases(
             options={"calls": ["choose_occ({'a': 1}, 'a')"]},
         ),
         Renames(RenameDescriptive, HELPER, {"occ": "lookup", "k": "arg", "total": "count"}, seed=1),
+        # Issue 9: a helper named for the kind of value it reads (`slice_text`, as extracted
+        # helpers are named) stays: `slice_s` would spell the argument, not the computation.
+        Renames(
+            RenameShort,
+            "def slice_text(text, k):\n    return text[k:] * 2\n\n"
+            "def f(text, k):\n    return slice_text(text, k)\n",
+            {"text": "s"},
+            options={"calls": ["f('abc', 1)"]},
+        ),
     ],
     # Reviewer's find: a string `value` renamed `amount` because it is multiplied (`* 3`
     # repeats a string). Repetition is no evidence of a number; the call passes a string.
