@@ -249,6 +249,38 @@ def _worth_a_helper(expr: cst.BaseExpression, func: cst.FunctionDef, info: Modul
     return _operations(expr) >= 2
 
 
+def _returned_bool(stmt: cst.CSTNode | None) -> bool | None:
+    """B of a `return B` line (B True or False), else None."""
+    if isinstance(stmt, cst.IndentedBlock) and len(stmt.body) == 1:
+        stmt = stmt.body[0]
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
+        return None
+    small = stmt.body[0]
+    value = small.value if isinstance(small, cst.Return) else None
+    if isinstance(value, cst.Name) and value.value in ("True", "False"):
+        return value.value == "True"
+    return None
+
+
+def _returns_its_bool(expr: cst.BaseExpression, info: ModuleInfo) -> bool:
+    """Whether `expr` is the test of `if <expr>: return B` then `return not B`: a helper
+    call there would branch on a bool only to return it (`if is_x(a): return True`)."""
+    branch = info.parent(expr)
+    if not isinstance(branch, cst.If) or branch.test is not expr:
+        return False
+    first = _returned_bool(branch.body)
+    if first is None:
+        return False
+    if isinstance(branch.orelse, cst.Else):
+        return _returned_bool(branch.orelse.body) is (not first)
+    block = info.parent(branch)
+    siblings = list(getattr(block, "body", ()))
+    index = next((i for i, s in enumerate(siblings) if s is branch), None)
+    if index is None or index + 1 >= len(siblings):
+        return False
+    return _returned_bool(siblings[index + 1]) is (not first)
+
+
 def _operations(root: cst.CSTNode) -> int:
     return sum(isinstance(n, _OPERATIONS) for n in walk(root))
 
@@ -469,7 +501,7 @@ class ExtractHelperExpr(_Extract):
     ) -> _ExprSite | None:
         if contains(expr, cst.NamedExpr | cst.Yield | cst.Await) or _may_outlive(expr, info):
             return None
-        if not _worth_a_helper(expr, func, info):
+        if not _worth_a_helper(expr, func, info) or _returns_its_bool(expr, info):
             return None
         if "\n" in info.module.code_for_node(expr):
             return None

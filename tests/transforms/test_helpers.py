@@ -685,3 +685,37 @@ def test_tests_of_one_shape_named_apart_get_no_helper() -> None:
         """,
         seeds=range(25),
     ).check()
+
+
+def test_no_helper_for_a_test_that_is_branched_on_only_to_return_it() -> None:
+    # Issue 9 (reviewer's find): `if is_x(...): return True` + `return False` around a
+    # helper call, once idiom_return_branch had branched on the comparison.
+    Declines(
+        ExtractHelperExpr,
+        """
+        def f(text, limit):
+            if len(text) > limit:
+                return True
+            return False
+        """,
+        seeds=range(25),
+    ).check()
+    Rewrite(
+        ExtractHelperExpr,
+        """
+        def f(text, limit):
+            if len(text) > limit:
+                return text
+            return ""
+        """,
+        """
+        def is_longer_than(text, limit):
+            return len(text) > limit
+
+        def f(text, limit):
+            if is_longer_than(text, limit):
+                return text
+            return ""
+        """,
+        calls=[("ab ", 1), ("", 0)],
+    ).check()
