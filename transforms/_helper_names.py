@@ -162,9 +162,12 @@ ROLE_WORDS: dict[str, str] = {
     "text": "text", "char": "char", "list": "items", "dict": "mapping", "set": "set",
     "number": "number", "index": "index", "counter": "count", "length": "length",
     "sequence": "seq", "key": "key", "entry": "value", "item": "item", "result": "result",
+    "keys": "keys", "largest": "largest", "smallest": "smallest",
 }  # fmt: skip
 # What an element of a container of each word is (`text[i]` is a char).
-_ELEMENT_WORDS = {"text": "char", "items": "item", "mapping": "value", "seq": "item"}
+_ELEMENT_WORDS = {
+    "text": "char", "items": "item", "mapping": "value", "seq": "item", "keys": "key",
+}  # fmt: skip
 Words = Mapping[str, str] | None
 """Variable -> word for it (`role_words`); None: the variable's own name (for a local
 variable's name, `value_names`, which renaming renames as a variable)."""

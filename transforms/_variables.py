@@ -52,6 +52,10 @@ def _single(stmt: cst.BaseStatement) -> cst.BaseSmallStatement | None:
     return None
 
 
+# What a person calls a returned value when nothing more specific fits, in order.
+_RESULT_NAMES = ("result", "res", "output", "answer")
+
+
 class NameReturnedValue(Transform):
     """`return <expr>` -> `<name> = <expr>` then `return <name>`."""
 
@@ -77,7 +81,8 @@ class NameReturnedValue(Transform):
         return sites
 
     def take_site(self, site: _Site, info: ModuleInfo) -> bool:
-        """Name the variable for what it holds (`split_text`, `is_vowel`), else `result`."""
+        """Name the variable for what it holds (`split_text`, `is_vowel`), else `result` (or
+        `res`, `output`, `answer` when that is taken; never `new_result`)."""
         small = _single(site.block.body[site.index])
         assert isinstance(small, cst.Return) and small.value is not None
         value = strip_parens(small.value)
@@ -85,8 +90,10 @@ class NameReturnedValue(Transform):
         # Only a call names its value well (`split_text`, `length_of_items`); for arithmetic or
         # a slice the helper names (`combined_nums`, `part_of`) say less than `result`.
         guesses = value_names(value) if isinstance(value, cst.Call) else []
-        named = [n for n in guesses if fresh.is_free(n)]
-        self.variable = fresh.take(named[0]) if named else fresh.choose(["result"], self.rng)
+        named = [n for n in [*guesses, *_RESULT_NAMES] if fresh.is_free(n)]
+        if not named:
+            return False  # `new_result` when `result` is taken: no name a person picks
+        self.variable = fresh.take(named[0])
         return True
 
     def rewrite_block(
