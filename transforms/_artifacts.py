@@ -48,7 +48,9 @@ does not (each kind is counted in both, and reported when the variant has more):
   (`not (len(s) <= j or s[j] == c)`, `==`/`!=`, or an order comparison of ints or strs),
   which a person writes `j < len(s) and s[j] != c`;
 - "bool branch on a call": `if g(x): return True` then `return False` (or the reverse,
-  or `if not g(x)`), around a call that already gives the bool a person would return.
+  or `if not g(x)`), around a call that already gives the bool a person would return;
+- "else after continue": `if c: ... continue` (or `break`) followed by `else:`, the rest
+  of a loop body wrapped in an `else` that the jump already makes.
 
 Only `distractor` variants may have them; the test over all CRUXEval problems and
 `bench/naturalness.py` use this module to check it.
@@ -98,6 +100,7 @@ ARTIFACT_KINDS: tuple[str, ...] = (
     "argument-named helper",
     "negated comparisons",
     "bool branch on a call",
+    "else after continue",
 )
 
 _GENERIC_HELPERS = re.compile(
@@ -246,7 +249,16 @@ def _falsy(node: ast.expr) -> bool:
 def _kind(node: ast.AST) -> str | None:
     """The artifact kind `node` is, if any (comments aside)."""
     if isinstance(node, ast.If | ast.IfExp):
-        return "constant test" if _literal_only(node.test) else None
+        if _literal_only(node.test):
+            return "constant test"
+        if (
+            isinstance(node, ast.If)
+            and node.orelse
+            and not (len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If))
+            and isinstance(node.body[-1], ast.Continue | ast.Break)
+        ):
+            return "else after continue"
+        return None
     if isinstance(node, ast.While):
         constant_false = _literal_only(node.test) and _falsy(node.test)
         return "constant test" if constant_false else None

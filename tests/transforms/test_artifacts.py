@@ -96,6 +96,21 @@ def f(text, n):
         ),
         (ORIGINAL.replace("ch.isdigit()", "not (len(ch) <= n or ch in 'ab')"), None),
         (
+            ORIGINAL.replace(
+                "        if ch.isdigit():\n            out.append(ch * n)",
+                "        if not ch.isdigit():\n            continue\n"
+                "        else:\n            out.append(ch * n)",
+            ),
+            "else after continue",
+        ),
+        (
+            ORIGINAL.replace(
+                "        if ch.isdigit():\n            out.append(ch * n)",
+                "        if not ch.isdigit():\n            continue\n        out.append(ch * n)",
+            ),
+            None,
+        ),
+        (
             "def add_digit(ch, out):\n    out.append(ch)\n\n"
             + ORIGINAL.replace("out.append(ch * n)", "add_digit(ch * n, out)"),
             "one-operation helper",
