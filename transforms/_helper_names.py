@@ -341,6 +341,7 @@ def _is_len(expr: cst.BaseExpression) -> bool:
 
 _SEQUENCE_WORDS = frozenset({"text", "char", "items", "seq"})
 _NUMBER_WORDS = frozenset({"number", "count", "length", "index"})
+_TEXT_METHODS = (_SAME_VALUE - {"copy"}) | {"join", "format", "center", "ljust", "rjust", "zfill"}
 _SEQUENCE_CALLS = frozenset({"list", "str", "sorted", "tuple", "reversed"})
 _NUMBER_CALLS = frozenset({"len", "sum", "int", "float", "ord", "abs", "round", "max", "min"})
 
@@ -363,6 +364,8 @@ def _sequence(expr: cst.BaseExpression, words: Words) -> bool:
         return True
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
         return expr.func.value in _SEQUENCE_CALLS
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        return expr.func.attr.value in _TEXT_METHODS  # `t.title()`: a str
     return (
         isinstance(expr, cst.Name)
         and words is not None
@@ -404,7 +407,9 @@ def _rotates(left: cst.BaseExpression, right: cst.BaseExpression) -> bool:
         and isinstance(head, cst.Slice)
         and tail.upper is None
         and tail.step is None
-        and head.lower is None
+        and (
+            head.lower is None or (isinstance(head.lower, cst.Integer) and head.lower.value == "0")
+        )
         and head.step is None
         and tail.lower is not None
         and head.upper is not None
@@ -438,7 +443,8 @@ def _zero_test(left: cst.BaseExpression, op: type[cst.BaseCompOp], words: Words)
         return None  # `a - b == 0`: a name for the difference would be a guess
     sign = {
         cst.GreaterThan: "positive", cst.LessThan: "negative", cst.Equal: "zero",
-        cst.NotEqual: "nonzero",
+        cst.NotEqual: "nonzero", cst.GreaterThanEqual: "non_negative",
+        cst.LessThanEqual: "non_positive",
     }  # fmt: skip
     return _join("is", sign[op]) if op in sign else None
 

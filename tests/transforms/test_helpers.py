@@ -536,6 +536,11 @@ ROLES = {
         ("nums + [n]", False, "combine_items"),
         ("ch * n", False, "repeat_char"),
         ("x > 1 or y.isdigit()", True, None),
+        # Read on a build after the fix: `combine_items` for `items[idx:] + items[0:idx]`,
+        # `multiply_count` for `cnt * t.title()`, `is_item_at_least_0` for `>= 0`.
+        ("nums[k:] + nums[0:k]", False, "rotate"),
+        ("count * s.title()", False, "repeat_text"),
+        ("nums[i] >= 0", True, "is_non_negative"),
     ],
 )
 def test_helper_names_from_the_expression(expr: str, predicate: bool, name: str | None) -> None:
