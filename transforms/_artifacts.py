@@ -49,8 +49,9 @@ does not (each kind is counted in both, and reported when the variant has more):
   which a person writes `j < len(s) and s[j] != c`;
 - "bool branch on a call": `if g(x): return True` then `return False` (or the reverse,
   or `if not g(x)`), around a call that already gives the bool a person would return;
-- "else after continue": `if c: ... continue` (or `break`) followed by `else:`, the rest
-  of a loop body wrapped in an `else` that the jump already makes.
+- "else after continue": `if c: ... continue` followed by `else:`, the rest of a loop
+  body wrapped in an `else` that the `continue` already makes (`if done: break` / `else:`
+  is left alone: it is what swapping a natural `if ...: ... else: break` gives).
 
 Only `distractor` variants may have them; the test over all CRUXEval problems and
 `bench/naturalness.py` use this module to check it.
@@ -59,6 +60,7 @@ Only `distractor` variants may have them; the test over all CRUXEval problems an
 from __future__ import annotations
 
 import ast
+import builtins
 import keyword
 import re
 import tokenize
@@ -187,6 +189,11 @@ def _invertible(node: ast.expr) -> bool:
 
 
 _KIND_WORDS = frozenset(ROLE_WORDS.values())
+# Names no variable of the original had: a builtin's or a method's (`strip` of `t.strip()`,
+# which a rewrite may replace by `lstrip().rstrip()`, still names what `strip_text` does).
+_NOT_VARIABLES = frozenset(
+    {*dir(builtins), *dir(str), *dir(list), *dir(dict), *dir(set), *dir(tuple), *dir(int)}
+)
 
 
 def _argument_named(func: ast.FunctionDef, leaked: set[str]) -> bool:
@@ -194,7 +201,7 @@ def _argument_named(func: ast.FunctionDef, leaked: set[str]) -> bool:
     the original had and the variant lost), words for kinds of value aside."""
     words = func.name.split("_")
     params = [a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)]
-    for name in [*params, *leaked]:
+    for name in [*params, *(leaked - _NOT_VARIABLES)]:
         if name in _KIND_WORDS or not name.strip("_"):
             continue
         spelled = name.strip("_").split("_")
@@ -255,7 +262,7 @@ def _kind(node: ast.AST) -> str | None:
             isinstance(node, ast.If)
             and node.orelse
             and not (len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If))
-            and isinstance(node.body[-1], ast.Continue | ast.Break)
+            and isinstance(node.body[-1], ast.Continue)
         ):
             return "else after continue"
         return None

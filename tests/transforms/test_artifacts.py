@@ -106,6 +106,14 @@ def f(text, n):
         (
             ORIGINAL.replace(
                 "        if ch.isdigit():\n            out.append(ch * n)",
+                "        if not ch.isdigit():\n            break\n"
+                "        else:\n            out.append(ch * n)",
+            ),
+            None,
+        ),
+        (
+            ORIGINAL.replace(
+                "        if ch.isdigit():\n            out.append(ch * n)",
                 "        if not ch.isdigit():\n            continue\n        out.append(ch * n)",
             ),
             None,
@@ -167,6 +175,21 @@ def test_each_artifact_kind_is_found_and_natural_code_has_none(
 ) -> None:
     compile(variant, "<variant>", "exec")
     assert find_artifacts(ORIGINAL, variant) == ([] if kind is None else kind.split("+"))
+
+
+def test_a_helper_may_say_a_method_the_variant_no_longer_calls() -> None:
+    # Found on all of CRUXEval: `strip_text(t)` for `t.lstrip().rstrip()` (idiom_str_methods
+    # replaced `t.strip()`); `strip` was a method's name, never a variable of the original.
+    original = "def f(text):\n    return [t.strip() for t in text.split()]\n"
+    variant = (
+        "def strip_text(t):\n    return t.lstrip().rstrip()\n\n"
+        "def f(text):\n    return [strip_text(t) for t in text.split()]\n"
+    )
+    assert find_artifacts(original, variant) == []
+    leaking = original.replace("t.strip() for t", "word.strip() for word")
+    assert find_artifacts(leaking, variant.replace("strip_text", "strip_word")) == [
+        "argument-named helper"
+    ]
 
 
 def test_a_branch_around_a_call_that_gives_the_bool_is_an_artifact() -> None:
