@@ -746,35 +746,17 @@ def test_no_helper_for_the_left_part_of_a_longer_chain() -> None:
     assert "return xs[0] + xs[-1]" in helpers
 
 
-def test_a_while_loop_body_helper_never_advances_the_loop() -> None:
-    # Reviewer's finds: `i, out = add_to_out(items, i, depth, out)` and
-    # `total, count, a, b = update_total_and_count(b, total, count, a)` under `while b < n`.
-    Declines(
-        ExtractLoopBody,
-        """
-        def f(limit):
-            a, b = 0, 1
-            total = 0
-            while b < limit:
-                if b % 2 == 0:
-                    total += b
-                a, b = b, a + b
-            return total
-        """,
-        seeds=range(25),
-    ).check()
-    Declines(
-        ExtractLoopBody,
-        """
-        def f(items):
-            out = []
-            i = 0
-            while i < len(items):
-                x = items[i]
-                i += 1
-                if x > 0:
-                    out.append(x * 2)
-            return out
-        """,
-        seeds=range(25),
-    ).check()
+ADVANCING_LOOPS = [
+    # was `total, count, a, b = update_total_and_count(b, total, count, a)`
+    "def f(limit):\n    a, b = 0, 1\n    total = count = 0\n    while b < limit:\n"
+    "        if b % 2 == 0:\n            total += b\n            count += 1\n"
+    "        a, b = b, a + b\n    return total, count\n",
+    # was `i, out = add_to_out(items, i, out)`
+    "def f(items):\n    out = []\n    i = 0\n    while i < len(items):\n        x = items[i]\n"
+    "        i += 1\n        if x > 0:\n            out.append(x * 2)\n    return out\n",
+]
+
+
+@pytest.mark.parametrize("source", ADVANCING_LOOPS)
+def test_a_while_loop_body_helper_never_advances_the_loop(source: str) -> None:
+    Declines(ExtractLoopBody, source, seeds=range(25)).check()
