@@ -43,6 +43,7 @@ from tracer import _wire
 from tracer._confine import SANDBOX_GID, SANDBOX_UID, not_dumpable
 from tracer._launch import HASH_SEED, WorkerSpec, probe_bwrap, worker_command, worker_env
 from tracer._outcome import Outcome, Status
+from tracer._packed import reply_outcome
 
 Isolation = Literal["bwrap", "process"]
 
@@ -678,11 +679,18 @@ class SandboxPool:
                     detail = f"the worker did not take the request: {exc!r}"
                     return None, [Outcome("crashed", detail=detail)]
                 continue
-            return self._collect(lane, worker, part, timeout_s, worker.requests)
+            code = str(options["code"])
+            return self._collect(lane, worker, code, part, timeout_s, worker.requests)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _collect(
-        self, lane: _Lane, worker: _Worker, part: list[str], timeout_s: float, request_id: int
+        self,
+        lane: _Lane,
+        worker: _Worker,
+        code: str,
+        part: list[str],
+        timeout_s: float,
+        request_id: int,
     ) -> tuple[_Worker | None, list[Outcome]]:
         channel = worker.channel
         assert channel is not None
@@ -705,9 +713,9 @@ class SandboxPool:
                     )
                 if forked:
                     body = channel.receive_bytes(started + timeout_s + slack, _wire.REPLY_LIMIT + 8)
-                    outcome = relayed_outcome(reply, body, worker.spec.use_bwrap)
+                    outcome = relayed_outcome(reply, body, worker.spec.use_bwrap, code, part[index])
                 else:
-                    outcome = Outcome.from_json(reply)
+                    outcome = reply_outcome(reply, code, part[index])
             except _wire.Timeout:
                 worker.kill()
                 self._discard(worker)
@@ -741,17 +749,19 @@ class SandboxPool:
         return worker, outcomes
 
 
-def relayed_outcome(header: dict[str, Any], body: bytes, use_bwrap: bool) -> Outcome:
+def relayed_outcome(
+    header: dict[str, Any], body: bytes, use_bwrap: bool, code: str = "", call: str = ""
+) -> Outcome:
     """The outcome of one call a fork server ran in a child: from the server's header (how
     the child ended) and the child's own bytes (its reply, hostile: any flaw makes the
-    outcome "crashed")."""
+    outcome "crashed"). `code` and `call` are what was sent: a packed trace leaves them out."""
     duration = header.get("duration_s")
     if isinstance(duration, bool) or not isinstance(duration, int | float):
         duration = 0.0
     duration = min(max(float(duration), 0.0), 1e9)
     ended = header.get("ended")
     signum = header.get("signal")
-    code = header.get("code")
+    exit_code = header.get("code")
     if ended == "timeout":
         return Outcome("timeout", detail="the call did not finish in time; its process was killed",
                        duration_s=duration)  # fmt: skip
@@ -765,7 +775,7 @@ def relayed_outcome(header: dict[str, Any], body: bytes, use_bwrap: bool) -> Out
         detail = f"the call's process was killed by {_signal_name(signum)}"
         return Outcome("crashed", detail=detail, duration_s=duration)
     if ended != "reply":
-        detail = f"the call's process exited with code {code!r} without a reply"
+        detail = f"the call's process exited with code {exit_code!r} without a reply"
         return Outcome("crashed", detail=detail, duration_s=duration)
     try:
         size = int.from_bytes(body[:4], "big")
@@ -774,7 +784,7 @@ def relayed_outcome(header: dict[str, Any], body: bytes, use_bwrap: bool) -> Out
         data = _wire.decode(body[4:])
         if not isinstance(data, dict):
             raise ValueError("a reply is a JSON object")
-        return Outcome.from_json(data)
+        return reply_outcome(data, code, call)
     except Exception as exc:
         return Outcome("crashed", detail=f"the call sent a malformed reply: {str(exc)[:300]}",
                        duration_s=duration)  # fmt: skip

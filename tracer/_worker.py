@@ -20,6 +20,7 @@ cannot empty) makes it ask to be retired, or is left to `max_calls_per_worker` r
 
 from __future__ import annotations
 
+import _signal  # type: ignore[import-not-found]  # (no stubs; see _getsignal)
 import builtins
 import contextlib
 import gc
@@ -55,6 +56,7 @@ from tracer._codec import (
 )
 from tracer._dict_version import version_reader
 from tracer._model import Trace, TraceError
+from tracer._packed import pack_trace
 
 _trace: Callable[..., Trace] | None
 _analyse: Callable[[str], Any] | None
@@ -84,6 +86,11 @@ _TraceError = TraceError
 _isinstance = isinstance
 _perf_counter = time.perf_counter
 _open = open
+# The C functions behind `signal.getsignal`/`signal.signal`, held here: they skip the enum
+# wrapping (62 signals are checked after every call) and a call that replaces the module's
+# functions does not change what the worker sees.
+_getsignal: Callable[[int], Any] = _signal.getsignal
+_setsignal: Callable[[int, Any], Any] = _signal.signal
 
 
 class _Capture(io.TextIOBase):
@@ -141,14 +148,23 @@ class _State:
         self.path = list(sys.path)
         self.meta_path = list(sys.meta_path)
         self.path_hooks = list(sys.path_hooks)
+        self.modules_dict = sys.modules
         self.modules = dict(sys.modules)
+        self.modules_version = version_reader(self.modules_dict)
+        self.modules_seen = self.modules_version() if self.modules_version else -1
         self.environ_object = os.environ
         self.environ = dict(os.environ)
+        # The mapping behind os.environ: unchanged (the same object, the same version), the
+        # environment is as it was and is not read back entry by entry.
+        data = vars(os.environ).get("_data")
+        self.environ_data: dict[Any, Any] | None = data if type(data) is dict else None
+        self.environ_version = version_reader(data) if type(data) is dict else None
+        self.environ_seen = self.environ_version() if self.environ_version else -1
         self.warning_filters = list(warnings.filters)
         self.handlers: dict[int, Any] = {}
         for signum in signal.valid_signals():
             try:
-                handler = signal.getsignal(signum)
+                handler = _getsignal(signum)
             except (OSError, ValueError):
                 continue
             if handler is not None:
@@ -167,6 +183,34 @@ class _State:
         current.update(self.builtins_saved)
         if version is not None:
             self.builtins_seen = version()
+
+    def restore_modules(self) -> None:
+        """Put back the modules the call replaced in `sys.modules` (not those it added);
+        `sys.modules` unchanged since the last call is not walked."""
+        modules = sys.modules
+        version = self.modules_version
+        unchanged = modules is self.modules_dict and version is not None
+        if unchanged and version is not None and version() == self.modules_seen:
+            return
+        for name, module in self.modules.items():
+            if modules.get(name) is not module:
+                modules[name] = module
+        if modules is self.modules_dict and version is not None:
+            self.modules_seen = version()
+
+    def restore_environ(self) -> None:
+        """Put `os.environ` back, the object and then its contents; an environment whose
+        mapping did not change since the last call is not read back."""
+        os.environ = self.environ_object  # noqa: B003 (the object is put back, then its contents)
+        version, data = self.environ_version, self.environ_data
+        same_data = version is not None and vars(os.environ).get("_data") is data
+        if same_data and version is not None and version() == self.environ_seen:
+            return
+        if dict(os.environ) != self.environ:
+            os.environ.clear()
+            os.environ.update(self.environ)
+        if same_data and version is not None:
+            self.environ_seen = version()
 
     def clean_directory(self) -> bool:
         """Empty the working directory; False when that failed (the worker should retire)."""
@@ -194,9 +238,9 @@ class _State:
         for timer in (signal.ITIMER_REAL, signal.ITIMER_VIRTUAL, signal.ITIMER_PROF):
             signal.setitimer(timer, 0)
         for signum, handler in self.handlers.items():
-            if signal.getsignal(signum) is not handler:
+            if _getsignal(signum) is not handler:
                 with contextlib.suppress(OSError, ValueError, TypeError):
-                    signal.signal(signum, handler)
+                    _setsignal(signum, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, self.mask)
         if sys.path != self.path:
             sys.path[:] = self.path
@@ -205,14 +249,8 @@ class _State:
         if sys.path_hooks != self.path_hooks:
             sys.path_hooks[:] = self.path_hooks
             sys.path_importer_cache.clear()
-        modules = sys.modules
-        for name, module in self.modules.items():
-            if modules.get(name) is not module:
-                modules[name] = module
-        os.environ = self.environ_object  # noqa: B003 (the object is put back, then its contents)
-        if dict(os.environ) != self.environ:
-            os.environ.clear()
-            os.environ.update(self.environ)
+        self.restore_modules()
+        self.restore_environ()
         filters: list[Any] = warnings.filters  # type: ignore[assignment]
         if filters != self.warning_filters:
             filters[:] = self.warning_filters
@@ -418,7 +456,7 @@ class _Worker:
                     analysis = analysed[0] if analysed else None
                     outcome = _trace(code, call, max_steps=max_steps, analysis=analysis)
                 state.restore_builtins()
-                trace_json = outcome.to_json()
+                trace_json = pack_trace(outcome)  # the parent knows the code and the call
                 truncated = outcome.truncated
             else:
                 if not compiled:
