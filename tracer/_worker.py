@@ -78,6 +78,10 @@ _EXTRA_FDS = 8
 _MODULES_KEPT = 16
 """Compiled modules a fork server keeps for requests that send the same code again."""
 
+_CALLS_KEPT = 256
+"""Calls a reused worker keeps read and compiled: a build runs the same calls against every
+candidate variant of a problem, one request each."""
+
 # Module-level aliases, so the worker still works while untrusted code has emptied builtins.
 _BaseException = BaseException
 _MemoryError = MemoryError
@@ -349,6 +353,21 @@ class _Worker:
         self.random = random
         self.seed_each_call = True
         """False in a fork server whose children inherit its seeded state as it is."""
+        self.calls_read: dict[tuple[str, str], Parsed] = {}
+
+    def read_call(self, call: str, mode: str) -> Parsed:
+        """`call` read and compiled under the running call's limits (`parse_request_call`),
+        or as an earlier request's call read it (reading runs nothing, so the result depends
+        on the text alone; code objects are immutable)."""
+        key = (mode, call)
+        parsed = self.calls_read.get(key)
+        if parsed is None:
+            parsed = parse_request_call(call, mode, under_limits=True)
+            assert parsed is not None  # under limits, a failure is raised instead
+            if len(self.calls_read) >= _CALLS_KEPT:
+                del self.calls_read[next(iter(self.calls_read))]
+            self.calls_read[key] = parsed
+        return parsed
 
     def send(self, message: dict[str, Any]) -> None:
         _wire.write_all(self.write_fd, self.reply_bytes(message))
@@ -454,7 +473,15 @@ class _Worker:
                     if not analysed and _analyse is not None:
                         analysed.append(_analyse(code))
                     analysis = analysed[0] if analysed else None
-                    outcome = _trace(code, call, max_steps=max_steps, analysis=analysis)
+                    # After the module's analysis, as `trace` reads them: a module that
+                    # does not parse is the error to report before a call that does not.
+                    read = self.read_call(call, "call")
+                    if isinstance(read, TraceError):
+                        raise read
+                    assert isinstance(read, CompiledCall)
+                    outcome = _trace(
+                        code, call, max_steps=max_steps, analysis=analysis, compiled_call=read
+                    )
                 state.restore_builtins()
                 trace_json = pack_trace(outcome)  # the parent knows the code and the call
                 truncated = outcome.truncated
@@ -468,7 +495,7 @@ class _Worker:
                 if isinstance(module, TraceError):  # builtins are intact before the module runs
                     raise module
                 if parsed is None:
-                    parsed = parse_request_call(call, mode, under_limits=True)
+                    parsed = self.read_call(call, mode)
                 if isinstance(parsed, TraceError):
                     raise parsed
                 expression = parsed if isinstance(parsed, CodeType) else None
