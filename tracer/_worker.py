@@ -6,9 +6,10 @@ it runs no call itself and forks a fresh child from itself for each one.
 The pool starts it as `python -s -B -P -c <boot> <package root> <config JSON>`. It imports what
 it needs, drops root (when started as root), sets its fixed rlimits, installs the reliability
 guard, says it is ready, and then serves requests read from its request pipe until the pipe
-closes. A request is one piece of code and a list of call expressions; the worker compiles the
-code once and, for each call, executes the compiled module in fresh globals, makes the call,
-and writes one reply before starting the next call, so the parent applies its timeout per call.
+closes. A request is one piece of code (or several, each call naming its own) and a list of
+call expressions; the worker compiles each code once and, for each call, executes the compiled
+module in fresh globals, makes the call, and writes one reply before starting the next call, so
+the parent applies its timeout per call.
 
 After every call the worker puts back what untrusted code may have changed in the process:
 builtins, `sys.stdout`/`sys.stderr`/`sys.stdin`, signal handlers, pending alarms and timers,
@@ -404,20 +405,37 @@ class _Worker:
     def handle(self, request: dict[str, Any]) -> bool:
         """Run every call of one request; False when the worker retires."""
         request_id = request["request"]
-        code = str(request["code"])
         calls = [str(c) for c in request["calls"]]
+        # One code, or several with the one each call runs against (a reused worker only).
+        if "codes" in request:
+            codes = [str(c) for c in request["codes"]]
+            code_of = [int(i) for i in request["code_of"]]
+        else:
+            codes = [str(request["code"])]
+            code_of = [0] * len(calls)
         timeout_s = float(request["timeout_s"])
         memory_mb = int(request["memory_mb"])
         traced = bool(request.get("trace", False))
         max_steps = int(request.get("max_steps", 10_000))
         mode = str(request.get("mode", "call"))
-        compiled: list[CodeType | TraceError] = []  # filled by the first call, under its limits
-        analysed: list[Any] = []  # the same for traced calls
         if self.fork is not None:
-            return self.fork.handle(self, request_id, code, calls, mode, request)
+            return self.fork.handle(self, request_id, codes[0], calls, mode, request)
+        # Each code's, filled by its first call, under its limits; `analysed` for traced calls.
+        compiled: list[list[CodeType | TraceError]] = [[] for _ in codes]
+        analysed: list[list[Any]] = [[] for _ in codes]
         for index, call in enumerate(calls):
+            which = code_of[index]
             reply = self.run_one(
-                code, call, compiled, traced, max_steps, timeout_s, memory_mb, mode, None, analysed
+                codes[which],
+                call,
+                compiled[which],
+                traced,
+                max_steps,
+                timeout_s,
+                memory_mb,
+                mode,
+                None,
+                analysed[which],
             )
             reply["request"] = request_id
             reply["index"] = index
