@@ -570,6 +570,8 @@ class MapToComprehension(_ExpressionIdiom):
         call = builtin_call(node, info)
         if call is not None and call[0] in ("min", "max") and len(call[1]) == 2:
             a, b = (arg.value for arg in call[1])
+            if is_literal(strip_parens(b)):
+                return None  # `3 if 3 < w else w`: only that order keeps min's ties and NaN
             if all(
                 is_simple(x) and not arg.keyword for x, arg in zip((a, b), call[1], strict=True)
             ):

@@ -18,6 +18,7 @@ from transforms._analysis import (
     contains,
     count_refs,
     function_blocks,
+    is_literal,
     leading_lines,
     strip_parens,
 )
@@ -72,6 +73,8 @@ class NameReturnedValue(Transform):
                 if not isinstance(small, cst.Return) or small.value is None:
                     continue
                 value = strip_parens(small.value)
+                if is_literal(value):
+                    continue  # `-1` parses as an operation: `result = -1` names nothing
                 if isinstance(value, _COMPUTATIONS) and not contains(value, _UNMOVABLE):
                     sites.append(_Site(block, i))
         return sites

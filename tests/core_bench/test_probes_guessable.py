@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from core_bench.probes import KINDS, CallContext, guessed
 from core_bench.probes._answerable import for_call
 from core_bench.probes._guesses import _arguments, call_name
@@ -95,3 +97,41 @@ def test_guess_rules_read_calls_with_tracers_call_type() -> None:
     )
     assert for_call(code, "f([1, 2, 3], 0)").loop_counts == {2: 3}
     assert for_call(code, "f(*args)").loop_counts == {}
+
+
+def _exit_states(code: str, call: str) -> dict[str, tuple[str, bool]]:
+    ctx = CallContext(code, trace(code, call))
+    return {
+        r.variable or "": (r.answer, guessed(ctx, r)) for r in KINDS["loop_exit_state"].each(ctx)
+    }
+
+
+UNPACKED_LOOPS = [
+    # (loop header, call, {variable: (answer, guessed)}); the body only counts.
+    ("for i, ch in enumerate(xs):", "f('AbCdU')", {"ch": ("'U'", True), "i": ("4", True)}),
+    (
+        "for item, (qty, price) in xs:",
+        "f([('fig', (2, 3)), ('kiwi', (1, 5))])",
+        {"item": ("'kiwi'", True), "price": ("5", True)},
+    ),
+    ("for a, b in zip(xs, ys):", "f([1, 2, 3], [10, 20])", {"a": ("2", True), "b": ("20", True)}),
+    ("for k, v in xs.items():", "f({'a': 1, 'b': 2})", {"v": ("2", True)}),
+    # A loop left by `break` ends before the argument's last item: no guess.
+    (
+        "for i, ch in enumerate(xs):\n        if ch == 'D': break",
+        "f('abcDe')",
+        {"ch": ("'D'", False)},
+    ),
+]
+
+
+@pytest.mark.parametrize(("header", "call", "expected"), UNPACKED_LOOPS)
+def test_an_unpacked_loop_target_after_the_loop_is_guessed_from_the_argument(
+    header: str, call: str, expected: dict[str, tuple[str, bool]]
+) -> None:
+    # The reviewer's find: after `for i, ch in enumerate(word)` ends, `ch` is word[-1], and
+    # after `for item, qty in orders`, the last order's parts; no execution needed.
+    code = f"def f(xs, ys=()):\n    steps = 0\n    {header}\n        steps += 3\n    return steps\n"
+    found = _exit_states(code, call)
+    assert {name: found[name] for name in expected} == expected
+    assert found["steps"][1] is False  # what the body computes needs running
