@@ -31,6 +31,11 @@ from libcst.metadata import (
 )
 from libcst.metadata.scope_provider import ScopeVisitor
 
+from transforms._node_checks import plain_node_checks
+
+# LibCST node classes are ABCs, whose `isinstance` is slow: answer from the hierarchy.
+plain_node_checks()
+
 _N = TypeVar("_N", bound=cst.CSTNode)
 _V = TypeVar("_V")
 
