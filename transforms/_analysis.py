@@ -38,6 +38,7 @@ plain_node_checks()
 
 _N = TypeVar("_N", bound=cst.CSTNode)
 _V = TypeVar("_V")
+_K = TypeVar("_K")
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 RESERVED_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | BUILTIN_NAMES
@@ -447,6 +448,15 @@ class ModuleInfo:
         if compute not in self._derived:
             self._derived[compute] = compute(self)
         result: _V = self._derived[compute]
+        return result
+
+    def derived_with(self, compute: Callable[[ModuleInfo, _K], _V], argument: _K) -> _V:
+        """`compute(self, argument)`, computed once per analysis and `argument` (hashable):
+        for figures that several transforms read with the same options."""
+        key = (compute, argument)
+        if key not in self._derived:
+            self._derived[key] = compute(self, argument)
+        result: _V = self._derived[key]
         return result
 
     @property

@@ -376,3 +376,52 @@ def test_locals_and_captured_names_kept_per_function_are_those_worked_out_afresh
                 assert info.captured_names(func) == info._find_captured(func)
             asked += bool(info.captured_names(func))
     assert asked > 0
+
+
+def test_figures_derived_with_an_argument_are_computed_once_per_argument() -> None:
+    calls: list[tuple[ModuleInfo, int]] = []
+
+    def first_nodes(info: ModuleInfo, n: int) -> int:
+        calls.append((info, n))
+        return len(info.nodes[:n])
+
+    info = ModuleInfo(MetadataWrapper(cst.parse_module(SOURCE)))
+    assert info.derived_with(first_nodes, 3) == info.derived_with(first_nodes, 3) == 3
+    assert info.derived_with(first_nodes, 1) == 1
+    assert calls == [(info, 3), (info, 1)]
+
+
+def test_renamings_sharing_names_and_roles_give_the_results_of_fresh_ones() -> None:
+    # The renaming styles tried on one code share its renameable names and guessed roles;
+    # each result must be what the style gives on a fresh analysis, whichever ran before.
+    sources: list[tuple[str, tuple[str, ...]]] = [(SOURCE, ("f('ab', 2)",)), (NAMES, ())]
+    dataset = os.environ.get("CORE_BENCH_CRUXEVAL")
+    if dataset:
+        with open(dataset, encoding="utf-8") as fh:
+            rows = [json.loads(line) for line in fh if line.strip()][:60]
+        sources += [(row["code"], (f"f({row['input']})",)) for row in rows]
+    styles = _base.all_transforms(families=["rename"])
+    assert len(styles) >= 4
+    orders = [styles, styles[::-1]]
+    runs = [
+        (order, source, calls, params)
+        for source, calls in sources
+        for order in orders
+        for params in (True, False)
+    ]
+    shared: list[Any] = []
+    for order, source, calls, params in runs:
+        for style in order:
+            shared.append(
+                _base.apply_transform(style, source, seed=2, calls=calls, rename_params=params)
+            )
+    fresh: list[Any] = []
+    for order, source, calls, params in runs:
+        for style in order:
+            _base._ANALYSED.clear()
+            _analysis._SHARED_INFOS.clear()
+            fresh.append(
+                _base.apply_transform(style, source, seed=2, calls=calls, rename_params=params)
+            )
+    assert sum(r is not None for r in shared) >= 8
+    assert shared == fresh
