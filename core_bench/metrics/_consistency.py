@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from core_bench.metrics._data import Context, Metric, correct
+from core_bench.metrics._data import Context, Metric, Tally, correct
 from core_bench.schemas import MetricRow
 
 CELLS = (
@@ -40,8 +40,7 @@ def consistency_rows(ctx: Context) -> list[MetricRow]:
         elif sample.task == "probe":
             probes[key].append(correct(sample))
     cells: dict[str, dict[str, int]] = {cell: defaultdict(int) for cell in CELLS}
-    any_wrong: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    most_wrong: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    any_wrong, most_wrong = Tally(), Tally()
     totals: dict[str, int] = defaultdict(int)
     for key, (problem, right) in outputs.items():
         answers = probes.get(key)
@@ -52,16 +51,13 @@ def consistency_rows(ctx: Context) -> list[MetricRow]:
         cells[cell][problem] += 1
         totals[problem] += 1
         if right:
-            any_wrong[problem][0] += not all_right
-            any_wrong[problem][1] += 1
-            most_wrong[problem][0] += 2 * answers.count(False) > len(answers)
-            most_wrong[problem][1] += 1
+            any_wrong.add(problem, not all_right)
+            most_wrong.add(problem, 2 * answers.count(False) > len(answers))
     rows: list[MetricRow] = []
-    for group, tallies in (("any_probe_wrong", any_wrong), ("majority_probes_wrong", most_wrong)):
-        units = [(float(t[0]), float(t[1])) for _, t in sorted(tallies.items())]
-        row = ctx.ratio_row("output", "superficial_rate", group, units)
+    for group, tally in (("any_probe_wrong", any_wrong), ("majority_probes_wrong", most_wrong)):
+        row = ctx.share_row("output", "superficial_rate", group, tally)
         if row is not None:
-            rows.append(row.model_copy(update={"n": sum(t[1] for t in tallies.values())}))
+            rows.append(row)
     problems = sorted(totals)
     for cell in CELLS:
         units = [(float(cells[cell].get(p, 0)), float(totals[p])) for p in problems]

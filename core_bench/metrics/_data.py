@@ -145,6 +145,35 @@ class Context:
         value, low, high = found
         return self.row(task, metric, group, scale * value, len(units), (scale * low, scale * high))
 
+    def share_row(self, task: str, metric: str, group: str, tally: Tally) -> MetricRow | None:
+        """A `ratio_row` x100 of `tally`'s hits over its trials, resampled by problem; None when
+        the tally is empty. n = trials (samples), not problems."""
+        units = [(float(hits), float(trials)) for _, (hits, trials) in sorted(tally.counts.items())]
+        row = self.ratio_row(task, metric, group, units)
+        return None if row is None else row.model_copy(update={"n": tally.trials})
+
+
+@dataclass(slots=True)
+class Tally:
+    """Hits out of trials per problem: the units of a share bootstrapped by problem.
+
+    Attributes:
+        counts: problem id -> [hits, trials].
+    """
+
+    counts: dict[str, list[int]] = field(default_factory=dict)
+
+    def add(self, problem_id: str, hit: bool) -> None:
+        """Count one trial of a problem, a hit or not."""
+        counts = self.counts.setdefault(problem_id, [0, 0])
+        counts[0] += hit
+        counts[1] += 1
+
+    @property
+    def trials(self) -> int:
+        """Trials over every problem."""
+        return sum(trials for _, trials in self.counts.values())
+
 
 def correct(sample: Graded) -> bool:
     """Whether a sample is judged correct (failed requests and unparseable answers are not)."""

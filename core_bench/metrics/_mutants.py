@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core_bench.benchmark import Benchmark, literal_output
 from core_bench.grading import grade_value
-from core_bench.metrics._data import Context, Metric, MutantOutputs, correct
+from core_bench.metrics._data import Context, Metric, MutantOutputs, Tally, correct
 from core_bench.schemas import MetricRow
 
 
@@ -36,7 +36,7 @@ def mutant_rows(ctx: Context) -> list[MetricRow]:
     answered from the code's shape). Intervals are bootstrapped by problem; n = samples.
     """
     outputs, originals = ctx.mutant_outputs, ctx.originals
-    tallies: dict[str, dict[str, list[int]]] = {"mutant_sensitivity": {}, "mutant_stale": {}}
+    tallies = {"mutant_sensitivity": Tally(), "mutant_stale": Tally()}
     for sample in ctx.samples:
         if sample.task != "output" or ctx.kind(sample) != "mutant":
             continue
@@ -51,16 +51,9 @@ def mutant_rows(ctx: Context) -> list[MetricRow]:
             ("mutant_sensitivity", correct(sample)),
             ("mutant_stale", _same(sample.answer, original)),
         ):
-            tally = tallies[name].setdefault(sample.problem_id, [0, 0])
-            tally[0] += hit
-            tally[1] += 1
-    rows: list[MetricRow] = []
-    for name, problems in tallies.items():
-        units = [(float(t[0]), float(t[1])) for _, t in sorted(problems.items())]
-        row = ctx.ratio_row("output", name, "all", units)
-        if row is not None:
-            rows.append(row.model_copy(update={"n": sum(t[1] for t in problems.values())}))
-    return rows
+            tallies[name].add(sample.problem_id, hit)
+    rows = (ctx.share_row("output", name, "all", tally) for name, tally in tallies.items())
+    return [row for row in rows if row is not None]
 
 
 METRIC = Metric(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from core_bench.metrics._data import Context, Metric, correct
+from core_bench.metrics._data import Context, Metric, Tally, correct
 from core_bench.schemas import MetricRow, Probe
 
 POSITION_BUCKETS = ((0, 4), (5, 9), (10, 19), (20, 49))
@@ -35,7 +35,7 @@ def probe_rows(ctx: Context) -> list[MetricRow]:
     of the probe's `features.step_index`, see `POSITION_BUCKETS`). Intervals are bootstrapped
     by problem; n = samples.
     """
-    tallies: dict[tuple[str, str], dict[str, list[int]]] = defaultdict(dict)
+    tallies: dict[tuple[str, str], Tally] = defaultdict(Tally)
     for sample in ctx.samples:
         if sample.task != "probe" or sample.probe_id is None:
             continue
@@ -43,16 +43,10 @@ def probe_rows(ctx: Context) -> list[MetricRow]:
         if probe is None:
             continue
         for key in _groups(probe):
-            tally = tallies[key].setdefault(sample.problem_id, [0, 0])
-            tally[0] += correct(sample)
-            tally[1] += 1
-    rows: list[MetricRow] = []
-    for (metric, group), problems in sorted(tallies.items()):
-        units = [(float(t[0]), float(t[1])) for _, t in sorted(problems.items())]
-        row = ctx.ratio_row("probe", metric, group, units)
-        if row is not None:
-            rows.append(row.model_copy(update={"n": sum(t[1] for t in problems.values())}))
-    return rows
+            tallies[key].add(sample.problem_id, correct(sample))
+    ordered = sorted(tallies.items())
+    rows = (ctx.share_row("probe", metric, group, tally) for (metric, group), tally in ordered)
+    return [row for row in rows if row is not None]
 
 
 METRIC = Metric(

@@ -68,6 +68,12 @@ class StaticFacts:
         while_exits: `while` header -> {name: repr} of the values its test forces when the
             loop ends by the test (`while i != -1` -> {"i": "-1"}), for loops no `break`
             leaves.
+        counters: line -> {name: (start, step)} for a counter: a name its function binds
+            only by a `name = <int>` statement at the top level of its body and by this line,
+            `name += <int>` (or `-=`, or `name = name + <int>`) after it; after the k-th run of
+            the line in a run of the function, the name holds `start + k * step`.
+        range_loops: `for` header -> (target, start, step) of a loop over `range` with literal
+            start (or none) and step: its k-th pass binds `start + (k - 1) * step`.
     """
 
     always: set[int] = field(default_factory=set)
@@ -91,6 +97,8 @@ class StaticFacts:
     bindings: dict[int, dict[str, list[int]]] = field(default_factory=dict)
     in_place: dict[int, frozenset[str]] = field(default_factory=dict)
     while_exits: dict[int, dict[str, str]] = field(default_factory=dict)
+    counters: dict[int, dict[str, tuple[int, int]]] = field(default_factory=dict)
+    range_loops: dict[int, tuple[str, int, int]] = field(default_factory=dict)
     source: str = ""
 
 
@@ -220,8 +228,10 @@ class _Walker:
         )
         modified, in_place = _modified(node)
         self.facts.modified[node.lineno] = modified
-        self.facts.bindings[node.lineno] = _bindings(node)
+        bindings = self.facts.bindings[node.lineno] = _bindings(node)
         self.facts.in_place[node.lineno] = in_place
+        for line, name, counter in _counters(node, bindings):
+            self.facts.counters.setdefault(line, {})[name] = counter
         first = node.body[0]
         if isinstance(first, ast.Return) and first.value is not None:
             value = _literal(first.value)
@@ -307,6 +317,9 @@ class _Walker:
                 facts.top_level_loops.add(line)
             if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name):
                 facts.loop_target[line] = stmt.target.id
+                progression = _range_progression(stmt.iter)
+                if progression is not None:
+                    facts.range_loops[line] = (stmt.target.id, *progression)
             follow = repr(stmt.orelse[0].lineno) if stmt.orelse else nxt
             if isinstance(stmt, ast.For) and not _leaves_loop_early(stmt):
                 facts.clean_for[line] = (self.def_line, stmt.iter)
@@ -397,6 +410,89 @@ def _bindings(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[in
                 if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
                     found.setdefault(name.id, []).append(sub.lineno)
     return {k: v for k, v in found.items() if k not in unsafe}
+
+
+def _int_constant(node: ast.expr | None) -> int | None:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
+
+
+def _range_progression(node: ast.expr) -> tuple[int, int] | None:
+    """(start, step) of `range(stop)`, `range(<int>, stop)` or `range(<int>, stop, <int>)`."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "range"
+        and 1 <= len(node.args) <= 3
+        and not node.keywords
+        and not any(isinstance(a, ast.Starred) for a in node.args)
+    ):
+        return None
+    args = node.args
+    start = 0 if len(args) == 1 else _int_constant(args[0])
+    step = 1 if len(args) < 3 else _int_constant(args[2])
+    if start is None or not step:
+        return None
+    return start, step
+
+
+def _step(stmt: ast.stmt) -> tuple[str, int] | None:
+    """(name, signed step) of `name += <int>`, `name -= <int>` or `name = name +/- <int>`."""
+    name: ast.expr
+    if isinstance(stmt, ast.AugAssign):
+        name, operation, amount = stmt.target, stmt.op, stmt.value
+    elif (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.value, ast.BinOp)
+        and isinstance(stmt.value.left, ast.Name)
+    ):
+        name, operation, amount = stmt.targets[0], stmt.value.op, stmt.value.right
+        if not isinstance(name, ast.Name) or stmt.value.left.id != name.id:
+            return None
+    else:
+        return None
+    step = _int_constant(amount)
+    if not isinstance(name, ast.Name) or step is None:
+        return None
+    if not isinstance(operation, ast.Add | ast.Sub):
+        return None
+    return name.id, step if isinstance(operation, ast.Add) else -step
+
+
+def _counters(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, bindings: dict[str, list[int]]
+) -> list[tuple[int, str, tuple[int, int]]]:
+    """(line, name, (start, step)) of the function's counters (see `StaticFacts.counters`)."""
+    starts: dict[str, tuple[int, int, int]] = {}
+    for stmt in node.body:
+        start = _int_constant(stmt.value) if isinstance(stmt, ast.Assign) else None
+        if start is None or not isinstance(stmt, ast.Assign):
+            continue
+        for target in stmt.targets:
+            if isinstance(target, ast.Name):  # `n = 0`, `up = low = 0`
+                starts.setdefault(target.id, (stmt.lineno, stmt.end_lineno or stmt.lineno, start))
+    if not starts:
+        return []
+    shared: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Global | ast.Nonlocal):
+            shared.update(sub.names)  # a nested function's `nonlocal` changes it unseen
+        elif isinstance(sub, ast.Yield | ast.YieldFrom | ast.Await):
+            return []  # the k-th run may belong to another resumption's count
+    found: list[tuple[int, str, tuple[int, int]]] = []
+    for sub in _walk_own(node):
+        if not isinstance(sub, ast.stmt):
+            continue
+        stepped = _step(sub)
+        if stepped is None or stepped[0] not in starts or stepped[0] in shared:
+            continue
+        name, step = stepped
+        start_line, start_end, start = starts[name]
+        if sub.lineno > start_end and sorted(bindings.get(name, [])) == [start_line, sub.lineno]:
+            found.append((sub.lineno, name, (start, step)))
+    return found
 
 
 def _modified(

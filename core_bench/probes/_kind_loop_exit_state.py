@@ -12,7 +12,9 @@ Everything about the kind is here (its registry row `ROW` is listed in `_registr
   leaves: after `while x != C` (or `x is not C`, either side, or one such test among those
   joined by `or`: the loop goes on while any holds) ends, `x` is `C`, a literal.
 - Guesses: the variable-value rules (`_guesses.VALUE`), and the value that makes the loop's
-  test false (or the last item a `for` over an argument gives its target).
+  test false (or the last item a `for` over an argument gives its target, also unpacked:
+  `for i, x in enumerate(xs)`, `for a, b in zip(xs, ys)`, `for k, v in d.items()`,
+  `for name, qty in orders`).
 """
 
 from __future__ import annotations
@@ -115,14 +117,76 @@ def _for_exit(seen: guess.Seen, stmt: ast.For) -> str | None:
     return None
 
 
+def _argument_value(seen: guess.Seen, node: ast.expr) -> object:
+    """The value of an argument the call writes as a literal, read by a name; else None."""
+    if not isinstance(node, ast.Name):
+        return None
+    ok, value = guess.parse(guess.argument_of(seen, node.id) or "")
+    return value if ok else None
+
+
+def _last_item(seen: guess.Seen, iterable: ast.expr) -> tuple[bool, object]:
+    """(found, the last item) of a loop over an argument, `enumerate(argument[, start])`,
+    `zip(arguments...)` or `argument.items()` (the call gives the argument)."""
+    value = _argument_value(seen, iterable)
+    if isinstance(value, str | list | tuple) and value:
+        return True, value[-1]
+    if not isinstance(iterable, ast.Call) or iterable.keywords:
+        return False, None
+    func, args = iterable.func, iterable.args
+    if isinstance(func, ast.Attribute) and func.attr == "items" and not args:
+        found = _argument_value(seen, func.value)
+        if isinstance(found, dict) and found:
+            return True, list(found.items())[-1]
+        return False, None
+    name = func.id if isinstance(func, ast.Name) else ""
+    values = [_argument_value(seen, a) for a in args]
+    sequences = [v for v in values if isinstance(v, str | list | tuple) and v]
+    if not sequences or len(sequences) != len(args):
+        return False, None
+    if name == "zip":
+        last = min(len(v) for v in sequences) - 1
+        return True, tuple(v[last] for v in sequences)
+    if name == "enumerate" and len(sequences) == 1:
+        return True, (len(sequences[0]) - 1, sequences[0][-1])
+    return False, None
+
+
+def _unpacked(target: ast.expr, value: object, name: str) -> tuple[bool, object]:
+    """(found, what `name` gets) when `value` is unpacked into the `for` target."""
+    if isinstance(target, ast.Name):
+        return target.id == name, value
+    if not isinstance(target, ast.Tuple | ast.List) or not isinstance(value, str | list | tuple):
+        return False, None
+    if len(target.elts) != len(value) or any(isinstance(e, ast.Starred) for e in target.elts):
+        return False, None
+    for element, item in zip(target.elts, value, strict=True):
+        found, got = _unpacked(element, item, name)
+        if found:
+            return True, got
+    return False, None
+
+
+def _unpacked_exit(seen: guess.Seen, stmt: ast.For, name: str) -> str | None:
+    """What a tuple target's name holds after its last pass: `for i, x in enumerate(xs)`
+    leaves `len(xs) - 1` and `xs[-1]`, `for k, v in pairs` the last pair's parts."""
+    found, last = _last_item(seen, stmt.iter)
+    if not found:
+        return None
+    found, value = _unpacked(stmt.target, last, name)
+    return repr(value) if found else None
+
+
 def _exit_value(seen: guess.Seen) -> str | None:
     """The value that makes a `while` test on the variable false (`while i != -1` -> -1,
     `while i < len(s)` -> len(s)), or the last item a `for` over an argument gives its
-    target."""
+    target (unpacked into a tuple target, through `enumerate`, `zip` and `.items()`)."""
     line, _, name = guess.anchor_of(seen)
     stmt = guess.statement(seen, line)
     if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
         return _for_exit(seen, stmt)
+    if isinstance(stmt, ast.For) and name is not None:
+        return _unpacked_exit(seen, stmt, name)
     if not isinstance(stmt, ast.While) or name is None:
         return None
     tests = stmt.test.values if isinstance(stmt.test, ast.BoolOp) else [stmt.test]

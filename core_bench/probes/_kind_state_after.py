@@ -10,7 +10,11 @@ Everything about the kind is here (its registry row `ROW` is listed in `_registr
 - Static rule: the value of a name assigned a literal (`x = []`, `a, b = 0, ''`,
   `s = str()`), and the value of a `for` target over a literal sequence (`for c in 'abc'`) at
   the k-th run of a header that runs in one entry per call (a loop at the top level of its
-  function), the run that ends the loop leaving the last element.
+  function), the run that ends the loop leaving the last element; a counter (`n = 0` at the
+  top of the function, then only `n += 1` on this line) after its k-th run is `0 + k * 1`,
+  and the target of a top-level `for i in range(a, stop, s)` (literal `a` and `s`) after the
+  k-th run of its header is `a + (k - 1) * s`, when their function runs once in the call (the
+  run that ends the loop leaves another value: the rule is then wrong and the probe stays).
 - Guesses: the variable's type default, first literal or argument (`_guesses.VALUE`).
 """
 
@@ -88,12 +92,23 @@ def _loop_value(facts: StaticFacts, line: int, occurrence: int, variable: str | 
 def static_rule(
     facts: StaticFacts, line: int, occurrence: int, variable: str | None, calls: int
 ) -> str | None:
-    """A name assigned a literal, or the target of a top-level loop over a literal."""
+    """A name assigned a literal, the target of a top-level loop over a literal; a counter or
+    a top-level `range` loop's target in a function that runs once."""
     if variable is None:
         return None
     constant = facts.constants.get(line, {}).get(variable)
     if constant is not None:
         return constant
+    if calls == 1:
+        counter = facts.counters.get(line, {}).get(variable)
+        if counter is not None:
+            start, step = counter
+            return repr(start + occurrence * step)
+        progression = facts.range_loops.get(line)
+        if progression is not None and line in facts.top_level_loops:
+            target, start, step = progression
+            if target == variable:
+                return repr(start + (occurrence - 1) * step)
     return _loop_value(facts, line, occurrence, variable)
 
 

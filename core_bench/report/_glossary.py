@@ -38,7 +38,16 @@ HEADLINE: tuple[tuple[str, str, str, str, str], ...] = (
         "probe",
         "accuracy",
         "all",
-        "share of intermediate-state questions (probes) answered right",
+        "share of intermediate-state questions (probes) answered right; the full_trace "
+        "question is not one of them (next row)",
+    ),
+    (
+        "full trace accuracy",
+        "full_trace",
+        "accuracy",
+        "all",
+        "share of full_trace questions answered right: every line the call runs, in order, "
+        "with the values each run of a line changes",
     ),
     ("IC", "core", "IC", "all", MEANING["IC"]),
     ("IC_all_wrong", "core", "IC_all_wrong", "all", MEANING["IC_all_wrong"]),

@@ -217,3 +217,72 @@ def test_one_walk_reads_the_names_of_both_walks_on_the_bundled_functions() -> No
             )
             assert found == expected
     assert functions >= 239
+
+
+def test_a_counter_after_its_k_th_step_is_told_by_the_code() -> None:
+    # `count = 0` then only `count += 1`: the k-th run leaves k, no execution needed.
+    call = "f('banana', 'an')"
+    assert static_facts(COUNT_CODE).counters == {7: {"count": (0, 1)}}
+    found = derived(COUNT_CODE, call, "state_after")
+    assert found["count"] == ("2", "2")
+    assert "count" not in asked_variables(COUNT_CODE, call, "state_after")
+    stepped = COUNT_CODE.replace("count = 0", "count = 10").replace(
+        "count += 1", "count = count - 3"
+    )
+    assert static_facts(stepped).counters == {7: {"count": (10, -3)}}
+    assert derived(stepped, call, "state_after")["count"] == ("4", "4")
+    chained = COUNT_CODE.replace("count = 0", "count = hits = 0")
+    assert static_facts(chained).counters == {7: {"count": (0, 1)}}
+
+
+def test_what_is_not_a_counter_stays_a_question() -> None:
+    call = "f('banana', 'an')"
+    not_counters = [
+        COUNT_CODE.replace("        count += 1\n", "        count += 1\n        count *= 2\n"),
+        COUNT_CODE.replace("        count += 1\n", "        count += len(pat)\n"),
+        COUNT_CODE.replace("    count = 0\n", "    count = 0\n    count = 1\n"),
+        COUNT_CODE.replace("    count = 0\n", "    count = 0.0\n"),
+        COUNT_CODE.replace("    count = 0\n", "    count = True\n"),
+        COUNT_CODE.replace(  # a nested function changes it unseen
+            "    count = 0\n",
+            "    count = 0\n    def bump():\n        nonlocal count\n        count += 5\n",
+        ),
+    ]
+    for code in not_counters:
+        assert static_facts(code).counters == {}, code
+    # A function that runs twice in the call: the k-th run of the line spans both runs.
+    twice = (
+        "def g(n):\n"
+        "    hits = 0\n"
+        "    for _ in range(n):\n"
+        "        hits += 1\n"
+        "    return hits + (g(n - 1) if n > 1 else 0)\n"
+    )
+    assert static_facts(twice).counters == {4: {"hits": (0, 1)}}
+    runs = derived(twice, "g(2)", "state_after")
+    assert runs["hits"][1] is None
+
+
+def test_a_top_level_range_target_at_its_k_th_pass_is_told_by_the_code() -> None:
+    code = (
+        "def f(parts):\n"  # 1
+        "    out = []\n"  # 2
+        "    for k in range(1, len(parts), 2):\n"  # 3
+        "        out.append(parts[k])\n"  # 4
+        "    for i in range(len(out)):\n"  # 5
+        "        for j in range(i):\n"  # 6: one entry per pass of line 5
+        "            out[i] += out[j]\n"  # 7
+        "    return out\n"  # 8
+    )
+    facts = static_facts(code)
+    assert facts.range_loops == {3: ("k", 1, 2), 5: ("i", 0, 1), 6: ("j", 0, 1)}
+    ctx = CallContext(code, trace(code, "f([5, 6, 7, 8, 9, 10, 11])"))
+    readings = [r for r in KINDS["state_after"].each(ctx) if r.line == 3]
+    passes = [r for r in readings if r.occurrence <= 3]
+    assert [r.answer for r in passes] == ["1", "3", "5"]
+    assert [static_answer(ctx, r) for r in passes] == ["1", "3", "5"]
+    # the run that ends the loop leaves k at 5: the rule says 7, so that probe is asked
+    (last,) = [r for r in readings if r.occurrence == 4]
+    assert (last.answer, static_answer(ctx, last)) == ("5", "7")
+    inner = [r for r in KINDS["state_after"].each(ctx) if r.line == 6 and r.variable == "j"]
+    assert inner and all(static_answer(ctx, r) is None for r in inner)  # many entries

@@ -95,3 +95,51 @@ def test_guess_rules_read_calls_with_tracers_call_type() -> None:
     )
     assert for_call(code, "f([1, 2, 3], 0)").loop_counts == {2: 3}
     assert for_call(code, "f(*args)").loop_counts == {}
+
+
+def _exit_states(code: str, call: str) -> dict[str, tuple[str, bool]]:
+    ctx = CallContext(code, trace(code, call))
+    return {
+        r.variable or "": (r.answer, guessed(ctx, r)) for r in KINDS["loop_exit_state"].each(ctx)
+    }
+
+
+def test_an_unpacked_loop_target_after_the_loop_is_guessed_from_the_argument() -> None:
+    # The reviewer's find: after `for i, ch in enumerate(word)` ends, `ch` is word[-1], and
+    # after `for item, qty in orders`, the last order's parts; no execution needed.
+    enumerating = (
+        "def f(word):\n"
+        "    caps = 0\n"
+        "    for i, ch in enumerate(word):\n"
+        "        caps += ch.isupper()\n"
+        "    return caps, i\n"
+    )
+    found = _exit_states(enumerating, "f('AbCdU')")
+    assert found["ch"] == ("'U'", True) and found["i"] == ("4", True)
+    assert found["caps"] == ("3", False)
+    pairs = (
+        "def f(orders):\n"
+        "    total = 0\n"
+        "    for item, (qty, price) in orders:\n"
+        "        total += qty * price\n"
+        "    return total\n"
+    )
+    found = _exit_states(pairs, "f([('fig', (2, 3)), ('kiwi', (1, 5))])")
+    assert found["item"] == ("'kiwi'", True) and found["price"] == ("5", True)
+    zipped = "def f(xs, ys):\n    for a, b in zip(xs, ys):\n        pass\n    return a + b\n"
+    found = _exit_states(zipped, "f([1, 2, 3], [10, 20])")
+    assert found["a"] == ("2", True) and found["b"] == ("20", True)
+    items = "def f(d):\n    for k, v in d.items():\n        pass\n    return k\n"
+    assert _exit_states(items, "f({'a': 1, 'b': 2})")["v"] == ("2", True)
+
+
+def test_an_unpacked_loop_target_left_by_break_is_not_guessed() -> None:
+    breaking = (
+        "def f(word):\n"
+        "    for i, ch in enumerate(word):\n"
+        "        if ch.isupper():\n"
+        "            break\n"
+        "    return i\n"
+    )
+    found = _exit_states(breaking, "f('abcDe')")
+    assert found["ch"] == ("'D'", False) and found["i"] == ("3", False)

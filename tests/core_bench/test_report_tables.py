@@ -85,6 +85,27 @@ def test_headline_has_meanings_beside_numbers_and_reference_columns() -> None:
     assert "CoRE's I" in by_label["core_I"][1]
 
 
+def test_headline_keeps_full_trace_questions_out_of_probe_accuracy() -> None:
+    # full_trace is a task of its own: its accuracy row must not be read as the probes' one.
+    rows = [
+        MetricRow(
+            model="m",
+            strategy="direct",
+            task=task,
+            metric="accuracy",
+            group="all",
+            value=value,
+            n=n,
+        )
+        for task, value, n in (("probe", 80.0, 600), ("full_trace", 12.5, 40))
+    ]
+    table = headline_table([RunData(Path("runs/m"), "m", {}, rows)], [])
+    by_label = {r[0]: r for r in table.rows}
+    assert by_label["probe accuracy"][2:] == ["80 (n=600)"]
+    assert by_label["full trace accuracy"][2:] == ["12.5 (n=40)"]
+    assert "full_trace" in by_label["probe accuracy"][1]
+
+
 def test_one_table_per_metric_with_missing_cells() -> None:
     tables = metric_tables(runs())
     assert [t.title for t in tables] == ["Ws", "x|y"]
