@@ -352,10 +352,17 @@ def count_artifacts(code: str, identifiers: set[str] | None = None) -> Counter[s
         tree = ast.parse(code)
     except (SyntaxError, ValueError):
         return counts
+    named: set[str] = set()  # names, parameters and function names (one walk for all)
     for node in ast.walk(tree):
         kind = _kind(node)
         if kind is not None:
             counts[kind] += 1
+        if isinstance(node, ast.Name):
+            named.add(node.id)
+        elif isinstance(node, ast.arg):
+            named.add(node.arg)
+        elif isinstance(node, ast.FunctionDef):
+            named.add(node.name)
     counts["parenthesized call"] += _parenthesized_calls(code)
     counts["alias assignment"] += _aliases(tree)
     if identifiers is not None:
@@ -366,9 +373,6 @@ def count_artifacts(code: str, identifiers: set[str] | None = None) -> Counter[s
                 counts["one-operation helper"] += 1
             if _GENERIC_HELPERS.match(stmt.name):
                 counts["generic helper name"] += 1
-        named = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-        named |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
-        named |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
         counts["clash suffix"] += sum(
             1
             for name in named - identifiers
