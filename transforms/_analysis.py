@@ -18,6 +18,7 @@ from types import MappingProxyType, UnionType
 from typing import Any, TypeVar, cast
 
 import libcst as cst
+from libcst._nodes.internal import CodegenState
 from libcst.metadata import (
     Assignment,
     ClassScope,
@@ -875,6 +876,39 @@ def keep_parens(original: cst.BaseExpression, new: cst.BaseExpression) -> cst.Ba
     if before and not (before.isalnum() or before == "_") and (after.isalnum() or after == "_"):
         return parenthesize(new)
     return new
+
+
+class _Respelling(CodegenState):
+    """LibCST's printer state, spelling the `Name` nodes listed in `spellings` (by id)
+    otherwise: a name prints its value as one token, after the tokens of its opening
+    parentheses (none of which can equal an identifier)."""
+
+    def __init__(self, module: cst.Module, spellings: Mapping[int, str]) -> None:
+        super().__init__(
+            default_indent=module.default_indent, default_newline=module.default_newline
+        )
+        self.spellings = spellings
+        self.pending: tuple[str, str] | None = None
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        spelling = self.spellings.get(id(node))
+        if spelling is not None and type(node) is cst.Name:
+            self.pending = (node.value, spelling)
+
+    def add_token(self, value: str) -> None:
+        if self.pending is not None and value == self.pending[0]:
+            value = self.pending[1]
+            self.pending = None
+        self.tokens.append(value)
+
+
+def code_respelled(module: cst.Module, node: cst.CSTNode, spellings: Mapping[int, str]) -> str:
+    """`module.code_for_node(node)` with each `Name` node whose id is in `spellings` spelled
+    as given: the code of a copy of `node` with those names changed, without building the
+    copy (a test compares both)."""
+    state = _Respelling(module, spellings)
+    node._codegen(state)
+    return "".join(state.tokens)
 
 
 def strip_parens(expr: cst.BaseExpression) -> cst.BaseExpression:

@@ -425,3 +425,35 @@ def test_renamings_sharing_names_and_roles_give_the_results_of_fresh_ones() -> N
             )
     assert sum(r is not None for r in shared) >= 8
     assert shared == fresh
+
+
+class _Respell(cst.CSTTransformer):
+    """The plain way: a copy of the tree with the listed names changed."""
+
+    def __init__(self, spellings: Mapping[int, str]) -> None:
+        super().__init__()
+        self.spellings = spellings
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        spelling = self.spellings.get(id(original_node))
+        return updated_node if spelling is None else updated_node.with_changes(value=spelling)
+
+
+def test_code_respelled_is_the_code_of_a_respelled_copy() -> None:
+    checked = 0
+    for source in _sources(150):
+        module = cst.parse_module(source)
+        info = ModuleInfo(MetadataWrapper(module, unsafe_skip_copy=True))
+        for node in info.nodes:
+            if not isinstance(node, cst.BaseExpression | cst.BaseStatement):
+                continue
+            names = [n for n in _analysis.walk(node) if isinstance(n, cst.Name)]
+            for spellings in (
+                {id(n): "_" for n in names},
+                {id(n): f"{n.value}_x" for n in names[::2]},
+                {id(n): "x" for n in names[1::2]},  # a name others may already have
+            ):
+                expected = module.code_for_node(node.visit(_Respell(spellings)))
+                assert _analysis.code_respelled(module, node, spellings) == expected
+                checked += 1
+    assert checked > 1000
