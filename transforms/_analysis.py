@@ -1452,10 +1452,14 @@ def bound_before(stmt: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo) -> 
                 if item.asname is not None:
                     bound |= target_names(item.asname.name) or set()
         node = parent
-    deleted = {
+    return bound - info.derived_with(_deleted_names, func)
+
+
+def _deleted_names(info: ModuleInfo, func: cst.FunctionDef) -> frozenset[str]:
+    """Names a `del` anywhere in `func` deletes (once per function of an analysis)."""
+    return frozenset(
         name
         for sub in walk(func)
         if isinstance(sub, cst.Del)
         for name in (target_names(sub.target) or set())
-    }
-    return bound - deleted
+    )

@@ -457,3 +457,25 @@ def test_code_respelled_is_the_code_of_a_respelled_copy() -> None:
                 assert _analysis.code_respelled(module, node, spellings) == expected
                 checked += 1
     assert checked > 1000
+
+
+def test_names_bound_before_a_statement_are_those_worked_out_afresh() -> None:
+    # A function's deleted names are kept per analysis; every statement asks.
+    checked = 0
+    for source in [*_sources(150), "def f(a, b):\n    del a\n    c = 1\n    del b, c\n"]:
+        module = cst.parse_module(source)
+        shared = ModuleInfo(MetadataWrapper(module, unsafe_skip_copy=True))
+        for node in shared.nodes:
+            func = shared.enclosing_function(node)
+            if func is None or not isinstance(node, cst.BaseStatement):
+                continue
+            fresh = ModuleInfo(MetadataWrapper(module, unsafe_skip_copy=True))
+            expected = _analysis.bound_before(node, func, fresh)
+            assert _analysis.bound_before(node, func, shared) == expected
+            checked += 1
+    assert checked > 500
+    module = cst.parse_module("def f(a, b):\n    del a\n    c = 1\n    del b, c\n    return 0\n")
+    info = ModuleInfo(MetadataWrapper(module, unsafe_skip_copy=True))
+    func = module.body[0]
+    assert isinstance(func, cst.FunctionDef) and isinstance(func.body, cst.IndentedBlock)
+    assert _analysis.bound_before(func.body.body[-1], func, info) == set()
