@@ -406,22 +406,25 @@ class ModuleInfo:
         self.wrapper = wrapper
         self.module = wrapper.module
         self.nodes: list[cst.CSTNode] = []
-        self.parents: dict[cst.CSTNode, cst.CSTNode] = {}
+        # Keyed by id (the analysis holds every node of its tree, so ids are not reused):
+        # LibCST's `__hash__` of a node is a Python call, and these are asked of nearly
+        # every node.
+        self.parents: dict[int, cst.CSTNode] = {}
         # The nearest enclosing `def` and whether inside a class, found on the way down:
         # transforms ask both of nearly every node.
-        self._function: dict[cst.CSTNode, cst.FunctionDef] = {}
-        self._in_class: set[cst.CSTNode] = set()
+        self._function: dict[int, cst.FunctionDef] = {}
+        self._in_class: set[int] = set()
         _Frame = tuple[cst.CSTNode, cst.CSTNode | None, cst.FunctionDef | None, bool]
         stack: list[_Frame] = [(self.module, None, None, False)]
         while stack:
             node, parent, func, in_class = stack.pop()
             self.nodes.append(node)
             if parent is not None:
-                self.parents[node] = parent
+                self.parents[id(node)] = parent
             if func is not None:
-                self._function[node] = func
+                self._function[id(node)] = func
             if in_class:
-                self._in_class.add(node)
+                self._in_class.add(id(node))
             role = _type_role(type(node), _SCOPE_ROLES)
             inner = cast(cst.FunctionDef, node) if role is cst.FunctionDef else func
             inner_class = in_class or role is cst.ClassDef
@@ -469,23 +472,23 @@ class ModuleInfo:
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """The parent of `node`, or None for the module."""
-        return self.parents.get(node)
+        return self.parents.get(id(node))
 
     def ancestors(self, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         """The ancestors of `node`, nearest first."""
-        current = self.parents.get(node)
+        current = self.parents.get(id(node))
         while current is not None:
             yield current
-            current = self.parents.get(current)
+            current = self.parents.get(id(current))
 
     def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
         """The nearest `def` around `node` (lambdas are not counted), or None."""
-        return self._function.get(node)
+        return self._function.get(id(node))
 
     def in_class(self, node: cst.CSTNode) -> bool:
         """Whether `node` is inside a class body and not inside one of its methods' bodies
         (a method's body is a function's like any other)."""
-        return node in self._in_class
+        return id(node) in self._in_class
 
     def is_builtin(self, name: str) -> bool:
         """Whether `name` is a builtin the module never rebinds (so a call to it is known)."""

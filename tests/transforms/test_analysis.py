@@ -133,9 +133,13 @@ def test_enclosing_function_and_in_class_are_those_of_the_ancestors() -> None:
         assert info.in_class(node) == _in_class_body(node, ancestors)
         functions += expected is not None
     assert functions > 100
+    for node in info.nodes:
+        assert all(info.parent(child) is node for child in node.children)
+    assert info.parent(info.module) is None
     stranger = cst.parse_expression("x + 1")
     assert info.enclosing_function(stranger) is None
     assert not info.in_class(stranger)
+    assert info.parent(stranger) is None and list(info.ancestors(stranger)) == []
 
 
 def test_line_nodes_skip_only_what_holds_no_statement() -> None:
