@@ -1224,6 +1224,20 @@ def small_statements(stmt: cst.BaseStatement) -> Sequence[cst.BaseSmallStatement
     return ()
 
 
+def single_small(stmt: cst.CSTNode | None) -> cst.BaseSmallStatement | None:
+    """The small statement of a statement line that holds exactly one."""
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        return stmt.body[0]
+    return None
+
+
+def only_small(block: cst.BaseSuite) -> cst.BaseSmallStatement | None:
+    """The one small statement of an indented block of one statement line, else None."""
+    if not isinstance(block, cst.IndentedBlock) or len(block.body) != 1:
+        return None
+    return single_small(block.body[0])
+
+
 def block_statements(body: cst.BaseSuite) -> Sequence[cst.BaseStatement]:
     """The statements of an indented block (a one-line suite gives none)."""
     if isinstance(body, cst.IndentedBlock):

@@ -8,6 +8,7 @@ import libcst as cst
 
 from transforms._analysis import (
     ModuleInfo,
+    assigned_names,
     bool_operands,
     in_boolean_context,
     in_function,
@@ -178,6 +179,8 @@ class FlipComparison(Transform):
                 continue
             if may_raise(left, info) and may_raise(right, info):
                 continue
+            if _moves_loop_variable_right(node, info):
+                continue
             candidates.append(node)
         return candidates
 
@@ -195,6 +198,22 @@ class FlipComparison(Transform):
             left=target.comparator,
             comparisons=[target.with_changes(operator=new_op, comparator=updated_node.left)],
         )
+
+
+def _moves_loop_variable_right(node: cst.Comparison, info: ModuleInfo) -> bool:
+    """Whether the flip would put a name the `while` loop rebinds after what it is compared
+    with, in that loop's test: `while i < n` reads as a person's, `while n > i` does not."""
+    left = strip_parens(node.left)
+    if not isinstance(left, cst.Name):
+        return False
+    child: cst.CSTNode = node
+    for ancestor in info.ancestors(node):
+        if isinstance(ancestor, cst.While):
+            return ancestor.test is child and left.value in assigned_names(ancestor.body)
+        if not isinstance(ancestor, cst.BooleanOperation | cst.UnaryOperation):
+            return False
+        child = ancestor
+    return False
 
 
 TRANSFORMS: tuple[type[Transform], ...] = (DeMorgan, FlipComparison)

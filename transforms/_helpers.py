@@ -40,6 +40,7 @@ from transforms._analysis import (
     count_refs,
     keep_parens,
     loop_control_of,
+    precedence,
     strip_parens,
     target_names,
     variable_names,
@@ -227,6 +228,20 @@ def _worth_a_helper(expr: cst.BaseExpression, func: cst.FunctionDef, info: Modul
     if isinstance(parent, cst.While) and parent.test is expr:
         return False
     return _operations(expr) >= 2
+
+
+def _chain_prefix(expr: cst.BaseExpression, info: ModuleInfo) -> bool:
+    """Whether `expr` is the unparenthesized left part of a longer chain of operators of its
+    own precedence (`a + b + c` in `a + b + c - d`, `x and y` in `x and y and z`): a helper
+    of it would cut the chain where the parser groups, not where the meaning does."""
+    if not isinstance(expr, cst.BinaryOperation | cst.BooleanOperation) or expr.lpar:
+        return False
+    parent = info.parent(expr)
+    if not isinstance(parent, cst.BinaryOperation | cst.BooleanOperation):
+        return False
+    if parent.left is not expr:
+        return False
+    return precedence(parent.with_changes(lpar=(), rpar=())) == precedence(expr)
 
 
 def _operations(root: cst.CSTNode) -> int:
@@ -432,7 +447,7 @@ class ExtractHelperExpr(_Extract):
     ) -> _ExprSite | None:
         if contains(expr, cst.NamedExpr | cst.Yield | cst.Await) or _may_outlive(expr, info):
             return None
-        if not _worth_a_helper(expr, func, info):
+        if _chain_prefix(expr, info) or not _worth_a_helper(expr, func, info):
             return None
         if "\n" in info.module.code_for_node(expr):
             return None
@@ -557,6 +572,12 @@ class ExtractLoopBody(_Extract):
             if name not in private
         )
         if captured & set(written):
+            return None
+        # A helper that advances the `while` loop's own test variable (`i += 1`, `a, b = b,
+        # a + b`) drives the loop from outside it: no person splits a loop that way.
+        if isinstance(loop, cst.While) and {n.value for n in variable_names(loop.test)} & set(
+            written
+        ):
             return None
         bound = bound_before(loop, func, info)
         if isinstance(loop, cst.For):

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import libcst as cst
+from libcst.metadata import MetadataWrapper
 
 from transforms._analysis import (
     FreshNames,
@@ -82,7 +83,11 @@ _KEYWORDED = (
 
 
 class _ExpressionIdiom(IdiomRewrite):
-    """Base: pick one expression site in `prepare`, rebuild it in `replace`."""
+    """Base: pick one expression site in `prepare`, rebuild it in `replace`.
+
+    The other sites of the same statement are rebuilt with it: a person who writes
+    `(min(lo, t), max(hi, t))` as conditionals writes both so, not one of the two.
+    """
 
     site_local = True
 
@@ -93,7 +98,47 @@ class _ExpressionIdiom(IdiomRewrite):
     def find_sites(self, info: ModuleInfo) -> Sequence[tuple[cst.CSTNode, Any]]:
         """`(node, what build needs)` for every node `match` accepts."""
         self.info = info
-        return function_sites(info, self._matched)
+        self._found = function_sites(info, self._matched)
+        return self._found
+
+    def prepare(self, wrapper: MetadataWrapper) -> bool:
+        """Pick the site, then take its siblings in the same statement line along."""
+        if not super().prepare(wrapper):
+            return False
+        self._site_data = self.data
+        self._siblings = self._same_line(self.site)
+        if self._visited is not None:
+            for node, _ in self._siblings.values():
+                self._visited.update(id(n) for n in walk(node))
+                self._visited.update(id(n) for n in self.info.ancestors(node))
+        return True
+
+    def _same_line(self, site: cst.CSTNode) -> dict[int, tuple[cst.CSTNode, Any]]:
+        """The other sites of the statement line holding `site`, none inside another."""
+        if isinstance(site, cst.BaseStatement | cst.BaseSmallStatement):
+            return {}
+        line_of = self._line_of(site)
+        if line_of is None:
+            return {}
+        taken = {id(n) for n in walk(site)}
+        siblings: dict[int, tuple[cst.CSTNode, Any]] = {}
+        for node, data in self._found:
+            if node is site or self._line_of(node) is not line_of:
+                continue
+            inside = {id(n) for n in walk(node)}
+            if inside & taken or any(id(a) in taken for a in self.info.ancestors(node)):
+                continue
+            taken |= inside
+            siblings[id(node)] = (node, data)
+        return siblings
+
+    def _line_of(self, node: cst.CSTNode) -> cst.SimpleStatementLine | None:
+        for ancestor in self.info.ancestors(node):
+            if isinstance(ancestor, cst.SimpleStatementLine):
+                return ancestor
+            if isinstance(ancestor, cst.BaseCompoundStatement | cst.BaseSuite):
+                return None
+        return None
 
     def _matched(
         self, node: cst.CSTNode, _func: cst.FunctionDef, kinds: Kinds
@@ -124,11 +169,19 @@ class _ExpressionIdiom(IdiomRewrite):
     def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
         """Swap the picked site; a `not` right above a comparison it became is folded into
         the operator (`not s.startswith('!')` -> `s[:1] != '!'`, not `not s[:1] == '!'`)."""
-        if original_node is not self.site:
+        sibling = self._siblings.get(id(original_node))
+        if original_node is self.site:
+            self.data = self._site_data
+        elif sibling is not None and sibling[0] is original_node:
+            self.data = sibling[1]
+        else:
             if (
                 isinstance(result, cst.UnaryOperation)
                 and isinstance(result.operator, cst.Not)
-                and self.info.parent(self.site) is original_node
+                and any(
+                    self.info.parent(node) is original_node
+                    for node in [self.site, *(node for node, _ in self._siblings.values())]
+                )
             ):
                 inverted = invert_comparison(strip_parens(result.expression))
                 if inverted is not None:

@@ -18,7 +18,9 @@ from transforms._analysis import (
     contains,
     count_refs,
     function_blocks,
+    is_literal,
     leading_lines,
+    single_small,
     strip_parens,
 )
 from transforms._base import Transform
@@ -46,12 +48,6 @@ class _Site:
     index: int
 
 
-def _single(stmt: cst.BaseStatement) -> cst.BaseSmallStatement | None:
-    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
-        return stmt.body[0]
-    return None
-
-
 class NameReturnedValue(Transform):
     """`return <expr>` -> `<name> = <expr>` then `return <name>`."""
 
@@ -68,17 +64,19 @@ class NameReturnedValue(Transform):
         sites: list[_Site] = []
         for block in function_blocks(info):
             for i, stmt in enumerate(block.body):
-                small = _single(stmt)
+                small = single_small(stmt)
                 if not isinstance(small, cst.Return) or small.value is None:
                     continue
                 value = strip_parens(small.value)
+                if is_literal(value):
+                    continue  # `-1` parses as an operation: `result = -1` names nothing
                 if isinstance(value, _COMPUTATIONS) and not contains(value, _UNMOVABLE):
                     sites.append(_Site(block, i))
         return sites
 
     def take_site(self, site: _Site, info: ModuleInfo) -> bool:
         """Name the variable for what it holds (`split_text`, `is_vowel`), else `result`."""
-        small = _single(site.block.body[site.index])
+        small = single_small(site.block.body[site.index])
         assert isinstance(small, cst.Return) and small.value is not None
         value = strip_parens(small.value)
         fresh = FreshNames(info.names.identifiers)
@@ -132,7 +130,7 @@ class InlineReturnedVariable(Transform):
                 continue
             captured = info.captured_names(func)
             for i in range(len(block.body) - 1):
-                first, second = _single(block.body[i]), _single(block.body[i + 1])
+                first, second = single_small(block.body[i]), single_small(block.body[i + 1])
                 if not isinstance(first, cst.Assign) or not isinstance(second, cst.Return):
                     continue
                 if len(first.targets) != 1 or not isinstance(first.targets[0].target, cst.Name):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from core_bench.probes import KINDS, CallContext, guessed
 from core_bench.probes._answerable import for_call
 from core_bench.probes._guesses import _arguments, call_name
@@ -104,42 +106,32 @@ def _exit_states(code: str, call: str) -> dict[str, tuple[str, bool]]:
     }
 
 
-def test_an_unpacked_loop_target_after_the_loop_is_guessed_from_the_argument() -> None:
+UNPACKED_LOOPS = [
+    # (loop header, call, {variable: (answer, guessed)}); the body only counts.
+    ("for i, ch in enumerate(xs):", "f('AbCdU')", {"ch": ("'U'", True), "i": ("4", True)}),
+    (
+        "for item, (qty, price) in xs:",
+        "f([('fig', (2, 3)), ('kiwi', (1, 5))])",
+        {"item": ("'kiwi'", True), "price": ("5", True)},
+    ),
+    ("for a, b in zip(xs, ys):", "f([1, 2, 3], [10, 20])", {"a": ("2", True), "b": ("20", True)}),
+    ("for k, v in xs.items():", "f({'a': 1, 'b': 2})", {"v": ("2", True)}),
+    # A loop left by `break` ends before the argument's last item: no guess.
+    (
+        "for i, ch in enumerate(xs):\n        if ch == 'D': break",
+        "f('abcDe')",
+        {"ch": ("'D'", False)},
+    ),
+]
+
+
+@pytest.mark.parametrize(("header", "call", "expected"), UNPACKED_LOOPS)
+def test_an_unpacked_loop_target_after_the_loop_is_guessed_from_the_argument(
+    header: str, call: str, expected: dict[str, tuple[str, bool]]
+) -> None:
     # The reviewer's find: after `for i, ch in enumerate(word)` ends, `ch` is word[-1], and
     # after `for item, qty in orders`, the last order's parts; no execution needed.
-    enumerating = (
-        "def f(word):\n"
-        "    caps = 0\n"
-        "    for i, ch in enumerate(word):\n"
-        "        caps += ch.isupper()\n"
-        "    return caps, i\n"
-    )
-    found = _exit_states(enumerating, "f('AbCdU')")
-    assert found["ch"] == ("'U'", True) and found["i"] == ("4", True)
-    assert found["caps"] == ("3", False)
-    pairs = (
-        "def f(orders):\n"
-        "    total = 0\n"
-        "    for item, (qty, price) in orders:\n"
-        "        total += qty * price\n"
-        "    return total\n"
-    )
-    found = _exit_states(pairs, "f([('fig', (2, 3)), ('kiwi', (1, 5))])")
-    assert found["item"] == ("'kiwi'", True) and found["price"] == ("5", True)
-    zipped = "def f(xs, ys):\n    for a, b in zip(xs, ys):\n        pass\n    return a + b\n"
-    found = _exit_states(zipped, "f([1, 2, 3], [10, 20])")
-    assert found["a"] == ("2", True) and found["b"] == ("20", True)
-    items = "def f(d):\n    for k, v in d.items():\n        pass\n    return k\n"
-    assert _exit_states(items, "f({'a': 1, 'b': 2})")["v"] == ("2", True)
-
-
-def test_an_unpacked_loop_target_left_by_break_is_not_guessed() -> None:
-    breaking = (
-        "def f(word):\n"
-        "    for i, ch in enumerate(word):\n"
-        "        if ch.isupper():\n"
-        "            break\n"
-        "    return i\n"
-    )
-    found = _exit_states(breaking, "f('abcDe')")
-    assert found["ch"] == ("'D'", False) and found["i"] == ("3", False)
+    code = f"def f(xs, ys=()):\n    steps = 0\n    {header}\n        steps += 3\n    return steps\n"
+    found = _exit_states(code, call)
+    assert {name: found[name] for name in expected} == expected
+    assert found["steps"][1] is False  # what the body computes needs running

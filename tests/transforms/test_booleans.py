@@ -161,6 +161,10 @@ CASES = cases(
         "def f(xs):\n    while len(xs) > 1:\n        xs.pop()\n    return xs\n",
         "def f(x):\n    return x % 2 == 0, x is None, x != -1, x > 2 ** 8, x == (1, 2)\n",
         "def f(x):\n    return x >= LIMIT\n\n\nLIMIT = 3\n",
+        # Reviewer's find: the loop's own variable stays first in its test (`while e > i`).
+        "def f(xs, e):\n    i = 0\n    while i < e:\n        i += 1\n    return i\n",
+        "def f(s, c):\n    i = 0\n    while i < len(s) and s[i].isdigit():\n        i = i + 1\n"
+        "    return i\n",
     ),
     flip_comparison_keeps_formatting=KeepsLines(
         FlipComparison,

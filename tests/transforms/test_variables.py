@@ -71,6 +71,8 @@ def test_naming_a_returned_value_declines() -> None:
     assert_declines(NameReturnedValue, "def f(x, y):\n    return x, y\n")
     assert_declines(NameReturnedValue, "def f(xs):\n    return (x for x in xs)\n")
     assert_declines(NameReturnedValue, "def f(x):\n    return eval('x + 1')\n")
+    # Reviewer's find: `result = -1` then `return result`; `-1` parses as an operation.
+    assert_declines(NameReturnedValue, "def f(x):\n    if x:\n        return 2\n    return -1\n")
 
 
 def test_a_variable_returned_right_away_is_inlined() -> None:
