@@ -708,10 +708,13 @@ def _binds_directly(node: cst.CSTNode) -> set[str]:
 def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Every node under `root` (itself included), in source order."""
     stack: list[cst.CSTNode] = [root]
+    known = _CHILDREN.get  # `children`, inlined for the nodes already listed (most)
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(children(node)))
+        entry = known(id(node))
+        kids = entry[1] if entry is not None and entry[0] is node else children(node)
+        stack.extend(reversed(kids))
 
 
 def variable_names(node: cst.CSTNode) -> list[cst.Name]:

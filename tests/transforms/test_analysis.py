@@ -483,3 +483,18 @@ def test_names_bound_before_a_statement_are_those_worked_out_afresh() -> None:
     func = module.body[0]
     assert isinstance(func, cst.FunctionDef) and isinstance(func.body, cst.IndentedBlock)
     assert _analysis.bound_before(func.body.body[-1], func, info) == set()
+
+
+def test_walk_gives_every_node_in_source_order_before_and_after_children_are_kept() -> None:
+    for source in _sources(40):
+        module = cst.parse_module(source)
+        plain: list[cst.CSTNode] = []
+        stack: list[cst.CSTNode] = [module]
+        while stack:
+            node = stack.pop()
+            plain.append(node)
+            stack.extend(reversed(node.children))
+        for _ in range(2):  # the first walk lists children, the second reads them kept
+            walked = list(_analysis.walk(module))
+            assert len(walked) == len(plain)
+            assert all(a is b for a, b in zip(walked, plain, strict=True))
