@@ -450,17 +450,21 @@ def count_artifacts(code: str, identifiers: set[str] | None = None) -> Counter[s
         tree = ast.parse(code)
     except (SyntaxError, ValueError):
         return counts
+    named: set[str] = set()  # names, parameters and function names (one walk for all)
     for node in ast.walk(tree):
         kind = _kind(node)
         if kind is not None:
             counts[kind] += 1
+        if isinstance(node, ast.Name):
+            named.add(node.id)
+        elif isinstance(node, ast.arg):
+            named.add(node.arg)
+        elif isinstance(node, ast.FunctionDef):
+            named.add(node.name)
     counts["parenthesized call"] += _parenthesized_calls(code)
     counts["bool branch on a call"] += _bool_branches(tree)
     counts["alias assignment"] += _aliases(tree)
     if identifiers is not None:
-        named = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-        named |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
-        named |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
         comments, names = _comments_and_names(code)
         leaked = identifiers - names - set(keyword.kwlist)
         for stmt in tree.body:

@@ -36,6 +36,7 @@ from transforms._analysis import (
     block_statements,
     bound_before,
     bound_names,
+    code_respelled,
     contains,
     count_refs,
     keep_parens,
@@ -381,27 +382,10 @@ class _ExprSite:
     args: list[list[str]]  # what each occurrence's call passes for `params`
 
 
-class _Blank(cst.CSTTransformer):
-    """Replaces the function's local variables with `_`: expressions of one shape (`i % a
-    == 0`, `i % b == 0`) read the same."""
-
-    def __init__(self, local: set[str], names: set[int]) -> None:
-        super().__init__()
-        self.local = local
-        self.names = names
-
-    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
-        if id(original_node) in self.names and original_node.value in self.local:
-            return updated_node.with_changes(value="_")
-        return updated_node
-
-
 def _shape(expr: cst.BaseExpression, local: set[str], info: ModuleInfo) -> str:
     """The code of `expr` with the function's locals blanked out."""
-    names = {id(n) for n in variable_names(expr)}
-    blanked = strip_parens(expr).visit(_Blank(local, names))
-    assert isinstance(blanked, cst.CSTNode)
-    return info.module.code_for_node(blanked)
+    blanks = {id(n): "_" for n in variable_names(expr) if n.value in local}
+    return code_respelled(info.module, strip_parens(expr), blanks)
 
 
 def _nested_bindings(func: cst.FunctionDef) -> set[str]:

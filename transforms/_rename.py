@@ -259,6 +259,17 @@ def guess_roles(module: cst.Module, names: set[str], calls: Sequence[str] = ()) 
     return infer_roles(module, names, hints=_NAME_HINTS, arguments=argument_types(module, calls))
 
 
+def _renameable(info: ModuleInfo, rename_params: bool) -> dict[str, list[cst.Name]]:
+    return renameable_names(info, rename_params=rename_params)
+
+
+def _roles(
+    info: ModuleInfo, names_and_calls: tuple[tuple[str, ...], tuple[str, ...]]
+) -> dict[str, str]:
+    names, calls = names_and_calls
+    return guess_roles(info.module, set(names), calls)
+
+
 class _Rename(Transform):
     """Renames every renameable variable; subclasses choose the new names."""
 
@@ -291,10 +302,11 @@ class _Rename(Transform):
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find the renameable names and choose a new name for each."""
         info = ModuleInfo.of(wrapper)
-        groups = renameable_names(info, rename_params=self.rename_params)
+        # Every renaming style tried on a code reads the same names and roles.
+        groups = info.derived_with(_renameable, self.rename_params)
         if not groups:
             return False
-        roles = guess_roles(info.module, set(groups), self.calls)
+        roles = info.derived_with(_roles, (tuple(groups), self.calls))
         fresh = FreshNames(info.names.identifiers)
         self.params = {n.name.value for n in info.nodes if isinstance(n, cst.Param)}
         self.begin(fresh)
