@@ -43,6 +43,7 @@ from tracer import _wire
 from tracer._confine import SANDBOX_GID, SANDBOX_UID, not_dumpable
 from tracer._launch import HASH_SEED, WorkerSpec, probe_bwrap, worker_command, worker_env
 from tracer._outcome import Outcome, Status
+from tracer._packed import reply_outcome
 
 Isolation = Literal["bwrap", "process"]
 
@@ -510,8 +511,13 @@ class SandboxPool:
     ) -> list[list[Outcome]]:
         """Run many `(code, calls)` batches concurrently over all workers.
 
+        Dataset code (neither `untrusted` nor `evaluate`) goes in one request per worker:
+        the jobs are cut into one run of consecutive jobs per worker, and the worker runs
+        each code's calls in turn, each as `run_batch` would (a call that times out or
+        kills the worker is its own outcome; the rest go on in a fresh worker).
+
         Args:
-            jobs: `(code, calls)` pairs, each run as one `run_batch`.
+            jobs: `(code, calls)` pairs, each run as one `run_batch` would run it.
             timeout_s: wall-clock limit of each call.
             memory_mb: address-space limit of the worker during each call.
             trace: also record each call's `Trace`.
@@ -528,6 +534,16 @@ class SandboxPool:
             return []
         lane = self._forked if untrusted or evaluate else self._reused
         mode = "eval" if evaluate else "call"
+        if lane is self._reused:
+            # A worker's share of the jobs goes in one request: the worker runs code after
+            # code without waiting for the parent between them.
+            shares = _shares(todo, min(self.workers, len(todo)))
+            limits = (timeout_s, memory_mb, trace, max_steps, mode)
+            if len(shares) == 1:
+                return self._jobs(lane, shares[0], *limits)
+            with ThreadPoolExecutor(max_workers=len(shares)) as executor:
+                running = [executor.submit(self._jobs, lane, share, *limits) for share in shares]
+                return [outcomes for future in running for outcomes in future.result()]
         with ThreadPoolExecutor(max_workers=min(self.workers, len(todo))) as executor:
             futures = [
                 executor.submit(
@@ -570,12 +586,23 @@ class SandboxPool:
         max_steps: int,
         mode: str,
     ) -> list[Outcome]:
+        return self._jobs(lane, [(code, calls)], timeout_s, memory_mb, trace, max_steps, mode)[0]
+
+    def _jobs(
+        self,
+        lane: _Lane,
+        jobs: Sequence[tuple[str, Sequence[str]]],
+        timeout_s: float,
+        memory_mb: int,
+        trace: bool,
+        max_steps: int,
+        mode: str,
+    ) -> list[list[Outcome]]:
+        """Every call of every `(code, calls)` job through one worker, in one request (more
+        when the worker retires or dies on the way); the outcomes of each job, in order."""
         _check_limits(timeout_s, memory_mb, max_steps, self.max_memory_mb)
-        pending = [str(call) for call in calls]
-        if not pending:
-            return []
+        pending = [(str(code), str(call)) for code, calls in jobs for call in calls]
         options = {
-            "code": code,
             "timeout_s": float(timeout_s),
             "memory_mb": int(memory_mb),
             "trace": bool(trace),
@@ -583,14 +610,19 @@ class SandboxPool:
             "mode": mode,
         }
         outcomes: list[Outcome] = []
-        worker = self._acquire(lane)
-        try:
-            while len(outcomes) < len(pending):
-                worker, done = self._run_part(lane, worker, pending[len(outcomes) :], options)
-                outcomes.extend(done)
-        finally:
-            self._release(lane, worker)
-        return outcomes
+        if pending:
+            worker = self._acquire(lane)
+            try:
+                while len(outcomes) < len(pending):
+                    worker, done = self._run_part(lane, worker, pending[len(outcomes) :], options)
+                    outcomes.extend(done)
+            finally:
+                self._release(lane, worker)
+        grouped: list[list[Outcome]] = []
+        for _, calls in jobs:
+            grouped.append(outcomes[: len(calls)])
+            del outcomes[: len(calls)]
+        return grouped
 
     def _acquire(self, lane: _Lane) -> _Worker | None:
         with self._cond:
@@ -653,10 +685,17 @@ class SandboxPool:
         return None, f"the worker failed to start: {problem}"
 
     def _run_part(
-        self, lane: _Lane, worker: _Worker | None, calls: list[str], options: dict[str, Any]
+        self,
+        lane: _Lane,
+        worker: _Worker | None,
+        calls: list[tuple[str, str]],
+        options: dict[str, Any],
     ) -> tuple[_Worker | None, list[Outcome]]:
-        """Send some of `calls` to one worker; returns the worker (None when it was retired or
-        died) and at least one outcome."""
+        """Send some of `calls` (`(code, call)` pairs) to one worker; returns the worker (None
+        when it was retired or died) and at least one outcome.
+
+        A request holds one code, or (to a reused worker) several: `codes`, and `code_of`
+        saying which one each call runs against."""
         timeout_s = float(options["timeout_s"])
         for attempt in range(2):
             worker, problem = self._ready_worker(lane, worker)
@@ -667,7 +706,15 @@ class SandboxPool:
             channel = worker.channel
             assert channel is not None
             worker.requests += 1
-            request = {**options, "calls": part, "request": worker.requests}
+            codes = list(dict.fromkeys(code for code, _ in part))
+            request = {**options, "calls": [call for _, call in part], "request": worker.requests}
+            if len(codes) == 1:
+                request["code"] = codes[0]
+            else:
+                assert not lane.spec.fork, "a fork server takes one code a request"
+                number = {code: i for i, code in enumerate(codes)}
+                request["codes"] = codes
+                request["code_of"] = [number[code] for code, _ in part]
             try:
                 channel.send(request, time.monotonic() + timeout_s + GRACE_S)
             except (_wire.Timeout, OSError) as exc:
@@ -682,7 +729,12 @@ class SandboxPool:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _collect(
-        self, lane: _Lane, worker: _Worker, part: list[str], timeout_s: float, request_id: int
+        self,
+        lane: _Lane,
+        worker: _Worker,
+        part: list[tuple[str, str]],
+        timeout_s: float,
+        request_id: int,
     ) -> tuple[_Worker | None, list[Outcome]]:
         channel = worker.channel
         assert channel is not None
@@ -703,11 +755,12 @@ class SandboxPool:
                         f"reply numbered {reply.get('request')!r}/{reply.get('index')!r}, "
                         f"expected {request_id}/{index}"
                     )
+                code, call = part[index]
                 if forked:
                     body = channel.receive_bytes(started + timeout_s + slack, _wire.REPLY_LIMIT + 8)
-                    outcome = relayed_outcome(reply, body, worker.spec.use_bwrap)
+                    outcome = relayed_outcome(reply, body, worker.spec.use_bwrap, code, call)
                 else:
-                    outcome = Outcome.from_json(reply)
+                    outcome = reply_outcome(reply, code, call)
             except _wire.Timeout:
                 worker.kill()
                 self._discard(worker)
@@ -741,17 +794,19 @@ class SandboxPool:
         return worker, outcomes
 
 
-def relayed_outcome(header: dict[str, Any], body: bytes, use_bwrap: bool) -> Outcome:
+def relayed_outcome(
+    header: dict[str, Any], body: bytes, use_bwrap: bool, code: str = "", call: str = ""
+) -> Outcome:
     """The outcome of one call a fork server ran in a child: from the server's header (how
     the child ended) and the child's own bytes (its reply, hostile: any flaw makes the
-    outcome "crashed")."""
+    outcome "crashed"). `code` and `call` are what was sent: a packed trace leaves them out."""
     duration = header.get("duration_s")
     if isinstance(duration, bool) or not isinstance(duration, int | float):
         duration = 0.0
     duration = min(max(float(duration), 0.0), 1e9)
     ended = header.get("ended")
     signum = header.get("signal")
-    code = header.get("code")
+    exit_code = header.get("code")
     if ended == "timeout":
         return Outcome("timeout", detail="the call did not finish in time; its process was killed",
                        duration_s=duration)  # fmt: skip
@@ -765,7 +820,7 @@ def relayed_outcome(header: dict[str, Any], body: bytes, use_bwrap: bool) -> Out
         detail = f"the call's process was killed by {_signal_name(signum)}"
         return Outcome("crashed", detail=detail, duration_s=duration)
     if ended != "reply":
-        detail = f"the call's process exited with code {code!r} without a reply"
+        detail = f"the call's process exited with code {exit_code!r} without a reply"
         return Outcome("crashed", detail=detail, duration_s=duration)
     try:
         size = int.from_bytes(body[:4], "big")
@@ -774,10 +829,26 @@ def relayed_outcome(header: dict[str, Any], body: bytes, use_bwrap: bool) -> Out
         data = _wire.decode(body[4:])
         if not isinstance(data, dict):
             raise ValueError("a reply is a JSON object")
-        return Outcome.from_json(data)
+        return reply_outcome(data, code, call)
     except Exception as exc:
         return Outcome("crashed", detail=f"the call sent a malformed reply: {str(exc)[:300]}",
                        duration_s=duration)  # fmt: skip
+
+
+def _shares(
+    jobs: list[tuple[str, Sequence[str]]], count: int
+) -> list[list[tuple[str, Sequence[str]]]]:
+    """`jobs` cut into at most `count` runs of consecutive jobs with about as many calls each
+    (one per worker); every share holds at least one job."""
+    total = sum(len(calls) for _, calls in jobs)
+    shares: list[list[tuple[str, Sequence[str]]]] = [[]]
+    done = 0
+    for job in jobs:
+        if shares[-1] and len(shares) < count and done >= total * len(shares) / count:
+            shares.append([])
+        shares[-1].append(job)
+        done += len(job[1])
+    return shares
 
 
 def _since(start: float) -> float:

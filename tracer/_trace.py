@@ -17,7 +17,7 @@ from tracer._branch import (
     CodeBranches,
     classify,
 )
-from tracer._call import CODE_FILENAME, bind_call, parse_call, parse_module
+from tracer._call import CODE_FILENAME, CompiledCall, bind_call, parse_call, parse_module
 from tracer._codec import (
     DEFAULT_REPR_LIMIT,
     RESULT_REPR_LIMIT,
@@ -533,6 +533,7 @@ def trace(
     max_steps: int = 10_000,
     repr_limit: int = DEFAULT_REPR_LIMIT,
     analysis: Analysis | None = None,
+    compiled_call: CompiledCall | None = None,
 ) -> Trace:
     """Run `call` against the module `code` in this process and record every step.
 
@@ -551,6 +552,8 @@ def trace(
         max_steps: the call is stopped, and the trace marked truncated, at this many steps.
         repr_limit: reprs of locals longer than this are cut and marked.
         analysis: `analyse(code)`, when the caller holds it already (it is not changed).
+        compiled_call: `compile_call(parse_call(call))`, when the caller holds it already
+            (a worker keeps the calls it read: the same calls run against many codes).
 
     Returns:
         The trace; a call that raises gives a trace with `exception` set, not an error.
@@ -566,6 +569,7 @@ def trace(
         repr_limit=repr_limit,
         incremental=True,
         analysis=analysis,
+        compiled_call=compiled_call,
     )
 
 
@@ -577,6 +581,7 @@ def record(
     repr_limit: int,
     incremental: bool,
     analysis: Analysis | None = None,
+    compiled_call: CompiledCall | None = None,
 ) -> Trace:
     """`trace`, with the choice of looking again only at what each line can change and reusing
     reprs of values that did not change (`incremental`, the default of `trace`), or taking a
@@ -584,7 +589,7 @@ def record(
     against)."""
     if analysis is None:
         analysis = analyse(code)
-    node = parse_call(call)
+    node = compiled_call if compiled_call is not None else parse_call(call)
     namespace: dict[str, Any] = {"__name__": "__core_bench__", "__builtins__": __builtins__}
     try:
         exec(analysis.compiled, namespace)

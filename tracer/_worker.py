@@ -6,9 +6,10 @@ it runs no call itself and forks a fresh child from itself for each one.
 The pool starts it as `python -s -B -P -c <boot> <package root> <config JSON>`. It imports what
 it needs, drops root (when started as root), sets its fixed rlimits, installs the reliability
 guard, says it is ready, and then serves requests read from its request pipe until the pipe
-closes. A request is one piece of code and a list of call expressions; the worker compiles the
-code once and, for each call, executes the compiled module in fresh globals, makes the call,
-and writes one reply before starting the next call, so the parent applies its timeout per call.
+closes. A request is one piece of code (or several, each call naming its own) and a list of
+call expressions; the worker compiles each code once and, for each call, executes the compiled
+module in fresh globals, makes the call, and writes one reply before starting the next call, so
+the parent applies its timeout per call.
 
 After every call the worker puts back what untrusted code may have changed in the process:
 builtins, `sys.stdout`/`sys.stderr`/`sys.stdin`, signal handlers, pending alarms and timers,
@@ -20,6 +21,7 @@ cannot empty) makes it ask to be retired, or is left to `max_calls_per_worker` r
 
 from __future__ import annotations
 
+import _signal  # type: ignore[import-not-found]  # (no stubs; see _getsignal)
 import builtins
 import contextlib
 import gc
@@ -55,6 +57,7 @@ from tracer._codec import (
 )
 from tracer._dict_version import version_reader
 from tracer._model import Trace, TraceError
+from tracer._packed import pack_trace
 
 _trace: Callable[..., Trace] | None
 _analyse: Callable[[str], Any] | None
@@ -76,6 +79,10 @@ _EXTRA_FDS = 8
 _MODULES_KEPT = 16
 """Compiled modules a fork server keeps for requests that send the same code again."""
 
+_CALLS_KEPT = 256
+"""Calls a reused worker keeps read and compiled: a build runs the same calls against every
+candidate variant of a problem, one request each."""
+
 # Module-level aliases, so the worker still works while untrusted code has emptied builtins.
 _BaseException = BaseException
 _MemoryError = MemoryError
@@ -84,6 +91,11 @@ _TraceError = TraceError
 _isinstance = isinstance
 _perf_counter = time.perf_counter
 _open = open
+# The C functions behind `signal.getsignal`/`signal.signal`, held here: they skip the enum
+# wrapping (62 signals are checked after every call) and a call that replaces the module's
+# functions does not change what the worker sees.
+_getsignal: Callable[[int], Any] = _signal.getsignal
+_setsignal: Callable[[int, Any], Any] = _signal.signal
 
 
 class _Capture(io.TextIOBase):
@@ -141,14 +153,23 @@ class _State:
         self.path = list(sys.path)
         self.meta_path = list(sys.meta_path)
         self.path_hooks = list(sys.path_hooks)
+        self.modules_dict = sys.modules
         self.modules = dict(sys.modules)
+        self.modules_version = version_reader(self.modules_dict)
+        self.modules_seen = self.modules_version() if self.modules_version else -1
         self.environ_object = os.environ
         self.environ = dict(os.environ)
+        # The mapping behind os.environ: unchanged (the same object, the same version), the
+        # environment is as it was and is not read back entry by entry.
+        data = vars(os.environ).get("_data")
+        self.environ_data: dict[Any, Any] | None = data if type(data) is dict else None
+        self.environ_version = version_reader(data) if type(data) is dict else None
+        self.environ_seen = self.environ_version() if self.environ_version else -1
         self.warning_filters = list(warnings.filters)
         self.handlers: dict[int, Any] = {}
         for signum in signal.valid_signals():
             try:
-                handler = signal.getsignal(signum)
+                handler = _getsignal(signum)
             except (OSError, ValueError):
                 continue
             if handler is not None:
@@ -167,6 +188,34 @@ class _State:
         current.update(self.builtins_saved)
         if version is not None:
             self.builtins_seen = version()
+
+    def restore_modules(self) -> None:
+        """Put back the modules the call replaced in `sys.modules` (not those it added);
+        `sys.modules` unchanged since the last call is not walked."""
+        modules = sys.modules
+        version = self.modules_version
+        unchanged = modules is self.modules_dict and version is not None
+        if unchanged and version is not None and version() == self.modules_seen:
+            return
+        for name, module in self.modules.items():
+            if modules.get(name) is not module:
+                modules[name] = module
+        if modules is self.modules_dict and version is not None:
+            self.modules_seen = version()
+
+    def restore_environ(self) -> None:
+        """Put `os.environ` back, the object and then its contents; an environment whose
+        mapping did not change since the last call is not read back."""
+        os.environ = self.environ_object  # noqa: B003 (the object is put back, then its contents)
+        version, data = self.environ_version, self.environ_data
+        same_data = version is not None and vars(os.environ).get("_data") is data
+        if same_data and version is not None and version() == self.environ_seen:
+            return
+        if dict(os.environ) != self.environ:
+            os.environ.clear()
+            os.environ.update(self.environ)
+        if same_data and version is not None:
+            self.environ_seen = version()
 
     def clean_directory(self) -> bool:
         """Empty the working directory; False when that failed (the worker should retire)."""
@@ -194,9 +243,9 @@ class _State:
         for timer in (signal.ITIMER_REAL, signal.ITIMER_VIRTUAL, signal.ITIMER_PROF):
             signal.setitimer(timer, 0)
         for signum, handler in self.handlers.items():
-            if signal.getsignal(signum) is not handler:
+            if _getsignal(signum) is not handler:
                 with contextlib.suppress(OSError, ValueError, TypeError):
-                    signal.signal(signum, handler)
+                    _setsignal(signum, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, self.mask)
         if sys.path != self.path:
             sys.path[:] = self.path
@@ -205,14 +254,8 @@ class _State:
         if sys.path_hooks != self.path_hooks:
             sys.path_hooks[:] = self.path_hooks
             sys.path_importer_cache.clear()
-        modules = sys.modules
-        for name, module in self.modules.items():
-            if modules.get(name) is not module:
-                modules[name] = module
-        os.environ = self.environ_object  # noqa: B003 (the object is put back, then its contents)
-        if dict(os.environ) != self.environ:
-            os.environ.clear()
-            os.environ.update(self.environ)
+        self.restore_modules()
+        self.restore_environ()
         filters: list[Any] = warnings.filters  # type: ignore[assignment]
         if filters != self.warning_filters:
             filters[:] = self.warning_filters
@@ -311,6 +354,21 @@ class _Worker:
         self.random = random
         self.seed_each_call = True
         """False in a fork server whose children inherit its seeded state as it is."""
+        self.calls_read: dict[tuple[str, str], Parsed] = {}
+
+    def read_call(self, call: str, mode: str) -> Parsed:
+        """`call` read and compiled under the running call's limits (`parse_request_call`),
+        or as an earlier request's call read it (reading runs nothing, so the result depends
+        on the text alone; code objects are immutable)."""
+        key = (mode, call)
+        parsed = self.calls_read.get(key)
+        if parsed is None:
+            parsed = parse_request_call(call, mode, under_limits=True)
+            assert parsed is not None  # under limits, a failure is raised instead
+            if len(self.calls_read) >= _CALLS_KEPT:
+                del self.calls_read[next(iter(self.calls_read))]
+            self.calls_read[key] = parsed
+        return parsed
 
     def send(self, message: dict[str, Any]) -> None:
         _wire.write_all(self.write_fd, self.reply_bytes(message))
@@ -347,20 +405,37 @@ class _Worker:
     def handle(self, request: dict[str, Any]) -> bool:
         """Run every call of one request; False when the worker retires."""
         request_id = request["request"]
-        code = str(request["code"])
         calls = [str(c) for c in request["calls"]]
+        # One code, or several with the one each call runs against (a reused worker only).
+        if "codes" in request:
+            codes = [str(c) for c in request["codes"]]
+            code_of = [int(i) for i in request["code_of"]]
+        else:
+            codes = [str(request["code"])]
+            code_of = [0] * len(calls)
         timeout_s = float(request["timeout_s"])
         memory_mb = int(request["memory_mb"])
         traced = bool(request.get("trace", False))
         max_steps = int(request.get("max_steps", 10_000))
         mode = str(request.get("mode", "call"))
-        compiled: list[CodeType | TraceError] = []  # filled by the first call, under its limits
-        analysed: list[Any] = []  # the same for traced calls
         if self.fork is not None:
-            return self.fork.handle(self, request_id, code, calls, mode, request)
+            return self.fork.handle(self, request_id, codes[0], calls, mode, request)
+        # Each code's, filled by its first call, under its limits; `analysed` for traced calls.
+        compiled: list[list[CodeType | TraceError]] = [[] for _ in codes]
+        analysed: list[list[Any]] = [[] for _ in codes]
         for index, call in enumerate(calls):
+            which = code_of[index]
             reply = self.run_one(
-                code, call, compiled, traced, max_steps, timeout_s, memory_mb, mode, None, analysed
+                codes[which],
+                call,
+                compiled[which],
+                traced,
+                max_steps,
+                timeout_s,
+                memory_mb,
+                mode,
+                None,
+                analysed[which],
             )
             reply["request"] = request_id
             reply["index"] = index
@@ -416,9 +491,17 @@ class _Worker:
                     if not analysed and _analyse is not None:
                         analysed.append(_analyse(code))
                     analysis = analysed[0] if analysed else None
-                    outcome = _trace(code, call, max_steps=max_steps, analysis=analysis)
+                    # After the module's analysis, as `trace` reads them: a module that
+                    # does not parse is the error to report before a call that does not.
+                    read = self.read_call(call, "call")
+                    if isinstance(read, TraceError):
+                        raise read
+                    assert isinstance(read, CompiledCall)
+                    outcome = _trace(
+                        code, call, max_steps=max_steps, analysis=analysis, compiled_call=read
+                    )
                 state.restore_builtins()
-                trace_json = outcome.to_json()
+                trace_json = pack_trace(outcome)  # the parent knows the code and the call
                 truncated = outcome.truncated
             else:
                 if not compiled:
@@ -430,7 +513,7 @@ class _Worker:
                 if isinstance(module, TraceError):  # builtins are intact before the module runs
                     raise module
                 if parsed is None:
-                    parsed = parse_request_call(call, mode, under_limits=True)
+                    parsed = self.read_call(call, mode)
                 if isinstance(parsed, TraceError):
                     raise parsed
                 expression = parsed if isinstance(parsed, CodeType) else None

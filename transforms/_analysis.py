@@ -18,6 +18,7 @@ from types import MappingProxyType, UnionType
 from typing import Any, TypeVar, cast
 
 import libcst as cst
+from libcst._nodes.internal import CodegenState
 from libcst.metadata import (
     Assignment,
     ClassScope,
@@ -31,8 +32,14 @@ from libcst.metadata import (
 )
 from libcst.metadata.scope_provider import ScopeVisitor
 
+from transforms._node_checks import plain_node_checks
+
+# LibCST node classes are ABCs, whose `isinstance` is slow: answer from the hierarchy.
+plain_node_checks()
+
 _N = TypeVar("_N", bound=cst.CSTNode)
 _V = TypeVar("_V")
+_K = TypeVar("_K")
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 RESERVED_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | BUILTIN_NAMES
@@ -399,22 +406,25 @@ class ModuleInfo:
         self.wrapper = wrapper
         self.module = wrapper.module
         self.nodes: list[cst.CSTNode] = []
-        self.parents: dict[cst.CSTNode, cst.CSTNode] = {}
+        # Keyed by id (the analysis holds every node of its tree, so ids are not reused):
+        # LibCST's `__hash__` of a node is a Python call, and these are asked of nearly
+        # every node.
+        self.parents: dict[int, cst.CSTNode] = {}
         # The nearest enclosing `def` and whether inside a class, found on the way down:
         # transforms ask both of nearly every node.
-        self._function: dict[cst.CSTNode, cst.FunctionDef] = {}
-        self._in_class: set[cst.CSTNode] = set()
+        self._function: dict[int, cst.FunctionDef] = {}
+        self._in_class: set[int] = set()
         _Frame = tuple[cst.CSTNode, cst.CSTNode | None, cst.FunctionDef | None, bool]
         stack: list[_Frame] = [(self.module, None, None, False)]
         while stack:
             node, parent, func, in_class = stack.pop()
             self.nodes.append(node)
             if parent is not None:
-                self.parents[node] = parent
+                self.parents[id(node)] = parent
             if func is not None:
-                self._function[node] = func
+                self._function[id(node)] = func
             if in_class:
-                self._in_class.add(node)
+                self._in_class.add(id(node))
             role = _type_role(type(node), _SCOPE_ROLES)
             inner = cast(cst.FunctionDef, node) if role is cst.FunctionDef else func
             inner_class = in_class or role is cst.ClassDef
@@ -444,6 +454,15 @@ class ModuleInfo:
         result: _V = self._derived[compute]
         return result
 
+    def derived_with(self, compute: Callable[[ModuleInfo, _K], _V], argument: _K) -> _V:
+        """`compute(self, argument)`, computed once per analysis and `argument` (hashable):
+        for figures that several transforms read with the same options."""
+        key = (compute, argument)
+        if key not in self._derived:
+            self._derived[key] = compute(self, argument)
+        result: _V = self._derived[key]
+        return result
+
     @property
     def scopes(self) -> Mapping[cst.CSTNode, Scope | None]:
         """LibCST scope of every node (resolved on first use: it is the costly part)."""
@@ -453,23 +472,23 @@ class ModuleInfo:
 
     def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
         """The parent of `node`, or None for the module."""
-        return self.parents.get(node)
+        return self.parents.get(id(node))
 
     def ancestors(self, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         """The ancestors of `node`, nearest first."""
-        current = self.parents.get(node)
+        current = self.parents.get(id(node))
         while current is not None:
             yield current
-            current = self.parents.get(current)
+            current = self.parents.get(id(current))
 
     def enclosing_function(self, node: cst.CSTNode) -> cst.FunctionDef | None:
         """The nearest `def` around `node` (lambdas are not counted), or None."""
-        return self._function.get(node)
+        return self._function.get(id(node))
 
     def in_class(self, node: cst.CSTNode) -> bool:
         """Whether `node` is inside a class body and not inside one of its methods' bodies
         (a method's body is a function's like any other)."""
-        return node in self._in_class
+        return id(node) in self._in_class
 
     def is_builtin(self, name: str) -> bool:
         """Whether `name` is a builtin the module never rebinds (so a call to it is known)."""
@@ -689,10 +708,13 @@ def _binds_directly(node: cst.CSTNode) -> set[str]:
 def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Every node under `root` (itself included), in source order."""
     stack: list[cst.CSTNode] = [root]
+    known = _CHILDREN.get  # `children`, inlined for the nodes already listed (most)
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(children(node)))
+        entry = known(id(node))
+        kids = entry[1] if entry is not None and entry[0] is node else children(node)
+        stack.extend(reversed(kids))
 
 
 def variable_names(node: cst.CSTNode) -> list[cst.Name]:
@@ -860,6 +882,39 @@ def keep_parens(original: cst.BaseExpression, new: cst.BaseExpression) -> cst.Ba
     if before and not (before.isalnum() or before == "_") and (after.isalnum() or after == "_"):
         return parenthesize(new)
     return new
+
+
+class _Respelling(CodegenState):
+    """LibCST's printer state, spelling the `Name` nodes listed in `spellings` (by id)
+    otherwise: a name prints its value as one token, after the tokens of its opening
+    parentheses (none of which can equal an identifier)."""
+
+    def __init__(self, module: cst.Module, spellings: Mapping[int, str]) -> None:
+        super().__init__(
+            default_indent=module.default_indent, default_newline=module.default_newline
+        )
+        self.spellings = spellings
+        self.pending: tuple[str, str] | None = None
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        spelling = self.spellings.get(id(node))
+        if spelling is not None and type(node) is cst.Name:
+            self.pending = (node.value, spelling)
+
+    def add_token(self, value: str) -> None:
+        if self.pending is not None and value == self.pending[0]:
+            value = self.pending[1]
+            self.pending = None
+        self.tokens.append(value)
+
+
+def code_respelled(module: cst.Module, node: cst.CSTNode, spellings: Mapping[int, str]) -> str:
+    """`module.code_for_node(node)` with each `Name` node whose id is in `spellings` spelled
+    as given: the code of a copy of `node` with those names changed, without building the
+    copy (a test compares both)."""
+    state = _Respelling(module, spellings)
+    node._codegen(state)
+    return "".join(state.tokens)
 
 
 def strip_parens(expr: cst.BaseExpression) -> cst.BaseExpression:
@@ -1172,6 +1227,20 @@ def small_statements(stmt: cst.BaseStatement) -> Sequence[cst.BaseSmallStatement
     return ()
 
 
+def single_small(stmt: cst.CSTNode | None) -> cst.BaseSmallStatement | None:
+    """The small statement of a statement line that holds exactly one."""
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        return stmt.body[0]
+    return None
+
+
+def only_small(block: cst.BaseSuite) -> cst.BaseSmallStatement | None:
+    """The one small statement of an indented block of one statement line, else None."""
+    if not isinstance(block, cst.IndentedBlock) or len(block.body) != 1:
+        return None
+    return single_small(block.body[0])
+
+
 def block_statements(body: cst.BaseSuite) -> Sequence[cst.BaseStatement]:
     """The statements of an indented block (a one-line suite gives none)."""
     if isinstance(body, cst.IndentedBlock):
@@ -1403,10 +1472,14 @@ def bound_before(stmt: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo) -> 
                 if item.asname is not None:
                     bound |= target_names(item.asname.name) or set()
         node = parent
-    deleted = {
+    return bound - info.derived_with(_deleted_names, func)
+
+
+def _deleted_names(info: ModuleInfo, func: cst.FunctionDef) -> frozenset[str]:
+    """Names a `del` anywhere in `func` deletes (once per function of an analysis)."""
+    return frozenset(
         name
         for sub in walk(func)
         if isinstance(sub, cst.Del)
         for name in (target_names(sub.target) or set())
-    }
-    return bound - deleted
+    )

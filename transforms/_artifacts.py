@@ -38,7 +38,20 @@ does not (each kind is counted in both, and reported when the variant has more):
   or swap negated a test; a person writes `a < b and c > a`, or keeps the original test
   (De Morgan's `not (len(s) <= n and c not in t)` inverts only exact comparisons);
 - "generic helper name": a new function named for nothing it does (`compute`, `is_valid`,
-  `check_x`, `loop_step`).
+  `check_x`, `loop_step`);
+- "argument-named helper": a new function whose name spells one of its parameters
+  (`is_xs_above_c(xs, c)`, `update_prev_and_cur(prev, cur)`) or a variable of the original
+  that the variant renamed (`slice_text(s)` once `text` is `s`): a helper is named for what
+  it computes, and a word for the kind of value it reads (`text`, `count`,
+  `transforms._helper_names.ROLE_WORDS`) is no argument's name;
+- "negated comparisons": `not` over an `and`/`or` of comparisons that each invert exactly
+  (`not (len(s) <= j or s[j] == c)`, `==`/`!=`, or an order comparison of ints or strs),
+  which a person writes `j < len(s) and s[j] != c`;
+- "bool branch on a call": `if g(x): return True` then `return False` (or the reverse,
+  or `if not g(x)`), around a call that already gives the bool a person would return;
+- "else after continue": `if c: ... continue` followed by `else:`, the rest of a loop
+  body wrapped in an `else` that the `continue` already makes (`if done: break` / `else:`
+  is left alone: it is what swapping a natural `if ...: ... else: break` gives).
 
 Only `distractor` variants may have them; the test over all CRUXEval problems and
 `bench/naturalness.py` use this module to check it.
@@ -47,6 +60,7 @@ Only `distractor` variants may have them; the test over all CRUXEval problems an
 from __future__ import annotations
 
 import ast
+import builtins
 import keyword
 import re
 import tokenize
@@ -58,6 +72,7 @@ from transforms._analysis import (
     _STR_RESULT_METHODS,
     comment_mentions,
 )
+from transforms._helper_names import ROLE_WORDS
 from transforms._metrics import generated_tokens
 
 __all__ = [
@@ -84,6 +99,10 @@ ARTIFACT_KINDS: tuple[str, ...] = (
     "alias assignment",
     "negated condition",
     "generic helper name",
+    "argument-named helper",
+    "negated comparisons",
+    "bool branch on a call",
+    "else after continue",
 )
 
 _GENERIC_HELPERS = re.compile(
@@ -159,6 +178,74 @@ def _unordered(node: ast.expr) -> bool:
     )
 
 
+def _invertible(node: ast.expr) -> bool:
+    """A comparison a person would write inverted rather than negate: `==`/`!=`, or an
+    order comparison with an int or str side (`len(s) <= j`)."""
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return False
+    if isinstance(node.ops[0], ast.Eq | ast.NotEq):
+        return True
+    return isinstance(node.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE) and not _unordered(node)
+
+
+_KIND_WORDS = frozenset(ROLE_WORDS.values())
+# Names no variable of the original had: a builtin's or a method's (`strip` of `t.strip()`,
+# which a rewrite may replace by `lstrip().rstrip()`, still names what `strip_text` does).
+_NOT_VARIABLES = frozenset(
+    {*dir(builtins), *dir(str), *dir(list), *dir(dict), *dir(set), *dir(tuple), *dir(int)}
+)
+
+
+def _argument_named(func: ast.FunctionDef, leaked: set[str]) -> bool:
+    """Whether a function's name spells one of its parameters, or one of `leaked` (names
+    the original had and the variant lost), words for kinds of value aside."""
+    words = func.name.split("_")
+    params = [a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)]
+    for name in [*params, *(leaked - _NOT_VARIABLES)]:
+        if name in _KIND_WORDS or not name.strip("_"):
+            continue
+        spelled = name.strip("_").split("_")
+        size = len(spelled)
+        if any(words[i : i + size] == spelled for i in range(len(words) - size + 1)):
+            return True
+    return False
+
+
+def _returns_bool(stmt: ast.stmt | None) -> bool | None:
+    if (
+        isinstance(stmt, ast.Return)
+        and isinstance(stmt.value, ast.Constant)
+        and isinstance(stmt.value.value, bool)
+    ):
+        return stmt.value.value
+    return None
+
+
+def _bool_branches(tree: ast.Module) -> int:
+    """`if <call>: return B` then (`else:`) `return not B`, the call maybe under a `not`."""
+    count = 0
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            for i, stmt in enumerate(block):
+                if not isinstance(stmt, ast.If) or len(stmt.body) != 1:
+                    continue
+                test = stmt.test.operand if _is_not(stmt.test) else stmt.test  # type: ignore[attr-defined]
+                if not isinstance(test, ast.Call):
+                    continue
+                first = _returns_bool(stmt.body[0])
+                if stmt.orelse:
+                    other = stmt.orelse[0] if len(stmt.orelse) == 1 else None
+                else:
+                    other = block[i + 1] if i + 1 < len(block) else None
+                second = _returns_bool(other)
+                if first is not None and second is not None and first != second:
+                    count += 1
+    return count
+
+
 def _falsy(node: ast.expr) -> bool:
     try:
         return not eval(compile(ast.Expression(node), "<test>", "eval"), {"__builtins__": {}})
@@ -169,7 +256,16 @@ def _falsy(node: ast.expr) -> bool:
 def _kind(node: ast.AST) -> str | None:
     """The artifact kind `node` is, if any (comments aside)."""
     if isinstance(node, ast.If | ast.IfExp):
-        return "constant test" if _literal_only(node.test) else None
+        if _literal_only(node.test):
+            return "constant test"
+        if (
+            isinstance(node, ast.If)
+            and node.orelse
+            and not (len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If))
+            and isinstance(node.body[-1], ast.Continue)
+        ):
+            return "else after continue"
+        return None
     if isinstance(node, ast.While):
         constant_false = _literal_only(node.test) and _falsy(node.test)
         return "constant test" if constant_false else None
@@ -204,6 +300,8 @@ def _kind(node: ast.AST) -> str | None:
             return "negated comparison"
         if isinstance(inner, ast.BoolOp) and any(_unordered(v) for v in inner.values):
             return "negated condition"
+        if isinstance(inner, ast.BoolOp) and all(_invertible(v) for v in inner.values):
+            return "negated comparisons"
     if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp):
         (first, *rest) = node.generators
         if (
@@ -352,13 +450,23 @@ def count_artifacts(code: str, identifiers: set[str] | None = None) -> Counter[s
         tree = ast.parse(code)
     except (SyntaxError, ValueError):
         return counts
+    named: set[str] = set()  # names, parameters and function names (one walk for all)
     for node in ast.walk(tree):
         kind = _kind(node)
         if kind is not None:
             counts[kind] += 1
+        if isinstance(node, ast.Name):
+            named.add(node.id)
+        elif isinstance(node, ast.arg):
+            named.add(node.arg)
+        elif isinstance(node, ast.FunctionDef):
+            named.add(node.name)
     counts["parenthesized call"] += _parenthesized_calls(code)
+    counts["bool branch on a call"] += _bool_branches(tree)
     counts["alias assignment"] += _aliases(tree)
     if identifiers is not None:
+        comments, names = _comments_and_names(code)
+        leaked = identifiers - names - set(keyword.kwlist)
         for stmt in tree.body:
             if not isinstance(stmt, ast.FunctionDef) or stmt.name in identifiers:
                 continue
@@ -366,16 +474,14 @@ def count_artifacts(code: str, identifiers: set[str] | None = None) -> Counter[s
                 counts["one-operation helper"] += 1
             if _GENERIC_HELPERS.match(stmt.name):
                 counts["generic helper name"] += 1
-        named = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-        named |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
-        named |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+            if _argument_named(stmt, leaked):
+                counts["argument-named helper"] += 1
         counts["clash suffix"] += sum(
             1
             for name in named - identifiers
             if _CLASH_SUFFIX.match(name) and name.rsplit("_", 1)[0] in named | identifiers
         )
     if identifiers:
-        comments, names = _comments_and_names(code)
         absent = identifiers - names - set(keyword.kwlist)
         for comment in comments:
             if comment_mentions(comment, absent):

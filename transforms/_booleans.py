@@ -49,10 +49,27 @@ def _is_negative_test(expr: cst.BaseExpression) -> bool:
     )
 
 
+_COMPARISONS = (
+    cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan,
+    cst.GreaterThanEqual,
+)  # fmt: skip
+
+
+def _is_inverted_comparison(expr: cst.BaseExpression) -> bool:
+    """An equality or order comparison (one operator), as `negate` inverts one."""
+    inner = strip_parens(expr)
+    return (
+        isinstance(inner, cst.Comparison)
+        and len(inner.comparisons) == 1
+        and isinstance(inner.comparisons[0].operator, _COMPARISONS)
+    )
+
+
 class DeMorgan(Transform):
     """`not (a and b)` <-> `not a or not b`; in a boolean context `a and b` ->
     `not (a' or b')` where every operand negates without a `not` (`x < 3` -> `x >= 3`,
-    `not y` -> `y`), so no double negation is ever written."""
+    `not y` -> `y`), so no double negation is ever written, and not all of them are
+    comparisons (no `not (j >= n or s[j] == c)`)."""
 
     name = "de_morgan"
     site_local = True
@@ -110,6 +127,10 @@ class DeMorgan(Transform):
             negated = [negate(o, boolean_context=True) for o in operands]
             if any(_is_not(o) or _is_negative_test(o) for o in negated):
                 return None  # `not (not a or ...)`, `not (k not in d or ...)`: a double negation
+            if all(_is_inverted_comparison(o) for o in negated):
+                # `while not (len(s) <= j or s[j] == c)`: each comparison was inverted only to
+                # be negated back; a person keeps `j < len(s) and s[j] != c`.
+                return None
             return cst.UnaryOperation(operator=cst.Not(), expression=_paren(_chain(negated, dual)))
         return None
 

@@ -14,6 +14,7 @@ from transforms._analysis import (
     in_function,
     negate,
     negates_naturally,
+    only_small,
     strip_parens,
     walk,
     wrap,
@@ -74,16 +75,10 @@ class IfElseSwap(Transform):
 
 
 def _single_small(body: cst.BaseSuite) -> cst.BaseSmallStatement | None:
-    if isinstance(body, cst.IndentedBlock):
-        if len(body.body) != 1:
-            return None
-        line = body.body[0]
-        if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
-            return None
-        return line.body[0]
+    """The one small statement of a block or of a one-line suite (`if c: x = 1`)."""
     if isinstance(body, cst.SimpleStatementSuite) and len(body.body) == 1:
         return body.body[0]
-    return None
+    return only_small(body)
 
 
 class TernaryToIf(Transform):

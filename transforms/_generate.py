@@ -411,6 +411,7 @@ class _Builder:
         self.rejected = rejected
         self.original_tokens = frozenset(tokens(code))
         self._structures: dict[str, frozenset[str]] = {}
+        self._shapes: dict[str, tuple[str, ...]] = {}
         self.original_structure = self.structure(code)
         self.seen: set[tuple[str, ...]] = {tuple(tokens(code))}
         self._memo: dict[tuple[str, str, int], LazyResult | None] = {}
@@ -422,7 +423,15 @@ class _Builder:
         and building both ask for it)."""
         found = self._structures.get(code)
         if found is None:
-            found = self._structures[code] = frozenset(normalized_tokens(code))
+            found = self._structures[code] = frozenset(self.shape(code))
+        return found
+
+    def shape(self, code: str) -> tuple[str, ...]:
+        """The identifier-normalised tokens of `code`, in order (worked out once per code:
+        growing chains compares them, ranking their sets)."""
+        found = self._shapes.get(code)
+        if found is None:
+            found = self._shapes[code] = tuple(normalized_tokens(code))
         return found
 
     def family_of(self, chain: Sequence[str]) -> Family:
@@ -611,7 +620,7 @@ def _grown(
     after its steps, as a person's rewrite would go on from its own result.
     """
     code = builder.code
-    seen = {tuple(normalized_tokens(code))}
+    seen = {builder.shape(code)}
     out: list[str] = []
     for name in chain:
         if _NOT_AFTER.get(name, frozenset()).intersection(out):
@@ -619,7 +628,7 @@ def _grown(
         result = builder.apply(code, name, salt)
         if result is None:
             continue
-        shape = tuple(normalized_tokens(result.code))
+        shape = builder.shape(result.code)
         if shape in seen and builder.family_of([name]) != "rename":
             continue
         seen.add(shape)

@@ -46,6 +46,17 @@ def _final_return(stmt: cst.BaseStatement) -> bool:
     )
 
 
+def _ends_in_loop_exit(body: cst.BaseSuite) -> bool:
+    """Whether a branch ends with `continue` or `break`."""
+    statements = _as_statements(body)
+    last = statements[-1] if statements else None
+    return (
+        isinstance(last, cst.SimpleStatementLine)
+        and bool(last.body)
+        and isinstance(last.body[-1], cst.Continue | cst.Break)
+    )
+
+
 @dataclass
 class _Site:
     block: cst.IndentedBlock
@@ -102,8 +113,8 @@ class GuardClause(Transform):
                 kinds.append("function_guard")
         elif isinstance(owner, cst.For | cst.While) and i == last:
             kinds.append("loop_guard")
-        if i < last and always_exits(stmt.body):
-            kinds.append("wrap_else")
+        if i < last and always_exits(stmt.body) and not _ends_in_loop_exit(stmt.body):
+            kinds.append("wrap_else")  # not `if c: continue` / `else: ...`: no one's style
         return kinds
 
     def rewrite_block(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Mapping
 
 import libcst as cst
 
@@ -154,6 +155,22 @@ _SAME_VALUE = frozenset(
     {"strip", "lstrip", "rstrip", "lower", "upper", "casefold", "title", "capitalize",
      "swapcase", "replace", "copy"}
 )  # fmt: skip
+# What a variable of each role (`transforms._roles`) is called in a helper's name: the kind
+# of value, which stays true whatever the variable is renamed to (no word for a "value",
+# a "function" or a "flag": nothing a name could say of them).
+ROLE_WORDS: dict[str, str] = {
+    "text": "text", "char": "char", "list": "items", "dict": "mapping", "set": "set",
+    "number": "number", "index": "index", "counter": "count", "length": "length",
+    "sequence": "seq", "key": "key", "entry": "value", "item": "item", "result": "result",
+    "keys": "keys", "largest": "largest", "smallest": "smallest",
+}  # fmt: skip
+# What an element of a container of each word is (`text[i]` is a char).
+_ELEMENT_WORDS = {
+    "text": "char", "items": "item", "mapping": "value", "seq": "item", "keys": "key",
+}  # fmt: skip
+Words = Mapping[str, str] | None
+"""Variable -> word for it (`role_words`); None: the variable's own name (for a local
+variable's name, `value_names`, which renaming renames as a variable)."""
 _CHAR_CLASSES = {
     "aeiou": "vowel",
     "aeiouAEIOU": "vowel",
@@ -162,24 +179,36 @@ _CHAR_CLASSES = {
 }
 
 
-def _word(expr: cst.BaseExpression) -> str | None:
-    """A short word for an operand: its name, the attribute or call it is, a number."""
+def _word(expr: cst.BaseExpression, words: Words) -> str | None:
+    """A short word for an operand: what its variable holds (`words`, else its name), the
+    attribute or call it is."""
     expr = strip_parens(expr)
     if isinstance(expr, cst.Name) and expr.value not in ("True", "False", "None"):
+        if words is not None:
+            return words.get(expr.value)
         word = expr.value.strip("_").lower()
         return word if len(word) > 2 else None  # `strip_p` says nothing more than `strip`
     if isinstance(expr, cst.Attribute):
         return expr.attr.value.lower()
     if isinstance(expr, cst.Subscript):
-        return _word(expr.value)
+        container = _word(expr.value, words)
+        if words is None or any(isinstance(e.slice, cst.Slice) for e in expr.slice):
+            return container
+        return _ELEMENT_WORDS.get(container or "")  # `text[i]` is a char, not the text
     if isinstance(expr, cst.Call):
         if isinstance(expr.func, cst.Name) and expr.func.value in _BUILTIN_NOUNS and expr.args:
-            inner = _word(expr.args[0].value)
+            inner = _word(expr.args[0].value, words) if words is None else None
             noun = _BUILTIN_NOUNS[expr.func.value]
             return f"{noun}_{inner}" if inner and noun == "length" else noun
         if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _SAME_VALUE:
-            return _word(expr.func.value)  # `text.strip()` is still the text
+            return _word(expr.func.value, words)  # `text.strip()` is still the text
     return None
+
+
+def role_words(roles: Mapping[str, str]) -> dict[str, str]:
+    """Variable -> the word a helper's name uses for it: what it holds (`ROLE_WORDS`), none
+    for a variable whose role says nothing ("value")."""
+    return {name: ROLE_WORDS[role] for name, role in roles.items() if role in ROLE_WORDS}
 
 
 def _names(expr: cst.CSTNode) -> set[str]:
@@ -187,10 +216,10 @@ def _names(expr: cst.CSTNode) -> set[str]:
 
 
 def _join(*parts: str | None) -> str | None:
-    words = [p for p in parts if p]
-    if not words:
+    kept = [p for p in parts if p]
+    if not kept:
         return None
-    name = re.sub(r"[^0-9a-z_]", "", "_".join(words).lower())
+    name = re.sub(r"[^0-9a-z_]", "", "_".join(kept).lower())
     name = re.sub(r"_+", "_", name).strip("_")
     if keyword.iskeyword(name) or name in ("is", "not"):
         return None
@@ -207,21 +236,21 @@ def _negated(name: str | None) -> str | None:
     return None
 
 
-def _operand(expr: cst.BaseExpression) -> str | None:
+def _operand(expr: cst.BaseExpression, words: Words) -> str | None:
     """A word for the right operand of a comparison: its word, or a small integer."""
     expr = strip_parens(expr)
     if isinstance(expr, cst.Integer) and len(expr.value) <= 4:
         return expr.value
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
-        inner = _operand(expr.expression)
+        inner = _operand(expr.expression, words)
         return _join("minus", inner) if inner and inner.isdigit() else None
-    return _word(expr)
+    return _word(expr, words)
 
 
-def _predicate(expr: cst.BaseExpression) -> str | None:
+def _predicate(expr: cst.BaseExpression, words: Words) -> str | None:
     expr = strip_parens(expr)
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
-        return _negated(_predicate(expr.expression))
+        return _negated(_predicate(expr.expression, words))
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
         method = expr.func.attr.value
         if method.startswith("is") and len(method) > 2:
@@ -235,16 +264,18 @@ def _predicate(expr: cst.BaseExpression) -> str | None:
             parts.append(node.right)
             node = strip_parens(node.left)
         parts.append(node)
-        words = [_predicate(p) for p in reversed(parts)]
-        if all(w and w.startswith("is_") for w in words[:2]):
+        asked = [_predicate(p, words) for p in reversed(parts)]
+        if any(w and w.count("_") > 1 for w in asked):
+            return None  # `is_number_above_1_or_digit` reads as no question a person asks
+        if all(w and w.startswith("is_") for w in asked[:2]):
             glue = "and" if isinstance(expr.operator, cst.And) else "or"
-            first, second = (w[3:] for w in words[:2] if w)
+            first, second = (w[3:] for w in asked[:2] if w)
             return _join("is", first, glue, second)
-        if all(words[:2]):
+        if all(asked[:2]):
             joined = _join(
-                words[0], "and" if isinstance(expr.operator, cst.And) else "or", words[1]
+                asked[0], "and" if isinstance(expr.operator, cst.And) else "or", asked[1]
             )
-            if joined and len(words) == 2:
+            if joined and len(asked) == 2:
                 return joined  # `has_name_and_is_even`
         return None  # `check_x` says nothing of what is checked
     if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1:
@@ -256,13 +287,19 @@ def _predicate(expr: cst.BaseExpression) -> str | None:
             kind = _CHAR_CLASSES.get(value) if isinstance(value, str) else None
             if kind is not None:
                 return _join("is" if op is cst.In else "is_not", kind)
-        if isinstance(right, cst.Integer) and right.value == "0" and _zero_test(left, op):
-            return _zero_test(left, op)
+        if isinstance(right, cst.Integer) and right.value == "0" and _zero_test(left, op, words):
+            return _zero_test(left, op, words)
         if isinstance(right, cst.Name) and right.value == "None":
-            return _join("is_missing" if op is cst.Is else "has", _word(left))
+            return _join("is_missing" if op is cst.Is else "has", _word(left, words))
         if op in (cst.In, cst.NotIn):
-            return _join("is" if op is cst.In else "is_not", "in", _word(right))
-        subject, other = _word(left), _operand(right)
+            return _join("is" if op is cst.In else "is_not", "in", _word(right, words))
+        if words is not None and not _literal(right):
+            # Two variables: their kinds would say `is_number_above_number`; a length
+            # against a bound says what it asks.
+            if _is_len(left) and op in (cst.GreaterThan, cst.LessThan):
+                return "is_longer_than" if op is cst.GreaterThan else "is_shorter_than"
+            return None
+        subject, other = _word(left, words), _operand(right, words)
         if op is cst.Equal:
             if isinstance(right, cst.SimpleString) and subject:
                 value = right.evaluated_value
@@ -286,7 +323,101 @@ def _predicate(expr: cst.BaseExpression) -> str | None:
     return None
 
 
-def _zero_test(left: cst.BaseExpression, op: type[cst.BaseCompOp]) -> str | None:
+def _literal(expr: cst.BaseExpression) -> bool:
+    """A number or a string written out (`3`, `-1`, `'a'`)."""
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        expr = expr.expression
+    return isinstance(expr, cst.Integer | cst.Float | cst.SimpleString)
+
+
+def _is_len(expr: cst.BaseExpression) -> bool:
+    return (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Name)
+        and expr.func.value == "len"
+        and len(expr.args) == 1
+    )
+
+
+_SEQUENCE_WORDS = frozenset({"text", "char", "items", "seq"})
+_NUMBER_WORDS = frozenset({"number", "count", "length", "index"})
+_TEXT_METHODS = (_SAME_VALUE - {"copy"}) | {"join", "format", "center", "ljust", "rjust", "zfill"}
+_SEQUENCE_CALLS = frozenset({"list", "str", "sorted", "tuple", "reversed"})
+_NUMBER_CALLS = frozenset({"len", "sum", "int", "float", "ord", "abs", "round", "max", "min"})
+
+
+def _sequence(expr: cst.BaseExpression, words: Words) -> bool:
+    """Whether `expr` is surely a str, list or tuple (a slice, a literal, `list(...)`, a
+    variable whose role is one)."""
+    expr = strip_parens(expr)
+    if isinstance(expr, cst.Subscript):
+        return any(isinstance(e.slice, cst.Slice) for e in expr.slice)
+    if isinstance(
+        expr,
+        cst.List
+        | cst.ListComp
+        | cst.Tuple
+        | cst.SimpleString
+        | cst.FormattedString
+        | cst.ConcatenatedString,
+    ):
+        return True
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
+        return expr.func.value in _SEQUENCE_CALLS
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        return expr.func.attr.value in _TEXT_METHODS  # `t.title()`: a str
+    return (
+        isinstance(expr, cst.Name)
+        and words is not None
+        and words.get(expr.value) in (_SEQUENCE_WORDS)
+    )
+
+
+def _numeric(expr: cst.BaseExpression, words: Words) -> bool:
+    """Whether `expr` is surely a number (a literal, `len(...)`, arithmetic on numbers, a
+    variable whose role is a number)."""
+    expr = strip_parens(expr)
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        expr = strip_parens(expr.expression)
+    if isinstance(expr, cst.Integer | cst.Float):
+        return True
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
+        return expr.func.value in _NUMBER_CALLS
+    if isinstance(expr, cst.BinaryOperation):
+        if isinstance(expr.operator, cst.Subtract | cst.Divide | cst.FloorDivide | cst.Power):
+            return True  # no str or list takes these
+        return _numeric(expr.left, words) or _numeric(expr.right, words)
+    return (
+        isinstance(expr, cst.Name)
+        and words is not None
+        and words.get(expr.value) in (_NUMBER_WORDS)
+    )
+
+
+def _rotates(left: cst.BaseExpression, right: cst.BaseExpression) -> bool:
+    """`xs[k:]` then `xs[:k]`: the two parts of one sequence, swapped (a rotation)."""
+    left, right = strip_parens(left), strip_parens(right)
+    if not (isinstance(left, cst.Subscript) and isinstance(right, cst.Subscript)):
+        return False
+    if not left.value.deep_equals(right.value) or len(left.slice) != 1 or len(right.slice) != 1:
+        return False
+    tail, head = left.slice[0].slice, right.slice[0].slice
+    return (
+        isinstance(tail, cst.Slice)
+        and isinstance(head, cst.Slice)
+        and tail.upper is None
+        and tail.step is None
+        and (
+            head.lower is None or (isinstance(head.lower, cst.Integer) and head.lower.value == "0")
+        )
+        and head.step is None
+        and tail.lower is not None
+        and head.upper is not None
+        and tail.lower.deep_equals(head.upper)
+    )
+
+
+def _zero_test(left: cst.BaseExpression, op: type[cst.BaseCompOp], words: Words) -> str | None:
     """A name for `left <op> 0`: what the test asks of the value, never `is_zero` for a
     test that asks something else (`i % a == 0` asks whether `i` is a multiple of `a`)."""
     if isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Modulo):
@@ -299,7 +430,7 @@ def _zero_test(left: cst.BaseExpression, op: type[cst.BaseCompOp]) -> str | None
             word = "divisible" if op is cst.Equal else "not_divisible"
             return _join("is", word, "by", divisor.value)
         multiple = "is_multiple" if op is cst.Equal else "is_not_multiple"
-        of = _word(divisor)
+        of = _word(divisor, words)
         return _join(multiple, "of", of) if of else multiple
     if (
         isinstance(left, cst.Call)
@@ -310,16 +441,20 @@ def _zero_test(left: cst.BaseExpression, op: type[cst.BaseCompOp]) -> str | None
         return "is_empty" if op is cst.Equal else "is_not_empty"
     if not isinstance(left, cst.Name | cst.Attribute | cst.Subscript):
         return None  # `a - b == 0`: a name for the difference would be a guess
-    sign = {cst.GreaterThan: "positive", cst.LessThan: "negative", cst.Equal: "zero"}
+    sign = {
+        cst.GreaterThan: "positive", cst.LessThan: "negative", cst.Equal: "zero",
+        cst.NotEqual: "nonzero", cst.GreaterThanEqual: "non_negative",
+        cst.LessThanEqual: "non_positive",
+    }  # fmt: skip
     return _join("is", sign[op]) if op in sign else None
 
 
-def _value(expr: cst.BaseExpression) -> str | None:
+def _value(expr: cst.BaseExpression, words: Words) -> str | None:
     expr = strip_parens(expr)
     if isinstance(expr, cst.Call):
         func = expr.func
         if isinstance(func, cst.Name) and func.value in _BUILTIN_NOUNS:
-            arg = _word(expr.args[0].value) if expr.args else None
+            arg = _word(expr.args[0].value, words) if expr.args else None
             if arg is None:
                 return None  # `total` alone says too little
             noun = _BUILTIN_NOUNS[func.value]
@@ -330,28 +465,30 @@ def _value(expr: cst.BaseExpression) -> str | None:
                 isinstance(e.slice, cst.Slice) for e in func.value.slice
             )
             # `text[i].swapcase()` swaps one item's case, not the text's.
-            receiver = None if element else _word(func.value)
+            receiver = None if element else _word(func.value, words)
             if receiver is None:
                 return _PARTICIPLES.get(func.attr.value) or (_join(verb, "value") if verb else None)
             # An unknown method says nothing a name can (`maketrans_text`).
             return _join(verb, receiver) if verb else None
     if isinstance(expr, cst.BinaryOperation):
+        if isinstance(expr.operator, cst.Add) and _rotates(expr.left, expr.right):
+            return "rotated"
         op_noun = _BINARY_NOUNS.get(type(expr.operator))
         right = strip_parens(expr.right)
         halved = isinstance(expr.operator, cst.FloorDivide | cst.Divide)
         if halved and isinstance(right, cst.Integer) and right.value == "2":
-            return _join("half_of", _word(expr.left))
+            return _join("half_of", _word(expr.left, words))
         if isinstance(expr.operator, cst.Modulo) and isinstance(right, cst.Integer):
-            return _join(_word(expr.left), "mod", right.value)
+            return _join(_word(expr.left, words), "mod", right.value)
         left = strip_parens(expr.left)
         if isinstance(expr.operator, cst.Add) and (
             isinstance(left, cst.SimpleString | cst.FormattedString)
             or isinstance(right, cst.SimpleString | cst.FormattedString)
         ):
-            return _join("build", _word(left) or _word(right) or "text")
-        return _join(op_noun, _word(expr.left)) if op_noun else None
+            return _join("build", _word(left, words) or _word(right, words) or "text")
+        return _join(op_noun, _word(expr.left, words)) if op_noun else None
     if isinstance(expr, cst.Subscript):
-        inner = _word(expr.value)
+        inner = _word(expr.value, words)
         slice_ = expr.slice[0].slice if len(expr.slice) == 1 else None
         if isinstance(slice_, cst.Slice):
             if _reverses(slice_):
@@ -359,16 +496,16 @@ def _value(expr: cst.BaseExpression) -> str | None:
             return _join("part_of", inner)
         return _join(inner, "at") if inner else None
     if isinstance(expr, cst.IfExp):
-        return _join("pick", _word(expr.body) or _word(expr.orelse))
+        return _join("pick", _word(expr.body, words) or _word(expr.orelse, words))
     return None
 
 
-def _verb_phrase(expr: cst.BaseExpression) -> str | None:
+def _verb_phrase(expr: cst.BaseExpression, words: Words) -> str | None:
     """What a helper returning `expr` does: `count_items`, `combine_text`, `slice_text`."""
     expr = strip_parens(expr)
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
         func = expr.func.value
-        arg = _word(expr.args[0].value) if expr.args else None
+        arg = _word(expr.args[0].value, words) if expr.args else None
         if arg is None or func not in _BUILTIN_NOUNS:
             return None
         if func in _CONVERSIONS:
@@ -380,18 +517,18 @@ def _verb_phrase(expr: cst.BaseExpression) -> str | None:
         left = strip_parens(expr.left)
         halved = isinstance(expr.operator, cst.FloorDivide | cst.Divide)
         if halved and isinstance(right, cst.Integer) and right.value == "2":
-            return _join("halve", _word(left) or "value")
+            return _join("halve", _word(left, words) or "value")
         if isinstance(expr.operator, cst.Modulo):
             if isinstance(left, cst.SimpleString | cst.ConcatenatedString):
-                return _join("format", _word(right) or "text")  # `'%s!' % name`
-            if isinstance(right, cst.Integer) and _word(left):
-                return _join(_word(left), "mod", right.value)
+                return _join("format", _word(right, words) or "text")  # `'%s!' % name`
+            if isinstance(right, cst.Integer) and _word(left, words):
+                return _join(_word(left, words), "mod", right.value)
             return "compute_remainder"
         if isinstance(expr.operator, cst.Add) and (
             isinstance(left, cst.SimpleString | cst.FormattedString)
             or isinstance(right, cst.SimpleString | cst.FormattedString)
         ):
-            return _join("build", _word(left) or _word(right) or "text")
+            return _join("build", _word(left, words) or _word(right, words) or "text")
         if (
             isinstance(expr.operator, cst.Subtract)
             and isinstance(right, cst.Integer)
@@ -401,8 +538,17 @@ def _verb_phrase(expr: cst.BaseExpression) -> str | None:
             and left.func.value == "len"
         ):
             return "last_index"  # not `subtract_from_length_jumps`
+        if _rotates(left, right) and isinstance(expr.operator, cst.Add):
+            return "rotate"  # `a[k:] + a[:k]`: no sum
+        subject = _word(left, words)
+        sequences = [side for side in (left, right) if _sequence(side, words)]
+        if sequences and isinstance(expr.operator, cst.Multiply):
+            repeated = _word(sequences[0], words)  # `ch * n`, `[0] * n`: a repetition
+            return _join("repeat", repeated) if repeated else None
+        if sequences and isinstance(expr.operator, cst.Add):
+            # `+` on sequences joins them: `combine_text`, never a `compute_sum`.
+            return _join("combine", subject) if subject else None
         verb = _BINARY_VERBS.get(type(expr.operator))
-        subject = _word(left)
         if verb is None:
             return None
         if isinstance(expr.operator, cst.Add) and isinstance(right, cst.Integer):
@@ -410,10 +556,12 @@ def _verb_phrase(expr: cst.BaseExpression) -> str | None:
             return _join("next", subject) if subject and right.value == "1" else None
         if subject is None:
             result = _BINARY_RESULTS.get(type(expr.operator))
+            if not _numeric(expr, words):
+                return None  # `a + b` of unknown values may join two lists: no `compute_sum`
             return _join("compute", result) if result else None
         return _join(verb, subject)
     if isinstance(expr, cst.Subscript):
-        inner = _word(expr.value)
+        inner = _word(expr.value, words)
         slice_ = expr.slice[0].slice if len(expr.slice) == 1 else None
         if isinstance(slice_, cst.Slice):
             if _reverses(slice_):
@@ -421,32 +569,47 @@ def _verb_phrase(expr: cst.BaseExpression) -> str | None:
             return _join("slice", inner) if inner else None
         return _join("pick_from", inner) if inner else None
     if isinstance(expr, cst.IfExp):
-        chosen = _word(expr.body) or _word(expr.orelse)
+        chosen = _word(expr.body, words) or _word(expr.orelse, words)
         return _join("choose", chosen) if chosen else None  # `choose` alone says nothing
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
         method = expr.func.attr.value
         if method.startswith("is") and len(method) > 2 and method[2:].isalpha():
             return _join("is", method[2:])  # `text[a:b].isascii()`: `is_ascii`, a question
-    return _value(expr)  # a method call: `split_text`, `replace_in_text`
+    return _value(expr, words)  # a method call: `split_text`, `replace_in_text`
 
 
-def expression_helper_names(expr: cst.BaseExpression, predicate: bool) -> list[str]:
+def expression_helper_names(
+    expr: cst.BaseExpression, predicate: bool, roles: Mapping[str, str]
+) -> list[str]:
     """Candidate names for a helper that returns `expr`, best first (may be empty): a
-    question for a predicate, a verb phrase for a computation."""
-    found = _predicate(expr) if predicate else _verb_phrase(expr)
+    question for a predicate, a verb phrase for a computation.
+
+    Args:
+        expr: the expression the helper returns.
+        predicate: whether it is a test (named as a question).
+        roles: variable -> its role (`transforms._roles`); a variable is named by what it
+            holds (`ROLE_WORDS`), never by its own name, which the helper's name would spell
+            as the argument it reads (`is_xs_above_c`) and leak or contradict after renaming.
+    """
+    words = role_words(roles)
+    found = _predicate(expr, words) if predicate else _verb_phrase(expr, words)
     return [found] if found else []
 
 
 def value_names(expr: cst.BaseExpression) -> list[str]:
     """Candidate names for a variable holding the value of `expr` (`length_of_items`,
     `split_text`), best first (may be empty)."""
-    found = _value(expr)
+    found = _value(expr, None)
     return [found] if found else []
 
 
-def loop_helper_names(loop: cst.For | cst.While, returns: list[str]) -> list[str]:
+def loop_helper_names(
+    loop: cst.For | cst.While, returns: list[str], roles: Mapping[str, str]
+) -> list[str]:
     """Candidate names for a helper holding a loop body: what it updates (`update_count`,
-    `add_to_result`), or the loop variable it handles (`handle_char`)."""
+    `add_to_result`), or the loop variable it handles (`handle_char`), each variable named
+    by its role (`roles`, as in `expression_helper_names`)."""
+    words = role_words(roles)
     appended: list[str] = []
     for node in walk(loop.body):
         if (
@@ -454,7 +617,7 @@ def loop_helper_names(loop: cst.For | cst.While, returns: list[str]) -> list[str
             and isinstance(node.func, cst.Attribute)
             and node.func.attr.value in ("append", "extend", "add", "insert")
         ):
-            word = _word(node.func.value)
+            word = _word(node.func.value, words)
             if word:
                 appended.append(word)
     names: list[str] = []
@@ -484,13 +647,17 @@ def loop_helper_names(loop: cst.For | cst.While, returns: list[str]) -> list[str
         if isinstance(n, cst.AugAssign) and isinstance(n.target, cst.Name)
     }
     kept = [r for r in returns if r not in stepped and (len(returns) <= 2 or r in read_back)]
-    words = [_word(cst.Name(r)) for r in kept]  # not `update_i` or `update_a_and_b`
-    if len(kept) == 1 and words[0]:
-        names.append(_join("update", words[0]) or "")
-    elif len(kept) == 2 and all(words):
-        names.append(_join("update", words[0], "and", words[1]) or "")
-    if isinstance(loop, cst.For) and isinstance(loop.target, cst.Name):
-        handled = _word(loop.target)  # not `handle_i`
+    said = [_word(cst.Name(r), words) for r in kept]  # not `update_i` or `update_a_and_b`
+    if len(kept) == 1 and said[0]:
+        names.append(_join("update", said[0]) or "")
+    elif len(kept) == 2 and all(said) and said[0] != said[1]:
+        names.append(_join("update", said[0], "and", said[1]) or "")
+    if (
+        isinstance(loop, cst.For)
+        and isinstance(loop.target, cst.Name)
+        and loop.target.value in _names(loop.body)  # not `handle_index` of an unused `i`
+    ):
+        handled = _word(loop.target, words)  # not `handle_i`
         names.append(_join("handle", handled) or "" if handled else "")
     return [n for n in names if n]
 

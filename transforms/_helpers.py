@@ -16,10 +16,11 @@ not moved.
 from __future__ import annotations
 
 import io
+import random
 import tokenize
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import libcst as cst
 from libcst.metadata import (
@@ -35,6 +36,7 @@ from transforms._analysis import (
     block_statements,
     bound_before,
     bound_names,
+    code_respelled,
     contains,
     count_refs,
     keep_parens,
@@ -47,6 +49,7 @@ from transforms._analysis import (
 )
 from transforms._base import Transform
 from transforms._helper_names import expression_helper_names, loop_helper_names
+from transforms._rename import guess_roles
 
 
 def _statement_of(node: cst.CSTNode, info: ModuleInfo) -> cst.CSTNode | None:
@@ -158,6 +161,25 @@ class _Extract(Transform):
     helper: cst.FunctionDef
     func: cst.FunctionDef
 
+    uses_calls: ClassVar[bool] = True
+    """The variant generator passes the problem's calls: their argument types tell what
+    the variables a helper's name speaks of hold (`transforms._roles`)."""
+
+    def __init__(self, rng: random.Random, *, calls: Sequence[str] = ()) -> None:
+        """Create the transform; `calls` are the calls the code runs with, if known."""
+        super().__init__(rng)
+        self.calls = tuple(calls)
+        self._roles: tuple[cst.Module, dict[str, str]] | None = None
+
+    def roles(self, info: ModuleInfo) -> dict[str, str]:
+        """What each variable of the module holds, as the renaming styles guess it: a
+        helper's name speaks of the kind of value (`text`, `count`), never of the variable's
+        own name, which renaming would change."""
+        if self._roles is None or self._roles[0] is not info.module:
+            names = {n.value for n in info.names.references}
+            self._roles = (info.module, guess_roles(info.module, names, self.calls))
+        return self._roles[1]
+
     def module_functions(self, info: ModuleInfo) -> list[cst.FunctionDef]:
         """Module-level functions and the methods of module-level classes (helpers are
         added next to them: before the function, or before the method's class)."""
@@ -227,6 +249,38 @@ def _worth_a_helper(expr: cst.BaseExpression, func: cst.FunctionDef, info: Modul
     if isinstance(parent, cst.While) and parent.test is expr:
         return False
     return _operations(expr) >= 2
+
+
+def _returned_bool(stmt: cst.CSTNode | None) -> bool | None:
+    """B of a `return B` line (B True or False), else None."""
+    if isinstance(stmt, cst.IndentedBlock) and len(stmt.body) == 1:
+        stmt = stmt.body[0]
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
+        return None
+    small = stmt.body[0]
+    value = small.value if isinstance(small, cst.Return) else None
+    if isinstance(value, cst.Name) and value.value in ("True", "False"):
+        return value.value == "True"
+    return None
+
+
+def _returns_its_bool(expr: cst.BaseExpression, info: ModuleInfo) -> bool:
+    """Whether `expr` is the test of `if <expr>: return B` then `return not B`: a helper
+    call there would branch on a bool only to return it (`if is_x(a): return True`)."""
+    branch = info.parent(expr)
+    if not isinstance(branch, cst.If) or branch.test is not expr:
+        return False
+    first = _returned_bool(branch.body)
+    if first is None:
+        return False
+    if isinstance(branch.orelse, cst.Else):
+        return _returned_bool(branch.orelse.body) is (not first)
+    block = info.parent(branch)
+    siblings = list(getattr(block, "body", ()))
+    index = next((i for i, s in enumerate(siblings) if s is branch), None)
+    if index is None or index + 1 >= len(siblings):
+        return False
+    return _returned_bool(siblings[index + 1]) is (not first)
 
 
 def _chain_prefix(expr: cst.BaseExpression, info: ModuleInfo) -> bool:
@@ -328,27 +382,10 @@ class _ExprSite:
     args: list[list[str]]  # what each occurrence's call passes for `params`
 
 
-class _Blank(cst.CSTTransformer):
-    """Replaces the function's local variables with `_`: expressions of one shape (`i % a
-    == 0`, `i % b == 0`) read the same."""
-
-    def __init__(self, local: set[str], names: set[int]) -> None:
-        super().__init__()
-        self.local = local
-        self.names = names
-
-    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
-        if id(original_node) in self.names and original_node.value in self.local:
-            return updated_node.with_changes(value="_")
-        return updated_node
-
-
 def _shape(expr: cst.BaseExpression, local: set[str], info: ModuleInfo) -> str:
     """The code of `expr` with the function's locals blanked out."""
-    names = {id(n) for n in variable_names(expr)}
-    blanked = strip_parens(expr).visit(_Blank(local, names))
-    assert isinstance(blanked, cst.CSTNode)
-    return info.module.code_for_node(blanked)
+    blanks = {id(n): "_" for n in variable_names(expr) if n.value in local}
+    return code_respelled(info.module, strip_parens(expr), blanks)
 
 
 def _nested_bindings(func: cst.FunctionDef) -> set[str]:
@@ -465,12 +502,15 @@ class ExtractHelperExpr(_Extract):
             return None
         if _chain_prefix(expr, info) or not _worth_a_helper(expr, func, info):
             return None
+        if _returns_its_bool(expr, info):
+            return None
         if "\n" in info.module.code_for_node(expr):
             return None
         if not any(isinstance(n, cst.Name) for n in walk(expr)):
             return None
         taken = info.names.identifiers
-        names = [n for n in expression_helper_names(expr, _is_predicate(expr)) if n not in taken]
+        found = expression_helper_names(expr, _is_predicate(expr), self.roles(info))
+        names = [n for n in found if n not in taken]
         if not names:
             return None
         classified = _Classified(expr, func, info)
@@ -553,7 +593,8 @@ class ExtractLoopBody(_Extract):
         (`loop_step` says nothing)."""
         self.func = site.func
         fresh = FreshNames(info.names.identifiers)
-        named = [n for n in loop_helper_names(site.loop, site.returns) if fresh.is_free(n)]
+        options = loop_helper_names(site.loop, site.returns, self.roles(info))
+        named = [n for n in options if fresh.is_free(n)]
         self.helper_name = fresh.choose(named, self.rng)
         return True
 
@@ -619,7 +660,7 @@ class ExtractLoopBody(_Extract):
             or (name not in fresh and not _assigned_before_read(body, name))
         ]
         taken = info.names.identifiers
-        if all(n in taken for n in loop_helper_names(loop, returns)):
+        if all(n in taken for n in loop_helper_names(loop, returns, self.roles(info))):
             return None
         return _LoopSite(loop=loop, func=func, params=params, returns=returns)
 

@@ -46,6 +46,7 @@ from transforms._analysis import (
     may_raise,
     mutation_free,
     name_values,
+    only_small,
     strip_parens,
     subscript_index,
     target_names,
@@ -208,16 +209,6 @@ class LenToTruth(_ExpressionIdiom):
 # -- membership test -> dict.get / dict.setdefault ----------------------------------------------
 
 
-def _only_small(block: cst.BaseSuite) -> cst.BaseSmallStatement | None:
-    """The one small statement of an indented block of one line, else None."""
-    if not isinstance(block, cst.IndentedBlock) or len(block.body) != 1:
-        return None
-    stmt = block.body[0]
-    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
-        return None
-    return stmt.body[0]
-
-
 def _is_item(expr: cst.BaseExpression, mapping: str, key: str) -> bool:
     """Whether `expr` is `mapping[key]` (key compared as code)."""
     index = subscript_index(expr, mapping)
@@ -299,12 +290,12 @@ class MembershipToGet(_ExpressionIdiom):
             return None
         mapping, key, negated = found
         text = _code(key)
-        present = _only_small(node.body)
+        present = only_small(node.body)
         absent: cst.BaseSmallStatement | None = None
         if node.orelse is not None:
             if not isinstance(node.orelse, cst.Else):
                 return None
-            absent = _only_small(node.orelse.body)
+            absent = only_small(node.orelse.body)
             if absent is None:
                 return None
         if negated:

@@ -32,6 +32,7 @@ from transforms._analysis import (
     count_refs,
     name_values,
     param_names,
+    single_small,
     walk,
 )
 from transforms._base import Transform
@@ -169,13 +170,6 @@ def statements(body: cst.BaseSuite) -> list[cst.BaseStatement]:
     return [cst.SimpleStatementLine(body=list(body.body))]
 
 
-def single_small(stmt: cst.CSTNode | None) -> cst.BaseSmallStatement | None:
-    """The small statement of a statement line that holds exactly one."""
-    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
-        return stmt.body[0]
-    return None
-
-
 def added_to(stmt: cst.CSTNode, acc: str) -> cst.BaseExpression | None:
     """`e` when `stmt` is a statement line that is exactly `acc += e`."""
     small = single_small(stmt)
@@ -187,13 +181,6 @@ def added_to(stmt: cst.CSTNode, acc: str) -> cst.BaseExpression | None:
     ):
         return small.value
     return None
-
-
-def only_small(block: cst.BaseSuite) -> cst.BaseSmallStatement | None:
-    """The one small statement of an indented block of one statement line, else None."""
-    if not isinstance(block, cst.IndentedBlock) or len(block.body) != 1:
-        return None
-    return single_small(block.body[0])
 
 
 def bool_return(stmt: cst.CSTNode) -> bool | None:

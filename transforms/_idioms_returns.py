@@ -1,7 +1,8 @@
 """`idiom` rewrites between returning a condition and branching on it.
 
 - `idiom_return_branch`: `return a < b` -> `if a < b: return True` + `return False`, for a
-  condition whose value is always a bool (a comparison, `not`, a str `is...()` test...);
+  condition whose value is always a bool (a comparison, `not`, an `and`/`or` of such),
+  never around a call (`s.isdigit()`, a helper's `is_vowel(c)`), which already gives it;
 - `idiom_branch_return`: the reverse: `if c: return True` + `return False` -> `return c`
   (`return bool(c)` when `c` may not be a bool), and `if c: return False` + `return True`
   -> `return not c`.
@@ -61,6 +62,17 @@ def is_bool_valued(expr: cst.BaseExpression, info: ModuleInfo) -> bool:
     return False
 
 
+def _bool_of(call: cst.Call) -> bool:
+    """`bool(x)`: branched on as `if x:`."""
+    return (
+        isinstance(call.func, cst.Name)
+        and call.func.value == "bool"
+        and len(call.args) == 1
+        and not call.args[0].star
+        and call.args[0].keyword is None
+    )
+
+
 def _returns(value: str) -> cst.SimpleStatementLine:
     return line(cst.Return(value=cst.Name(value)))
 
@@ -85,6 +97,12 @@ class ReturnConditionToBranch(IdiomRewrite):
         value = found[1]
         if isinstance(value, cst.Name) or not is_bool_valued(value, info):
             return None
+        tested = strip_parens(value)
+        if isinstance(tested, cst.UnaryOperation) and isinstance(tested.operator, cst.Not):
+            tested = strip_parens(tested.expression)
+        unwrapped = isinstance(tested, cst.Call) and _bool_of(tested)
+        if isinstance(tested, cst.Call) and not unwrapped:
+            return None  # `if s.isdigit(): return True`: the call already gives the bool
         assert isinstance(node, cst.SimpleStatementLine)
         return node
 
@@ -95,14 +113,7 @@ class ReturnConditionToBranch(IdiomRewrite):
         small = updated_node.body[0]
         assert isinstance(small, cst.Return) and small.value is not None
         test = strip_parens(small.value)
-        if (
-            isinstance(test, cst.Call)
-            and isinstance(test.func, cst.Name)
-            and test.func.value == "bool"
-            and len(test.args) == 1
-            and not test.args[0].star
-            and test.args[0].keyword is None
-        ):
+        if isinstance(test, cst.Call) and _bool_of(test):
             test = strip_parens(test.args[0].value)  # `if bool(s):` is `if s:`
         branch = cst.If(
             test=test,

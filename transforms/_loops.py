@@ -130,8 +130,11 @@ class ForToWhile(Transform):
                 self.index_name = fresh.choose(["i", "idx", "index", "pos"], self.rng)
             self.holder_name = None
             if not chosen.direct:
-                holder = self.rng.choice(["items", "values", "seq", "elements"])
-                self.holder_name = fresh.choose([holder], self.rng)
+                holders = ["items", "values", "seq", "elements"]
+                holder = self.rng.choice(holders)
+                # Another of the usual names before a `new_items` next to `items`.
+                free = [h for h in [holder, *holders] if fresh.is_free(h)]
+                self.holder_name = fresh.take(free[0]) if free else fresh.choose([holder], self.rng)
         else:
             if chosen.form == "hidden":
                 self.index_name = fresh.choose(["idx", "index", "pos", "cursor"], self.rng)

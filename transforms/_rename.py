@@ -45,6 +45,7 @@ from transforms._analysis import (
     resolves_locally,
 )
 from transforms._base import Family, Transform
+from transforms._helper_names import ROLE_WORDS
 from transforms._roles import argument_types, infer_roles, unambiguous_hints
 
 # Names a person would write for a variable of each role (the usual short and long ones).
@@ -53,6 +54,9 @@ _DESCRIPTIVE: dict[str, list[str]] = {
     "counter": ["count", "n", "total", "cnt"],
     "text": ["text", "s", "string", "word"],
     "list": ["items", "arr", "values", "lst", "elements"],
+    "keys": ["keys", "key_list"],
+    "largest": ["largest", "biggest", "max_val"],
+    "smallest": ["smallest", "lowest", "min_val"],
     "dict": ["d", "mapping", "table", "lookup"],
     "set": ["seen", "unique", "visited", "members"],
     "number": ["n", "num", "x", "value", "k"],
@@ -74,6 +78,9 @@ _ABBREVIATED: dict[str, list[str]] = {
     "counter": ["cnt", "num", "tot"],
     "text": ["txt", "s", "t"],
     "list": ["lst", "arr", "vals"],
+    "keys": ["ks", "keys"],
+    "largest": ["mx", "max_val"],
+    "smallest": ["mn", "min_val"],
     "dict": ["dct", "mp", "tbl"],
     "set": ["seen", "uniq", "vis"],
     "number": ["num", "val", "amt"],
@@ -95,6 +102,9 @@ _VERBOSE: dict[str, list[str]] = {
     "counter": ["total_count", "running_total", "counter"],
     "text": ["input_string", "input_text", "source_text", "current_text"],
     "list": ["item_list", "values_list", "element_list"],
+    "keys": ["key_list", "dict_keys", "all_keys"],
+    "largest": ["largest_value", "maximum", "max_value"],
+    "smallest": ["smallest_value", "minimum", "min_value"],
     "dict": ["lookup_table", "mapping", "key_to_value"],
     "set": ["seen_items", "unique_values", "visited"],
     "number": ["number", "amount", "input_number"],
@@ -116,6 +126,9 @@ _CONTRARY: dict[str, list[str]] = {
     "counter": ["text", "list", "flag"],
     "text": ["counter", "number", "list", "dict"],
     "list": ["text", "counter", "flag", "dict"],
+    "keys": ["text", "counter", "flag"],
+    "largest": ["text", "list", "flag"],
+    "smallest": ["text", "list", "flag"],
     "dict": ["list", "text", "counter"],
     "set": ["list", "counter", "text"],
     "number": ["text", "list", "flag"],
@@ -141,6 +154,9 @@ _PARAM_ONLY = frozenset({"input_string", "input_text", "input_number", "input_da
                          "argument", "arg"})  # fmt: skip
 _LOCAL_ONLY = frozenset({"running_total", "total_count", "result", "res",
                          "out", "output", "answer", "ans", "ret"})  # fmt: skip
+
+
+_KIND_WORDS = frozenset(ROLE_WORDS.values())
 
 
 def _is_static(function: cst.CSTNode) -> bool:
@@ -243,6 +259,17 @@ def guess_roles(module: cst.Module, names: set[str], calls: Sequence[str] = ()) 
     return infer_roles(module, names, hints=_NAME_HINTS, arguments=argument_types(module, calls))
 
 
+def _renameable(info: ModuleInfo, rename_params: bool) -> dict[str, list[cst.Name]]:
+    return renameable_names(info, rename_params=rename_params)
+
+
+def _roles(
+    info: ModuleInfo, names_and_calls: tuple[tuple[str, ...], tuple[str, ...]]
+) -> dict[str, str]:
+    names, calls = names_and_calls
+    return guess_roles(info.module, set(names), calls)
+
+
 class _Rename(Transform):
     """Renames every renameable variable; subclasses choose the new names."""
 
@@ -275,10 +302,11 @@ class _Rename(Transform):
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find the renameable names and choose a new name for each."""
         info = ModuleInfo.of(wrapper)
-        groups = renameable_names(info, rename_params=self.rename_params)
+        # Every renaming style tried on a code reads the same names and roles.
+        groups = info.derived_with(_renameable, self.rename_params)
         if not groups:
             return False
-        roles = guess_roles(info.module, set(groups), self.calls)
+        roles = info.derived_with(_roles, (tuple(groups), self.calls))
         fresh = FreshNames(info.names.identifiers)
         self.params = {n.name.value for n in info.nodes if isinstance(n, cst.Param)}
         self.begin(fresh)
@@ -313,11 +341,14 @@ class _Rename(Transform):
         renamed: dict[str, list[cst.Name]] = {}
         for helper, nodes in found.items():
             words = helper.split("_")
-            if not any(w in self.renames for w in words) or helper.startswith("__"):
+            # A word for a kind of value (`slice_text`, as extracted helpers are named)
+            # stays true whatever the variable of that kind is called now.
+            spelled = [w for w in words if w in self.renames and w not in _KIND_WORDS]
+            if not spelled or helper.startswith("__"):
                 continue
             if helper in info.names.declared or not all(_names_global(info, n) for n in nodes):
                 continue
-            new = "_".join(self.renames.get(w, w) for w in words)
+            new = "_".join(self.renames.get(w, w) if w in spelled else w for w in words)
             if fresh.is_free(new):
                 self.renames[helper] = fresh.take(new)
                 renamed[helper] = nodes
@@ -388,6 +419,9 @@ class RenameShort(_Rename):
         "text": ["s", "t"],
         "item": ["x", "y", "e"],
         "list": ["xs", "ys", "zs"],
+        "keys": ["ks", "keys"],
+        "largest": ["mx", "m"],
+        "smallest": ["mn", "m"],
         "dict": ["d", "m"],
         "set": ["s", "u"],
         "number": ["n", "m", "k"],

@@ -1,8 +1,9 @@
 """What a variable holds, guessed from how the code uses it: the role a new name must fit.
 
-A role is one of "text", "char", "list", "dict", "set", "number", "index", "counter",
-"length", "flag", "function", "sequence" (some sequence, kind unknown), "key", "entry",
-"item", "value" (nothing tells) and "result" (a returned local). Evidence, strongest first:
+A role is one of "text", "char", "list", "keys" (a dict's keys, listed), "dict", "set",
+"number", "largest"/"smallest" (a `max(...)`/`min(...)`), "index", "counter", "length",
+"flag", "function", "sequence" (some sequence, kind unknown), "key", "entry", "item",
+"value" (nothing tells) and "result" (a returned local). Evidence, strongest first:
 the types of the arguments the calls pass (a parameter given a `str` is a text, whatever
 else the code does with it), the literals assigned, the methods called on the variable
 (`append` a list, `isdigit` a text), its place in loops (`for i in range(...)` an index,
@@ -43,8 +44,8 @@ _STR_ARGUMENT_METHODS = frozenset(
 _NUMERIC_OPERATORS = (cst.Subtract, cst.Divide, cst.FloorDivide, cst.Power, cst.Add)
 
 ROLE_PRIORITY = [
-    "function", "list", "dict", "set", "text", "index", "counter", "flag", "length", "number",
-    "sequence", "char", "key", "entry", "item", "value",
+    "function", "keys", "list", "dict", "set", "text", "index", "counter", "flag", "length",
+    "largest", "smallest", "number", "sequence", "char", "key", "entry", "item", "value",
 ]  # fmt: skip
 """Ties between roles go to the first of this order."""
 
@@ -102,6 +103,27 @@ def literal_role(expr: cst.BaseExpression) -> str | None:
                 if func.attr.value not in ("split", "rsplit", "splitlines", "partition"):
                     return "text"
                 return "list"
+    return None
+
+
+def _lists_keys(expr: cst.BaseExpression) -> bool:
+    """`d.keys()`, or it listed, sorted or copied (`list(d.keys())`): a dict's keys."""
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and len(expr.args) == 1:
+        if expr.func.value in ("list", "sorted", "tuple", "set"):
+            return _lists_keys(expr.args[0].value)
+        return False
+    return (
+        isinstance(expr, cst.Call)
+        and isinstance(expr.func, cst.Attribute)
+        and expr.func.attr.value == "keys"
+        and not expr.args
+    )
+
+
+def _extreme(expr: cst.BaseExpression) -> str | None:
+    """ "largest" for `max(...)`, "smallest" for `min(...)`."""
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.args:
+        return {"max": "largest", "min": "smallest"}.get(expr.func.value)
     return None
 
 
@@ -260,13 +282,18 @@ class _Votes:
     def visit(self, node: cst.CSTNode) -> None:
         """Count the evidence `node` gives (one branch per kind of evidence)."""
         if isinstance(node, cst.Assign):
-            role = literal_role(node.value)
+            role = literal_role(node.value) if not _lists_keys(node.value) else "keys"
+            extreme = _extreme(node.value)
+            if extreme is not None:
+                role = extreme  # `m = max(xs)`: the largest, no mere `value`
             if role == "text" and isinstance(node.value, cst.SimpleString):
                 value = node.value.evaluated_value
                 role = "char" if isinstance(value, str) and len(value) == 1 else role
             for target in node.targets:
-                # `lo = len(xs)` is a length, however it is used later (`range(lo - 1)`).
-                self.vote(target.target, role, 3 if role == "length" else 1)
+                # `lo = len(xs)` is a length, however it is used later (`range(lo - 1)`);
+                # `ks = list(d.keys())` keys, `m = max(xs)` the largest, however used.
+                strong = role in ("length", "keys", "largest", "smallest")
+                self.vote(target.target, role, 3 if strong else 1)
             source = _copied(node.value)
             assigned = node.targets[0].target if len(node.targets) == 1 else None
             if source is not None and isinstance(assigned, cst.Name):
@@ -399,6 +426,11 @@ class _Votes:
             elif func.value == "range":
                 for arg in node.args:
                     self.vote(arg.value, "number")
+        elif isinstance(func, cst.Attribute) and func.attr.value == "insert" and node.args:
+            # `xs.insert(spot, x)`: a position, whatever the name says; what goes in is an item.
+            self.vote(node.args[0].value, "index", 3)
+            if len(node.args) > 1:
+                self.vote(node.args[1].value, "item", 2)
         elif isinstance(func, cst.Attribute) and func.attr.value in _STR_ARGUMENT_METHODS:
             # The strings only: `split(sep, 2)`, `replace(old, new, 1)`.
             strings = 2 if func.attr.value == "replace" else 1

@@ -20,6 +20,7 @@ from transforms._analysis import (
     function_blocks,
     is_literal,
     leading_lines,
+    single_small,
     strip_parens,
 )
 from transforms._base import Transform
@@ -47,10 +48,8 @@ class _Site:
     index: int
 
 
-def _single(stmt: cst.BaseStatement) -> cst.BaseSmallStatement | None:
-    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
-        return stmt.body[0]
-    return None
+# What a person calls a returned value when nothing more specific fits, in order.
+_RESULT_NAMES = ("result", "res", "output", "answer")
 
 
 class NameReturnedValue(Transform):
@@ -69,7 +68,7 @@ class NameReturnedValue(Transform):
         sites: list[_Site] = []
         for block in function_blocks(info):
             for i, stmt in enumerate(block.body):
-                small = _single(stmt)
+                small = single_small(stmt)
                 if not isinstance(small, cst.Return) or small.value is None:
                     continue
                 value = strip_parens(small.value)
@@ -80,16 +79,19 @@ class NameReturnedValue(Transform):
         return sites
 
     def take_site(self, site: _Site, info: ModuleInfo) -> bool:
-        """Name the variable for what it holds (`split_text`, `is_vowel`), else `result`."""
-        small = _single(site.block.body[site.index])
+        """Name the variable for what it holds (`split_text`, `is_vowel`), else `result` (or
+        `res`, `output`, `answer` when that is taken; never `new_result`)."""
+        small = single_small(site.block.body[site.index])
         assert isinstance(small, cst.Return) and small.value is not None
         value = strip_parens(small.value)
         fresh = FreshNames(info.names.identifiers)
         # Only a call names its value well (`split_text`, `length_of_items`); for arithmetic or
         # a slice the helper names (`combined_nums`, `part_of`) say less than `result`.
         guesses = value_names(value) if isinstance(value, cst.Call) else []
-        named = [n for n in guesses if fresh.is_free(n)]
-        self.variable = fresh.take(named[0]) if named else fresh.choose(["result"], self.rng)
+        named = [n for n in [*guesses, *_RESULT_NAMES] if fresh.is_free(n)]
+        if not named:
+            return False  # `new_result` when `result` is taken: no name a person picks
+        self.variable = fresh.take(named[0])
         return True
 
     def rewrite_block(
@@ -135,7 +137,7 @@ class InlineReturnedVariable(Transform):
                 continue
             captured = info.captured_names(func)
             for i in range(len(block.body) - 1):
-                first, second = _single(block.body[i]), _single(block.body[i + 1])
+                first, second = single_small(block.body[i]), single_small(block.body[i + 1])
                 if not isinstance(first, cst.Assign) or not isinstance(second, cst.Return):
                     continue
                 if len(first.targets) != 1 or not isinstance(first.targets[0].target, cst.Name):

@@ -557,8 +557,20 @@ def test_builtins_changed_by_the_call_are_back_before_its_result_is_read(
             "    return 1"
         ),
         "import sys\ndef f():\n    sys.set_int_max_str_digits(640)\n    return 1",
+        # Behind os.environ's back: its mapping changed in place, or the object replaced.
+        "import os\ndef f():\n    os.environ._data[b'PYTHONHASHSEED'] = b'9'\n    return 1",
+        "import os\ndef f():\n    os.environ = {'PYTHONHASHSEED': '9'}\n    return 1",
+        "import sys\ndef f():\n    sys.modules['json'] = type(sys)('json')\n    return 1",
     ],
-    ids=["modules", "environ", "streams-and-trace", "int-digits"],
+    ids=[
+        "modules",
+        "environ",
+        "streams-and-trace",
+        "int-digits",
+        "environ-mapping",
+        "environ-object",
+        "module-replaced",
+    ],
 )
 def test_interpreter_state_is_restored(pool: SandboxPool, code: str) -> None:
     assert run(pool, code).status == "ok"
@@ -566,9 +578,12 @@ def test_interpreter_state_is_restored(pool: SandboxPool, code: str) -> None:
         "import sys, os, json\n"
         "def f():\n"
         "    return json.dumps([os.environ['PYTHONHASHSEED'], len(str(10**4000)) > 0, "
-        "sys.gettrace() is None])"
+        "sys.gettrace() is None, os.environ.get('PATH')])"
     )
-    assert run(pool, check).result == "'[\"0\", true, true]'"
+    expected = '\'["0", true, true, "/usr/local/bin:/usr/bin:/bin"]\''
+    # Twice: the second call runs after a call that changed nothing (the unchanged fast path).
+    assert run(pool, check).result == expected
+    assert run(pool, check).result == expected
     assert_serves(pool)
 
 

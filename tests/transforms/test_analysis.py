@@ -12,6 +12,7 @@ import libcst as cst
 from libcst.metadata import GlobalScope, MetadataWrapper, ScopeProvider
 from transform_testing import code
 
+from core_bench.datasets import load_dataset
 from transforms import _analysis, _base
 from transforms._analysis import ModuleInfo, children
 from transforms._idioms_common import Kinds
@@ -67,15 +68,21 @@ def test_children_are_libcst_children_listed_once() -> None:
         assert children(node) is first
 
 
-def _sources(limit: int) -> list[str]:
-    """SOURCE, NAMES and the first `limit` CRUXEval problems' code (when the dataset is
-    given)."""
-    sources = [SOURCE, NAMES]
+def _problems(limit: int) -> list[tuple[str, str]]:
+    """(code, one call) of the first `limit` CRUXEval problems when the dataset is given,
+    else of the bundled problems (a fresh checkout has those)."""
     dataset = os.environ.get("CORE_BENCH_CRUXEVAL")
     if dataset:
         with open(dataset, encoding="utf-8") as fh:
-            sources += [json.loads(line)["code"] for line in fh if line.strip()][:limit]
-    return sources
+            rows = [json.loads(line) for line in fh if line.strip()][:limit]
+        return [(row["code"], f"f({row['input']})") for row in rows]
+    problems = [row.problem for row in load_dataset("bundled").rows][:limit]
+    return [(problem.code, problem.calls[0]) for problem in problems]
+
+
+def _sources(limit: int) -> list[str]:
+    """SOURCE, NAMES and the code of the first `limit` problems (see `_problems`)."""
+    return [SOURCE, NAMES, *(code for code, _ in _problems(limit))]
 
 
 @functools.cache
@@ -133,9 +140,13 @@ def test_enclosing_function_and_in_class_are_those_of_the_ancestors() -> None:
         assert info.in_class(node) == _in_class_body(node, ancestors)
         functions += expected is not None
     assert functions > 100
+    for node in info.nodes:
+        assert all(info.parent(child) is node for child in node.children)
+    assert info.parent(info.module) is None
     stranger = cst.parse_expression("x + 1")
     assert info.enclosing_function(stranger) is None
     assert not info.in_class(stranger)
+    assert info.parent(stranger) is None and list(info.ancestors(stranger)) == []
 
 
 def test_line_nodes_skip_only_what_holds_no_statement() -> None:
@@ -376,3 +387,117 @@ def test_locals_and_captured_names_kept_per_function_are_those_worked_out_afresh
                 assert info.captured_names(func) == info._find_captured(func)
             asked += bool(info.captured_names(func))
     assert asked > 0
+
+
+def test_figures_derived_with_an_argument_are_computed_once_per_argument() -> None:
+    calls: list[tuple[ModuleInfo, int]] = []
+
+    def first_nodes(info: ModuleInfo, n: int) -> int:
+        calls.append((info, n))
+        return len(info.nodes[:n])
+
+    info = ModuleInfo(MetadataWrapper(cst.parse_module(SOURCE)))
+    assert info.derived_with(first_nodes, 3) == info.derived_with(first_nodes, 3) == 3
+    assert info.derived_with(first_nodes, 1) == 1
+    assert calls == [(info, 3), (info, 1)]
+
+
+def test_renamings_sharing_names_and_roles_give_the_results_of_fresh_ones() -> None:
+    # The renaming styles tried on one code share its renameable names and guessed roles;
+    # each result must be what the style gives on a fresh analysis, whichever ran before.
+    sources: list[tuple[str, tuple[str, ...]]] = [(SOURCE, ("f('ab', 2)",)), (NAMES, ())]
+    sources += [(code, (call,)) for code, call in _problems(60)]
+    styles = _base.all_transforms(families=["rename"])
+    assert len(styles) >= 4
+    orders = [styles, styles[::-1]]
+    runs = [
+        (order, source, calls, params)
+        for source, calls in sources
+        for order in orders
+        for params in (True, False)
+    ]
+    shared: list[Any] = []
+    for order, source, calls, params in runs:
+        for style in order:
+            shared.append(
+                _base.apply_transform(style, source, seed=2, calls=calls, rename_params=params)
+            )
+    fresh: list[Any] = []
+    for order, source, calls, params in runs:
+        for style in order:
+            _base._ANALYSED.clear()
+            _analysis._SHARED_INFOS.clear()
+            fresh.append(
+                _base.apply_transform(style, source, seed=2, calls=calls, rename_params=params)
+            )
+    assert sum(r is not None for r in shared) >= 8
+    assert shared == fresh
+
+
+class _Respell(cst.CSTTransformer):
+    """The plain way: a copy of the tree with the listed names changed."""
+
+    def __init__(self, spellings: Mapping[int, str]) -> None:
+        super().__init__()
+        self.spellings = spellings
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        spelling = self.spellings.get(id(original_node))
+        return updated_node if spelling is None else updated_node.with_changes(value=spelling)
+
+
+def test_code_respelled_is_the_code_of_a_respelled_copy() -> None:
+    checked = 0
+    for source in _sources(150):
+        module = cst.parse_module(source)
+        info = ModuleInfo(MetadataWrapper(module, unsafe_skip_copy=True))
+        for node in info.nodes:
+            if not isinstance(node, cst.BaseExpression | cst.BaseStatement):
+                continue
+            names = [n for n in _analysis.walk(node) if isinstance(n, cst.Name)]
+            for spellings in (
+                {id(n): "_" for n in names},
+                {id(n): f"{n.value}_x" for n in names[::2]},
+                {id(n): "x" for n in names[1::2]},  # a name others may already have
+            ):
+                expected = module.code_for_node(node.visit(_Respell(spellings)))
+                assert _analysis.code_respelled(module, node, spellings) == expected
+                checked += 1
+    assert checked > 1000
+
+
+def test_names_bound_before_a_statement_are_those_worked_out_afresh() -> None:
+    # A function's deleted names are kept per analysis; every statement asks.
+    checked = 0
+    for source in [*_sources(150), "def f(a, b):\n    del a\n    c = 1\n    del b, c\n"]:
+        module = cst.parse_module(source)
+        shared = ModuleInfo(MetadataWrapper(module, unsafe_skip_copy=True))
+        for node in shared.nodes:
+            func = shared.enclosing_function(node)
+            if func is None or not isinstance(node, cst.BaseStatement):
+                continue
+            fresh = ModuleInfo(MetadataWrapper(module, unsafe_skip_copy=True))
+            expected = _analysis.bound_before(node, func, fresh)
+            assert _analysis.bound_before(node, func, shared) == expected
+            checked += 1
+    assert checked > 500
+    module = cst.parse_module("def f(a, b):\n    del a\n    c = 1\n    del b, c\n    return 0\n")
+    info = ModuleInfo(MetadataWrapper(module, unsafe_skip_copy=True))
+    func = module.body[0]
+    assert isinstance(func, cst.FunctionDef) and isinstance(func.body, cst.IndentedBlock)
+    assert _analysis.bound_before(func.body.body[-1], func, info) == set()
+
+
+def test_walk_gives_every_node_in_source_order_before_and_after_children_are_kept() -> None:
+    for source in _sources(40):
+        module = cst.parse_module(source)
+        plain: list[cst.CSTNode] = []
+        stack: list[cst.CSTNode] = [module]
+        while stack:
+            node = stack.pop()
+            plain.append(node)
+            stack.extend(reversed(node.children))
+        for _ in range(2):  # the first walk lists children, the second reads them kept
+            walked = list(_analysis.walk(module))
+            assert len(walked) == len(plain)
+            assert all(a is b for a, b in zip(walked, plain, strict=True))

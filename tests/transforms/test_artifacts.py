@@ -68,13 +68,59 @@ def f(text, n):
             "one-operation helper",
         ),
         (
+            "def add_digit(ch, n, out):\n    out.append(ch * n)\n    return out\n\n"
+            + ORIGINAL.replace("out.append(ch * n)", "out = add_digit(ch, n, out)"),
+            None,
+        ),
+        # Issue 9: a helper named for the arguments it reads, or for a renamed variable.
+        (
             "def update_out(ch, n, out):\n    out.append(ch * n)\n    return out\n\n"
             + ORIGINAL.replace("out.append(ch * n)", "out = update_out(ch, n, out)"),
+            "argument-named helper",
+        ),
+        (
+            "def update_out(ch, n, digits):\n    digits.append(ch * n)\n    return digits\n\n"
+            + ORIGINAL.replace("out", "digits").replace(
+                "digits.append(ch * n)", "digits = update_out(ch, n, digits)"
+            ),
+            "argument-named helper",
+        ),
+        (
+            "def repeat_char(ch, n):\n    return ch * n + ch\n\n"
+            + ORIGINAL.replace("ch * n", "repeat_char(ch, n)").replace("ch", "char"),
+            None,  # `char` is a kind of value, no argument's name
+        ),
+        (
+            ORIGINAL.replace("ch.isdigit()", "not (len(ch) <= n or ch == 'a')"),
+            "negated comparisons",
+        ),
+        (ORIGINAL.replace("ch.isdigit()", "not (len(ch) <= n or ch in 'ab')"), None),
+        (
+            ORIGINAL.replace(
+                "        if ch.isdigit():\n            out.append(ch * n)",
+                "        if not ch.isdigit():\n            continue\n"
+                "        else:\n            out.append(ch * n)",
+            ),
+            "else after continue",
+        ),
+        (
+            ORIGINAL.replace(
+                "        if ch.isdigit():\n            out.append(ch * n)",
+                "        if not ch.isdigit():\n            break\n"
+                "        else:\n            out.append(ch * n)",
+            ),
             None,
         ),
         (
-            "def add_to_out(ch, out):\n    out.append(ch)\n\n"
-            + ORIGINAL.replace("out.append(ch * n)", "add_to_out(ch * n, out)"),
+            ORIGINAL.replace(
+                "        if ch.isdigit():\n            out.append(ch * n)",
+                "        if not ch.isdigit():\n            continue\n        out.append(ch * n)",
+            ),
+            None,
+        ),
+        (
+            "def add_digit(ch, out):\n    out.append(ch)\n\n"
+            + ORIGINAL.replace("out.append(ch * n)", "add_digit(ch * n, out)"),
             "one-operation helper",
         ),
         (
@@ -93,7 +139,12 @@ def f(text, n):
         ),
         (ORIGINAL.replace("ch.isdigit()", "not (ch >= n or n <= 0)"), "negated condition"),
         (ORIGINAL.replace("ch.isdigit()", "ch < 'a' and n > 0"), None),
-        (ORIGINAL.replace("ch.isdigit()", "not (ch >= ch.lower() or n <= 0)"), None),
+        # Comparisons that invert exactly are no "negated condition"; negated all the same,
+        # they read machine-made (issue 9: de_morgan no longer writes them).
+        (
+            ORIGINAL.replace("ch.isdigit()", "not (ch >= ch.lower() or n <= 0)"),
+            "negated comparisons",
+        ),
         (
             "def compute(ch, n):\n    return ch * n + ch\n\n"
             + ORIGINAL.replace("ch * n", "compute(ch, n)"),
@@ -124,6 +175,39 @@ def test_each_artifact_kind_is_found_and_natural_code_has_none(
 ) -> None:
     compile(variant, "<variant>", "exec")
     assert find_artifacts(ORIGINAL, variant) == ([] if kind is None else kind.split("+"))
+
+
+def test_a_helper_may_say_a_method_the_variant_no_longer_calls() -> None:
+    # Found on all of CRUXEval: `strip_text(t)` for `t.lstrip().rstrip()` (idiom_str_methods
+    # replaced `t.strip()`); `strip` was a method's name, never a variable of the original.
+    original = "def f(text):\n    return [t.strip() for t in text.split()]\n"
+    variant = (
+        "def strip_text(t):\n    return t.lstrip().rstrip()\n\n"
+        "def f(text):\n    return [strip_text(t) for t in text.split()]\n"
+    )
+    assert find_artifacts(original, variant) == []
+    leaking = original.replace("t.strip() for t", "word.strip() for word")
+    assert find_artifacts(leaking, variant.replace("strip_text", "strip_word")) == [
+        "argument-named helper"
+    ]
+
+
+def test_a_branch_around_a_call_that_gives_the_bool_is_an_artifact() -> None:
+    # Issue 9: `if is_x(...): return True` + `return False` (idiom_return_branch).
+    original = "def f(s):\n    return s.isdigit() or s > 'a'\n"
+    around_call = "def f(s):\n    if s.isdigit():\n        return True\n    return False\n"
+    negated = (
+        "def f(s):\n    if not s.isdigit():\n        return False\n    else:\n        return True\n"
+    )
+    around_test = "def f(s):\n    if s > 'a':\n        return True\n    return False\n"
+    in_loop = (
+        "def f(s):\n    for c in s:\n        if c.isdigit():\n            return True\n"
+        "    return False\n"
+    )
+    assert find_artifacts(original, around_call) == ["bool branch on a call"]
+    assert find_artifacts(original, negated) == ["bool branch on a call"]
+    assert find_artifacts(original, around_test) == []
+    assert find_artifacts(original, in_loop) == []
 
 
 def test_a_plain_english_word_that_was_a_name_is_not_an_orphan_mention() -> None:

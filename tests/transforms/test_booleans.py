@@ -196,18 +196,35 @@ def test_de_morgan_in_boolean_context() -> None:
         DeMorgan,
         """
         def f(ch, n):
-            if len(ch) > n or ch == "a":
+            if len(ch) > n or ch not in "ab":
                 return 1
             return 0
         """,
         """
         def f(ch, n):
-            if not (len(ch) <= n and ch != "a"):
+            if not (len(ch) <= n and ch in "ab"):
                 return 1
             return 0
         """,
     ).check()
     assert result.provenance.line_map == {1: [1], 2: [2], 3: [3], 4: [4]}
+
+
+def test_de_morgan_inverts_no_comparison_only_to_negate_it_back() -> None:
+    # Issue 9 (reviewer's find, with flip_comparison): `while not (len(s) <= j or s[j] ==
+    # c)`; a person keeps `j < len(s) and s[j] != c`.
+    Declines(
+        DeMorgan,
+        """
+        def f(s, c):
+            j = 0
+            while j < len(s) and s[j] != c:
+                j += 1
+            if len(s) > j or s == "a":
+                return j
+            return -1
+        """,
+    ).check()
 
 
 @pytest.mark.parametrize("case", CASES)

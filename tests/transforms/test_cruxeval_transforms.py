@@ -43,11 +43,14 @@ _MIN_APPLIED = {
     "if_else_swap": 90,
     "ternary_to_if": 10,
     "if_to_ternary": 80,
-    # Only where every operand negates without a `not` (28/800): no `not (not a or ...)`.
-    "de_morgan": 25,
+    # Only where every operand negates without a `not` (28/800): no `not (not a or ...)`;
+    # and not where every operand is a comparison (5/800, issue 9): no `not (j >= n or
+    # s[j] == c)`, each comparison inverted only to be negated back.
+    "de_morgan": 4,
     # Only where neither side of the flipped comparison starts with a literal or constant
-    # (94/800; it wrote `while 1 != len(xs)` in 219 of its 334 sites before).
-    "flip_comparison": 85,
+    # (94/800; it wrote `while 1 != len(xs)` in 219 of its 334 sites before), and never
+    # putting a while loop's own variable second in its test (82/800: no `while e > i`).
+    "flip_comparison": 78,
     "augassign_expand": 90,
     "dead_branch": 790,
     "dead_assignment": 790,

@@ -140,6 +140,10 @@ CASES = cases(
         EarlyReturnToElse,
         "def f(x):\n    if x:\n        x += 1\n    return x\n",
         "def f(x):\n    if x:\n        return 1\n",
+        # Issue 9: `if c: continue` then `else:` is no one's style (guard_clause writes the
+        # guard, early_return_to_else then wrapped the rest of the loop body).
+        "def f(xs):\n    out = []\n    for x in xs:\n        if x < 0:\n            continue\n"
+        "        out.append(x)\n    return out\n",
     ),
     early_return_to_else_keeps_formatting=KeepsLines(
         EarlyReturnToElse,

@@ -37,6 +37,15 @@ CASES = cases(
             ReturnConditionToBranch,
             "def f(a, b):\n    return a and b\n",
         ),
+        # Issue 9 (reviewer's find): `if is_x(...): return True` + `return False` around a
+        # call that already gives the bool, an extracted helper's or a method's.
+        Declines(ReturnConditionToBranch, "def f(text):\n    return text.isascii()\n"),
+        Declines(ReturnConditionToBranch, "def f(c):\n    return not c.isdigit()\n"),
+        Declines(
+            ReturnConditionToBranch,
+            "def is_vowel(c):\n    found = c.lower() in 'aeiou'\n    return found\n\n"
+            "def f(c):\n    return not is_vowel(c)\n",
+        ),
     ],
     branch_becomes_returned_condition=[
         Rewrite(

@@ -372,3 +372,18 @@ def test_a_throwaway_loop_variable_takes_the_next_free_letter() -> None:
             return i
         """
     Rewrite(ForToWhile, before, after, calls=[(1, 3), (5, 0)]).check()
+
+
+def test_a_taken_holder_name_gives_another_usual_one() -> None:
+    # Issue 9 (reviewer's find): `new_items = list(text)` next to a parameter `items`.
+    before = """
+        def f(items, text):
+            for ch in text:
+                items.append(ch)
+            return items
+        """
+    for seed in range(6):
+        result = transform(ForToWhile, code(before), seed=seed)
+        assert result is not None
+        assert "new_" not in result.code, result.code
+        assert any(f"{h} = list(text)" in result.code for h in ("values", "seq", "elements"))

@@ -120,7 +120,7 @@ CASES = cases(
         "extract_loop_body",
         EVEN,
         """
-        def update_count(n, k, count):
+        def handle_item(n, k, count):
             if n % 2 == 0 and n < k:
                 count += 1
             return count
@@ -129,7 +129,7 @@ CASES = cases(
             def countEven(self, nums, k):
                 count = 0
                 for n in nums:
-                    count = update_count(n, k, count)
+                    count = handle_item(n, k, count)
                 return count
         """,
     ),

@@ -267,6 +267,38 @@ CASES = cases(
             options={"calls": ["choose_occ({'a': 1}, 'a')"]},
         ),
         Renames(RenameDescriptive, HELPER, {"occ": "lookup", "k": "arg", "total": "count"}, seed=1),
+        # Issue 9: a helper named for the kind of value it reads (`slice_text`, as extracted
+        # helpers are named) stays: `slice_s` would spell the argument, not the computation.
+        Renames(
+            RenameShort,
+            "def slice_text(text, k):\n    return text[k:] * 2\n\n"
+            "def f(text, k):\n    return slice_text(text, k)\n",
+            {"text": "s"},
+            options={"calls": ["f('abc', 1)"]},
+        ),
+    ],
+    # Issue 9 (reviewer's finds): a name follows from how the variable is used: a dict's
+    # keys are no `values_list`, a `max(...)` no `value`, and `insert`'s first argument is
+    # a position whatever it is called (`insert(spot, idx)` became `insert(number, index)`).
+    names_follow_the_use_not_the_old_name=[
+        Renames(
+            RenameVerbose,
+            "def f(d):\n    ks = list(d.keys())\n    ks.sort()\n    return ks[0]\n",
+            {"d": "lookup_table", "ks": "all_keys"},
+            options={"calls": ["f({'b': 1, 'a': 2})"]},
+        ),
+        Renames(
+            RenameVerbose,
+            "def f(s):\n    nums = [int(c) for c in s]\n    m = max(nums)\n    return str(m)\n",
+            {"s": "source_text", "nums": "item_list", "c": "character", "m": "largest_value"},
+            options={"calls": ["f('123')"]},
+        ),
+        Renames(
+            RenameDescriptive,
+            "def f(array, spot, idx):\n    array.insert(spot, idx)\n    return array\n",
+            {"array": "values", "spot": "i", "idx": "num"},
+            options={"calls": ["f([1, 2], 1, 5)"]},
+        ),
     ],
     # Reviewer's find: a string `value` renamed `amount` because it is multiplied (`* 3`
     # repeats a string). Repetition is no evidence of a number; the call passes a string.

@@ -66,6 +66,30 @@ def test_a_returned_slice_is_a_result_not_a_helper_name() -> None:
     )
 
 
+def test_a_taken_result_is_no_new_result() -> None:
+    # Issue 9 (reviewer's find): `new_result = slice_result(result)`.
+    before = """
+        def slice_result(result):
+            return result[:-1]
+
+        def f(s, sep):
+            result = ''
+            for e in s.split(sep):
+                result += e + ';'
+            return slice_result(result)
+        """
+    assert_transform(
+        NameReturnedValue,
+        before,
+        before.replace(
+            "    return slice_result(result)",
+            "    res = slice_result(result)\n            return res",
+        ),
+    )
+    every = "def f(result, res, output, answer):\n    return result[res:output] + answer\n"
+    assert_declines(NameReturnedValue, every)
+
+
 def test_naming_a_returned_value_declines() -> None:
     assert_declines(NameReturnedValue, "def f(x):\n    return x\n")
     assert_declines(NameReturnedValue, "def f(x, y):\n    return x, y\n")
