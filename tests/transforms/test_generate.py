@@ -551,35 +551,6 @@ def test_a_step_that_undoes_an_earlier_one_is_left_out_of_a_chain() -> None:
     assert built is not None and "    if ',' not in text:\n" in built[0]
 
 
-def test_a_chain_never_takes_a_step_after_one_it_must_not_follow() -> None:
-    # CRUXEval sample_666: after for_to_while and a guard clause, for_to_while's follow-up
-    # early_return_to_else wrote `continue` then `else:`.
-    code = (
-        "def f(d1, d2):\n    mmax = 0\n    for k1 in d1:\n"
-        "        if p := len(d1[k1])+len(d2.get(k1, [])):\n"
-        "            if p > mmax:\n                mmax = p\n    return mmax\n"
-    )
-    builder = _Builder(code, 0, Counter())
-    chain = ["for_to_while", "guard_clause", "early_return_to_else"]
-    written = builder.run_chain(chain, 0)
-    assert written is not None and written[1] == chain
-    assert "            continue\n        else:\n" in written[0]
-    grown = _generate._grown(builder, chain, 0, 4, ["early_return_to_else"])
-    assert grown[:2] == ["for_to_while", "guard_clause"]
-    assert "early_return_to_else" not in grown
-    built = builder.run_chain(grown, 0)
-    assert built is not None and "else:" not in built[0]
-    # CRUXEval sample_96: a returned test made a branch, then a ternary: `True if x else False`.
-    code = "def f(text):\n    return not any([c.isupper() for c in text])\n"
-    builder = _Builder(code, 0, Counter())
-    both = builder.run_chain(["idiom_return_branch", "if_to_ternary"], 0)
-    assert both is not None and "True if not any(" in both[0]
-    grown = _generate._grown(builder, ["idiom_return_branch", "if_to_ternary"], 0, 4)
-    assert "if_to_ternary" not in grown
-    built = builder.run_chain(grown, 0)
-    assert built is not None and "True if" not in built[0]
-
-
 def _selectable(name: str, structure: set[str], steps: int, family: str) -> _generate._Candidate:
     original = frozenset({"def", "ID", "(", ")", ":", "return", "for", "in"})
     shape = frozenset(structure)
