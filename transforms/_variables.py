@@ -52,30 +52,42 @@ class _Site:
 _RESULT_NAMES = ("result", "res", "output", "answer")
 
 
-class NameReturnedValue(Transform):
-    """`return <expr>` -> `<name> = <expr>` then `return <name>`."""
+class _ReturnSites(Transform):
+    """Base: sites are statements of function blocks (`_Site`), none in a module whose
+    names can be reached dynamically (`eval`, `locals()`)."""
 
-    name = "name_returned_value"
     kind = "equivalent"
-    description = "hold a returned computation in a local variable, then return the variable"
-
     site: _Site
 
     def find_sites(self, info: ModuleInfo) -> list[_Site]:
-        """Returns of a computation, in function bodies."""
+        """The sites `block_sites` finds in every function block."""
         if info.names.dynamic:
             return []
+        return [site for block in function_blocks(info) for site in self.block_sites(block, info)]
+
+    def block_sites(self, block: cst.IndentedBlock, info: ModuleInfo) -> list[_Site]:
+        """The sites of one function block (hook)."""
+        raise NotImplementedError
+
+
+class NameReturnedValue(_ReturnSites):
+    """`return <expr>` -> `<name> = <expr>` then `return <name>`."""
+
+    name = "name_returned_value"
+    description = "hold a returned computation in a local variable, then return the variable"
+
+    def block_sites(self, block: cst.IndentedBlock, info: ModuleInfo) -> list[_Site]:
+        """Returns of a computation."""
         sites: list[_Site] = []
-        for block in function_blocks(info):
-            for i, stmt in enumerate(block.body):
-                small = single_small(stmt)
-                if not isinstance(small, cst.Return) or small.value is None:
-                    continue
-                value = strip_parens(small.value)
-                if is_literal(value):
-                    continue  # `-1` parses as an operation: `result = -1` names nothing
-                if isinstance(value, _COMPUTATIONS) and not contains(value, _UNMOVABLE):
-                    sites.append(_Site(block, i))
+        for i, stmt in enumerate(block.body):
+            small = single_small(stmt)
+            if not isinstance(small, cst.Return) or small.value is None:
+                continue
+            value = strip_parens(small.value)
+            if is_literal(value):
+                continue  # `-1` parses as an operation: `result = -1` names nothing
+            if isinstance(value, _COMPUTATIONS) and not contains(value, _UNMOVABLE):
+                sites.append(_Site(block, i))
         return sites
 
     def take_site(self, site: _Site, info: ModuleInfo) -> bool:
@@ -117,40 +129,34 @@ class NameReturnedValue(Transform):
         return updated_node.with_changes(body=body)
 
 
-class InlineReturnedVariable(Transform):
+class InlineReturnedVariable(_ReturnSites):
     """`<name> = <expr>` then `return <name>` -> `return <expr>`."""
 
     name = "inline_returned_variable"
-    kind = "equivalent"
     description = "return a computation directly instead of through a variable used only there"
 
-    site: _Site
-
-    def find_sites(self, info: ModuleInfo) -> list[_Site]:
+    def block_sites(self, block: cst.IndentedBlock, info: ModuleInfo) -> list[_Site]:
         """An assignment to a local read only by the `return` right after it."""
-        if info.names.dynamic:
+        func = info.enclosing_function(block)
+        if func is None or info.has_global_or_nonlocal(func):
             return []
+        captured = info.captured_names(func)
         sites: list[_Site] = []
-        for block in function_blocks(info):
-            func = info.enclosing_function(block)
-            if func is None or info.has_global_or_nonlocal(func):
+        for i in range(len(block.body) - 1):
+            first, second = single_small(block.body[i]), single_small(block.body[i + 1])
+            if not isinstance(first, cst.Assign) or not isinstance(second, cst.Return):
                 continue
-            captured = info.captured_names(func)
-            for i in range(len(block.body) - 1):
-                first, second = single_small(block.body[i]), single_small(block.body[i + 1])
-                if not isinstance(first, cst.Assign) or not isinstance(second, cst.Return):
-                    continue
-                if len(first.targets) != 1 or not isinstance(first.targets[0].target, cst.Name):
-                    continue
-                name = first.targets[0].target.value
-                returned = second.value
-                if not isinstance(returned, cst.Name) or returned.value != name:
-                    continue
-                if name in captured or count_refs(func, name) != 2:
-                    continue
-                if contains(first.value, _UNMOVABLE) or leading_lines(block.body[i + 1]):
-                    continue
-                sites.append(_Site(block, i))
+            if len(first.targets) != 1 or not isinstance(first.targets[0].target, cst.Name):
+                continue
+            name = first.targets[0].target.value
+            returned = second.value
+            if not isinstance(returned, cst.Name) or returned.value != name:
+                continue
+            if name in captured or count_refs(func, name) != 2:
+                continue
+            if contains(first.value, _UNMOVABLE) or leading_lines(block.body[i + 1]):
+                continue
+            sites.append(_Site(block, i))
         return sites
 
     def rewrite_block(

@@ -4,8 +4,9 @@ worker, reading every call anew, gives."""
 from __future__ import annotations
 
 import pytest
+from outcome_fields import comparable
 
-from tracer import Outcome, SandboxPool, trace
+from tracer import SandboxPool, trace
 from tracer._call import compile_call, parse_call
 
 CODES = [
@@ -25,17 +26,6 @@ CALLS = [
 ]
 
 
-def _comparable(outcome: Outcome) -> tuple[object, ...]:
-    return (
-        outcome.status,
-        outcome.result,
-        outcome.exception,
-        outcome.args_after,
-        outcome.stdout,
-        outcome.trace,
-    )
-
-
 @pytest.mark.parametrize("traced", [False, True], ids=["plain", "traced"])
 def test_kept_calls_give_what_fresh_reading_gives(traced: bool) -> None:
     with SandboxPool(workers=1) as kept:
@@ -45,7 +35,7 @@ def test_kept_calls_give_what_fresh_reading_gives(traced: bool) -> None:
         # A fresh worker for the code: each call read for the first time.
         with SandboxPool(workers=1) as fresh:
             reference = fresh.run_batch(code, CALLS, trace=traced)
-        assert list(map(_comparable, outcomes)) == list(map(_comparable, reference)), code
+        assert list(map(comparable, outcomes)) == list(map(comparable, reference)), code
     assert reused[0][0].status == "ok"
     assert reused[0][3].status == "exception" and "does not parse" in str(reused[0][3].exception)
     assert reused[3][0].exception is not None and "executing" not in reused[3][0].exception

@@ -5,8 +5,9 @@ ends as its own outcome while the calls after it go on."""
 from __future__ import annotations
 
 import pytest
+from outcome_fields import comparable
 
-from tracer import Outcome, SandboxPool
+from tracer import SandboxPool
 
 JOBS = [
     ("def f(xs):\n    xs.append(1)\n    return sum(xs)", ["f([1, 2])", "f([])", "f(None)"]),
@@ -17,25 +18,14 @@ JOBS = [
 ]
 
 
-def _comparable(outcome: Outcome) -> tuple[object, ...]:
-    return (
-        outcome.status,
-        outcome.result,
-        outcome.exception,
-        outcome.args_after,
-        outcome.stdout,
-        outcome.trace,
-    )
-
-
 @pytest.mark.parametrize("traced", [False, True], ids=["plain", "traced"])
 @pytest.mark.parametrize("workers", [1, 2])
 def test_map_gives_what_one_request_per_code_gives(traced: bool, workers: int) -> None:
     with SandboxPool(workers=workers) as pool:
         many = pool.map(JOBS, trace=traced)
         one_by_one = [pool.run_batch(code, calls, trace=traced) for code, calls in JOBS]
-    assert [list(map(_comparable, o)) for o in many] == [
-        list(map(_comparable, o)) for o in one_by_one
+    assert [list(map(comparable, o)) for o in many] == [
+        list(map(comparable, o)) for o in one_by_one
     ]
     assert [len(o) for o in many] == [len(calls) for _, calls in JOBS]
 
@@ -81,6 +71,6 @@ def test_a_map_over_a_worker_about_to_retire_goes_on_in_the_next() -> None:
     with SandboxPool(workers=1, max_calls_per_worker=3) as pool:
         many = pool.map(JOBS)
         one_by_one = [pool.run_batch(code, calls) for code, calls in JOBS]
-    assert [list(map(_comparable, o)) for o in many] == [
-        list(map(_comparable, o)) for o in one_by_one
+    assert [list(map(comparable, o)) for o in many] == [
+        list(map(comparable, o)) for o in one_by_one
     ]

@@ -4,6 +4,7 @@ machinery (`transforms._node_checks`)."""
 from __future__ import annotations
 
 import abc
+from collections.abc import Iterator
 
 import libcst as cst
 import pytest
@@ -62,14 +63,14 @@ def test_subclass_checks_agree_with_abc_on_every_pair_of_node_classes() -> None:
             assert issubclass(child, parent) == abc.ABCMeta.__subclasscheck__(parent, child)
 
 
+def _subtree(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    yield node
+    for child in node.children:
+        yield from _subtree(child)
+
+
 def test_instance_checks_agree_with_abc_on_every_node_of_a_module() -> None:
-    module = cst.parse_module(SOURCE)
-    nodes: list[cst.CSTNode] = []
-    stack: list[cst.CSTNode] = [module]
-    while stack:
-        node = stack.pop()
-        nodes.append(node)
-        stack.extend(node.children)
+    nodes = list(_subtree(cst.parse_module(SOURCE)))
     assert len({type(n) for n in nodes}) > 60
     classes = node_classes()
     unions = [cst.Assign | cst.AugAssign, cst.BaseExpression | cst.BaseStatement]
