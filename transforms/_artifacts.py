@@ -222,7 +222,10 @@ def _returns_bool(stmt: ast.stmt | None) -> bool | None:
 
 
 def _bool_branches(tree: ast.Module) -> int:
-    """`if <call>: return B` then (`else:`) `return not B`, the call maybe under a `not`."""
+    """`if <helper call>: return B` then (`else:`) `return not B`, the call maybe under a
+    `not`, where the helper is a function of the module: its own `return` gives the bool
+    already (`if s.isdigit(): return True` is a beginner's form, kept as people write it)."""
+    helpers = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     count = 0
     for node in ast.walk(tree):
         for field in ("body", "orelse", "finalbody"):
@@ -233,7 +236,11 @@ def _bool_branches(tree: ast.Module) -> int:
                 if not isinstance(stmt, ast.If) or len(stmt.body) != 1:
                     continue
                 test = stmt.test.operand if _is_not(stmt.test) else stmt.test  # type: ignore[attr-defined]
-                if not isinstance(test, ast.Call):
+                if not (
+                    isinstance(test, ast.Call)
+                    and isinstance(test.func, ast.Name)
+                    and test.func.id in helpers
+                ):
                     continue
                 first = _returns_bool(stmt.body[0])
                 if stmt.orelse:

@@ -2,7 +2,8 @@
 
 - `idiom_return_branch`: `return a < b` -> `if a < b: return True` + `return False`, for a
   condition whose value is always a bool (a comparison, `not`, an `and`/`or` of such),
-  never around a call (`s.isdigit()`, a helper's `is_vowel(c)`), which already gives it;
+  never around a call of a function of the module (a helper's `is_vowel(c)`), whose own
+  `return` gives the bool (`if s.isdigit(): return True` stays: people write it so);
 - `idiom_branch_return`: the reverse: `if c: return True` + `return False` -> `return c`
   (`return bool(c)` when `c` may not be a bool), and `if c: return False` + `return True`
   -> `return not c`.
@@ -100,9 +101,12 @@ class ReturnConditionToBranch(IdiomRewrite):
         tested = strip_parens(value)
         if isinstance(tested, cst.UnaryOperation) and isinstance(tested.operator, cst.Not):
             tested = strip_parens(tested.expression)
-        unwrapped = isinstance(tested, cst.Call) and _bool_of(tested)
-        if isinstance(tested, cst.Call) and not unwrapped:
-            return None  # `if s.isdigit(): return True`: the call already gives the bool
+        if (
+            isinstance(tested, cst.Call)
+            and isinstance(tested.func, cst.Name)
+            and tested.func.value in _module_functions(info)
+        ):
+            return None  # `if is_vowel(c): return True`: the helper returns the bool itself
         assert isinstance(node, cst.SimpleStatementLine)
         return node
 
@@ -203,3 +207,10 @@ class BranchToReturnCondition(IdiomRewrite):
 
 
 TRANSFORMS: tuple[type[Transform], ...] = (ReturnConditionToBranch, BranchToReturnCondition)
+
+
+def _module_functions(info: ModuleInfo) -> frozenset[str]:
+    """The names of the module's top-level functions."""
+    return frozenset(
+        stmt.name.value for stmt in info.module.body if isinstance(stmt, cst.FunctionDef)
+    )

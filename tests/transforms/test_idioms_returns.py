@@ -38,9 +38,14 @@ CASES = cases(
             "def f(a, b):\n    return a and b\n",
         ),
         # Issue 9 (reviewer's find): `if is_x(...): return True` + `return False` around a
-        # call that already gives the bool, an extracted helper's or a method's.
-        Declines(ReturnConditionToBranch, "def f(text):\n    return text.isascii()\n"),
-        Declines(ReturnConditionToBranch, "def f(c):\n    return not c.isdigit()\n"),
+        # helper of the module, whose own `return` gives the bool; a str predicate's branch
+        # is how many people write it (CRUXEval's own sources have it).
+        Rewrite(
+            ReturnConditionToBranch,
+            "def f(c):\n    return not c.isdigit()\n",
+            "def f(c):\n    if not c.isdigit():\n        return True\n    return False\n",
+            calls=[("1",), ("a",), ("",)],
+        ),
         Declines(
             ReturnConditionToBranch,
             "def is_vowel(c):\n    found = c.lower() in 'aeiou'\n    return found\n\n"
