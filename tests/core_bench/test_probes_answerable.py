@@ -236,7 +236,6 @@ def test_a_counter_after_its_k_th_step_is_told_by_the_code() -> None:
 
 
 def test_what_is_not_a_counter_stays_a_question() -> None:
-    call = "f('banana', 'an')"
     not_counters = [
         COUNT_CODE.replace("        count += 1\n", "        count += 1\n        count *= 2\n"),
         COUNT_CODE.replace("        count += 1\n", "        count += len(pat)\n"),

@@ -201,7 +201,8 @@ def test_a_branch_around_a_call_that_gives_the_bool_is_an_artifact() -> None:
         helper + "def f(s):\n    if is_number(s):\n        return True\n    return False\n"
     )
     negated = helper + (
-        "def f(s):\n    if not is_number(s):\n        return False\n    else:\n        return True\n"
+        "def f(s):\n    if not is_number(s):\n        return False\n"
+        "    else:\n        return True\n"
     )
     around_method = "def f(s):\n    if s.isdigit():\n        return True\n    return False\n"
     assert find_artifacts(original, around_method) == []
