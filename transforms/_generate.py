@@ -598,6 +598,8 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
     composed = _composed_chains(order, renames, rng, plan, idioms & set(order))
     spare = order[: plan.max_chain + 1]  # growth tries the strongest first, then follow-ups
     grown = [_grown(builder, chain, salt, plan.max_chain, spare) for chain in composed]
+    # A head that did not grow (one idiom, no renaming) is a single's form, not a composition.
+    grown = [chain for chain in grown if len(chain) >= 2]
     return _Round(singles, [list(chain) for chain in dict.fromkeys(map(tuple, grown))])
 
 
