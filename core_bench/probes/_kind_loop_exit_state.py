@@ -89,6 +89,14 @@ def static_rule(
     return elements[-1]
 
 
+def _argument_value(seen: guess.Seen, node: ast.expr) -> object:
+    """The value of an argument the call writes as a literal, read by a name; else None."""
+    if not isinstance(node, ast.Name):
+        return None
+    ok, value = guess.parse(guess.argument_of(seen, node.id) or "")
+    return value if ok else None
+
+
 def _bound(seen: guess.Seen, node: ast.expr) -> int | None:
     """An int bound a test compares with: a literal, an argument, or `len` of an argument."""
     text = ast.get_source_segment(seen.code, node) or ""
@@ -96,8 +104,8 @@ def _bound(seen: guess.Seen, node: ast.expr) -> int | None:
     if ok and type(value) is int:
         return value
     if isinstance(node, ast.Name):
-        ok, value = guess.parse(guess.argument_of(seen, node.id) or "")
-        return value if ok and type(value) is int else None
+        value = _argument_value(seen, node)
+        return value if type(value) is int else None
     name = len_argument(node)
     return None if name is None else guess.length(guess.argument_of(seen, name) or "")
 
@@ -105,24 +113,15 @@ def _bound(seen: guess.Seen, node: ast.expr) -> int | None:
 def _for_exit(seen: guess.Seen, stmt: ast.For) -> str | None:
     """The last item a `for` over an argument (or a `range` of known bounds) gives."""
     for sub in ast.walk(stmt.iter):
-        if isinstance(sub, ast.Name):
-            ok, value = guess.parse(guess.argument_of(seen, sub.id) or "")
-            if ok and isinstance(value, str | list | tuple) and value:
-                return repr(value[-1])
+        value = _argument_value(seen, sub) if isinstance(sub, ast.Name) else None
+        if isinstance(value, str | list | tuple) and value:
+            return repr(value[-1])
     if isinstance(stmt.iter, ast.Call) and getattr(stmt.iter.func, "id", "") == "range":
         bounds = [_bound(seen, a) for a in stmt.iter.args]
         if bounds and all(b is not None for b in bounds) and len(bounds) <= 2:
             numbers = range(*[b for b in bounds if b is not None])
             return repr(numbers[-1]) if numbers else None
     return None
-
-
-def _argument_value(seen: guess.Seen, node: ast.expr) -> object:
-    """The value of an argument the call writes as a literal, read by a name; else None."""
-    if not isinstance(node, ast.Name):
-        return None
-    ok, value = guess.parse(guess.argument_of(seen, node.id) or "")
-    return value if ok else None
 
 
 def _last_item(seen: guess.Seen, iterable: ast.expr) -> tuple[bool, object]:
