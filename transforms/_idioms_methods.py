@@ -105,10 +105,10 @@ class _ExpressionIdiom(IdiomRewrite):
         """Pick the site, then take its siblings in the same statement line along."""
         if not super().prepare(wrapper):
             return False
-        self._site_data = self.data
-        self._siblings = self._same_line(self.site)
+        siblings = self._same_line(self.site)
+        self._rebuilt = {id(self.site): (self.site, self.data), **siblings}
         if self._visited is not None:
-            for node, _ in self._siblings.values():
+            for node, _ in siblings.values():
                 self._visited.update(id(n) for n in walk(node))
                 self._visited.update(id(n) for n in self.info.ancestors(node))
         return True
@@ -169,19 +169,14 @@ class _ExpressionIdiom(IdiomRewrite):
     def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
         """Swap the picked site; a `not` right above a comparison it became is folded into
         the operator (`not s.startswith('!')` -> `s[:1] != '!'`, not `not s[:1] == '!'`)."""
-        sibling = self._siblings.get(id(original_node))
-        if original_node is self.site:
-            self.data = self._site_data
-        elif sibling is not None and sibling[0] is original_node:
-            self.data = sibling[1]
+        rebuilt = self._rebuilt.get(id(original_node))
+        if rebuilt is not None and rebuilt[0] is original_node:
+            self.data = rebuilt[1]  # `build` reads the data of the site it rebuilds
         else:
             if (
                 isinstance(result, cst.UnaryOperation)
                 and isinstance(result.operator, cst.Not)
-                and any(
-                    self.info.parent(node) is original_node
-                    for node in [self.site, *(node for node, _ in self._siblings.values())]
-                )
+                and any(self.info.parent(n) is original_node for n, _ in self._rebuilt.values())
             ):
                 inverted = invert_comparison(strip_parens(result.expression))
                 if inverted is not None:
