@@ -569,8 +569,8 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
     is, and with a renaming inserted at a random position (never always last), so renaming
     stays a factor of its own: `_select_diverse` takes at most `plan.renamed` renamed chains.
     Every chain then loses the steps that undo an earlier one and grows, step by step, by the
-    applicable transform or follow-up that lowers the Jaccard most, up to `plan.max_chain`
-    structural steps (`_grown`).
+    first of the strongest transforms, then of the follow-ups, that lowers the Jaccard by
+    `_GROWTH_MARGIN`, up to `plan.max_chain` structural steps (`_grown`).
     """
     structural = [
         t.name
@@ -625,7 +625,7 @@ def _grown(
     seen = {builder.shape(code)}
     out: list[str] = []
     for name in chain:
-        if _NOT_AFTER.get(name, frozenset()).intersection(out):
+        if _must_not_follow(name, out):
             continue
         result = builder.apply(code, name, salt)
         if result is None:
@@ -642,7 +642,7 @@ def _grown(
         found: tuple[float, str, str] | None = None
         names = dict.fromkeys([*spare, *(n for step in out for n in _FOLLOW_UPS.get(step, ()))])
         for name in names:
-            if name in out or _NOT_AFTER.get(name, frozenset()).intersection(out):
+            if name in out or _must_not_follow(name, out):
                 continue
             result = builder.apply(code, name, salt)
             if result is None:
@@ -657,6 +657,11 @@ def _grown(
         out.append(name)
         steps += 1
     return out or list(chain)
+
+
+def _must_not_follow(name: str, steps: Sequence[str]) -> bool:
+    """Whether a chain of `steps` must not take `name` next (`_NOT_AFTER`)."""
+    return not _NOT_AFTER.get(name, frozenset()).isdisjoint(steps)
 
 
 def _pick_singles(applicable: Sequence[str], changed: dict[str, float], slots: int) -> list[str]:
@@ -690,14 +695,14 @@ def _composed_chains(
 ) -> list[list[str]]:
     """Up to `plan.per_round` chain heads: each ranked structural transform in turn as the
     start, followed by the first applicable idiom when the start is not one (`_grown` then
-    adds the steps that lower the Jaccard most), every other one with a renaming inserted at a
+    adds steps that lower the Jaccard), every other one with a renaming inserted at a
     random place; when heads run short (few transforms apply), the other form of each head,
     then one structural transform with each renaming style.
 
     Heads are short on purpose: fixed orderings of the four highest-ranked transforms made
     every chain of a problem the same rewrites in another order, padded with steps that change
-    almost nothing (a helper, a named return value); growing by the largest change stops when
-    no step changes the structure by `_GROWTH_MARGIN`."""
+    almost nothing (a helper, a named return value); growing stops when no step changes the
+    structure by `_GROWTH_MARGIN`."""
     first_idiom = [name for name in order if name in idioms][:1]
     heads = [[name, *(first_idiom if name not in idioms else [])] for name in order]
     heads = [head[: max(1, plan.max_chain)] for head in heads[: plan.per_round]]
