@@ -48,7 +48,9 @@ does not (each kind is counted in both, and reported when the variant has more):
   (`not (len(s) <= j or s[j] == c)`, `==`/`!=`, or an order comparison of ints or strs),
   which a person writes `j < len(s) and s[j] != c`;
 - "bool branch on a call": `if g(x): return True` then `return False` (or the reverse,
-  or `if not g(x)`), around a call that already gives the bool a person would return;
+  or `if not g(x)`), around a call of a function the module defines (an extracted helper),
+  whose own `return` already gives the bool (`if s.isdigit(): return True` is a beginner's
+  form, not counted);
 - "else after continue": `if c: ... continue` followed by `else:`, the rest of a loop
   body wrapped in an `else` that the `continue` already makes (`if done: break` / `else:`
   is left alone: it is what swapping a natural `if ...: ... else: break` gives).
