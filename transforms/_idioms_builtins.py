@@ -491,8 +491,8 @@ class JoinComprehension(_ExpressionIdiom):
         receiver, _, args = method
         if args[0].keyword is not None or has_comments(node):
             return None
-        if str_value(receiver) is None and kinds.excluding(node).of(receiver) != STR:
-            return None
+        if str_value(receiver) is None and kinds.excluding(node).of(receiver) not in (STR, None):
+            return None  # join exists on str only (bytes aside)
         comp = args[0].value
         if not isinstance(comp, cst.ListComp | cst.GeneratorExp):
             return None
@@ -719,7 +719,10 @@ class DictKeys(_ExpressionIdiom):
             receiver, method, args = call
             if method != "keys" or args or not isinstance(receiver, cst.Name):
                 return None
-            if kinds.excluding(node).of_name(receiver.value) != DICT or has_comments(node):
+            # keys exists on dict only among builtins: the name pins the receiver.
+            if kinds.excluding(node).of_name(receiver.value) not in (DICT, None):
+                return None
+            if has_comments(node):
                 return None
             if isinstance(parent, cst.For | cst.CompFor) and parent.iter is node:
                 return "drop"
@@ -883,7 +886,8 @@ class StrMethodSwap(_ExpressionIdiom):
                 and len(args) == 1
                 and isinstance(receiver, cst.Name)
                 and is_simple(args[0].value)
-                and kinds.excluding(node).of_name(receiver.value) == STR
+                # find/rfind exist on str only (bytes aside): the name pins the receiver.
+                and kinds.excluding(node).of_name(receiver.value) in (STR, SEQ, None)
             ):
                 return ("index", method)
             inner = method_call(receiver)
@@ -931,7 +935,9 @@ class StrMethodSwap(_ExpressionIdiom):
             bound = _int_value(target.comparator)
             if count is None or count[1] != "count" or len(count[2]) != 1 or count[2][0].keyword:
                 return None
-            if kinds.excluding(node).of(count[0]) != STR:
+            # `xs.count(x) > 0` is `x in xs` on every builtin with count (str, list, tuple:
+            # both compare by identity, then ==); a dict or a number has no count.
+            if kinds.excluding(node).of(count[0]) not in (STR, LIST, SEQ, None):
                 return None
             op = target.operator
             if (isinstance(op, cst.GreaterThan | cst.NotEqual) and bound == 0) or (

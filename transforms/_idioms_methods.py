@@ -1,6 +1,11 @@
 """`idiom` rewrites of str/list/dict method calls into the operators or loops they stand for.
 
-Each rewrite is exact for the receiver kinds the method exists on (see `_idioms_common`):
+Each rewrite is exact for the receiver kinds the method exists on (see `_idioms_common`).
+Where the method's name pins the receiver among the builtin kinds a function gets (`find`,
+`startswith`: str; `append`, `insert`, `reverse`: list; `get`, `items`: dict; `pop(k)`:
+list or dict), a receiver nothing else types is taken to be of that kind: on any other the
+original raises AttributeError, and differential verification rejects the variant. A
+receiver proven to be of another kind is left alone.
 
 - `s.startswith('ab')` -> `s[:2] == 'ab'`, `s.endswith('ab')` -> `s[-2:] == 'ab'` (one
   non-empty literal argument; the methods exist on str only);
@@ -44,6 +49,7 @@ from transforms._base import Transform
 from transforms._idioms_common import (
     DICT,
     LIST,
+    SEQ,
     STR,
     IdiomRewrite,
     Kinds,
@@ -68,6 +74,10 @@ def _neg(n: int) -> cst.BaseExpression:
 
 def _one_positional(args: list[cst.Arg], count: int) -> bool:
     return len(args) == count and all(a.keyword is None for a in args)
+
+
+#: The kinds a receiver of a str-only method may be proven to have (None: not known).
+_STRISH = (STR, SEQ, None)
 
 
 def _no_comments(node: cst.CSTNode) -> bool:
@@ -213,7 +223,9 @@ class StartswithToSlice(_ExpressionIdiom):
         receiver, method, args = call
         if not _one_positional(args, 1):
             return None
-        if not is_pure(receiver, kinds.info) or kinds.excluding(node).of(receiver) != STR:
+        # startswith/endswith exist on str (and bytes, which the module never touches):
+        # a receiver of another kind raises AttributeError, which verification rejects.
+        if not is_pure(receiver, kinds.info) or kinds.excluding(node).of(receiver) not in _STRISH:
             return None
         value = str_value(args[0].value)
         if value:
@@ -285,8 +297,8 @@ class FindToIn(_ExpressionIdiom):
             return None
         receiver, needle = call[0], call[2][0].value
         info = kinds.info
-        if kinds.excluding(node.left).of(receiver) != STR:
-            return None
+        if kinds.excluding(node.left).of(receiver) not in _STRISH:
+            return None  # find exists on str only (bytes aside): the name pins it
         if not (is_pure(receiver, info) and is_pure(needle, info)):
             return None
         if may_raise(receiver, info) and may_raise(needle, info):
@@ -315,7 +327,9 @@ class CountToSum(_ExpressionIdiom):
         value = str_value(call[2][0].value)
         if value is None or len(value) != 1 or not kinds.info.is_builtin("sum"):
             return None
-        if kinds.excluding(node).of(call[0]) not in (STR, LIST):
+        # On every builtin sequence with count (str, list, tuple) a one-character literal
+        # is counted item by item with ==; a receiver of another kind raises.
+        if kinds.excluding(node).of(call[0]) not in (STR, LIST, SEQ, None):
             return None
         return True
 
@@ -373,7 +387,8 @@ class AppendToAugAssign(_ExpressionIdiom):
         receiver = call[0]
         if not isinstance(receiver, cst.Name):
             return None
-        if kinds.excluding(node.value).of_name(receiver.value) != LIST:
+        # append/extend: among the builtin values a function gets, only a list has them.
+        if kinds.excluding(node.value).of_name(receiver.value) not in (LIST, None):
             return None
         scope = kinds.info.scopes.get(receiver)
         if not resolves_locally(receiver, scope):
@@ -494,8 +509,10 @@ class PopToDel(_ExpressionIdiom):
         receiver, _, args = call
         if not isinstance(receiver, cst.Name) or not _one_positional(args, len(args)):
             return None
+        # pop(key) exists on list and dict, and `xs[key]` + `del xs[key]` is it on both
+        # (IndexError/KeyError alike); a bare pop() also exists on set and dict: list only.
         kind = kinds.excluding(value).of_name(receiver.value)
-        if kind not in (LIST, DICT) or (not args and kind != LIST):
+        if kind not in (LIST, DICT, None) or (not args and kind != LIST):
             return None
         if args and not is_simple(args[0].value):
             return None
@@ -534,8 +551,8 @@ class DictGetToMembership(_ExpressionIdiom):
         receiver, _, args = call
         if not isinstance(receiver, cst.Name) or not _one_positional(args, len(args)):
             return None
-        if kinds.excluding(node).of_name(receiver.value) != DICT:
-            return None
+        if kinds.excluding(node).of_name(receiver.value) not in (DICT, None):
+            return None  # get exists on dict only among builtins
         key = args[0].value
         if not is_simple(key):
             return None
@@ -574,8 +591,8 @@ class ItemsToKeyLookup(_ExpressionIdiom):
         receiver = call[0]
         if not isinstance(receiver, cst.Name):
             return None
-        if kinds.excluding(node.iter).of_name(receiver.value) != DICT:
-            return None
+        if kinds.excluding(node.iter).of_name(receiver.value) not in (DICT, None):
+            return None  # items exists on dict only among builtins
         target = node.target
         if not isinstance(target, cst.Tuple | cst.List) or len(target.elements) != 2:
             return None
@@ -646,10 +663,15 @@ class ListMethodToSlice(_ExpressionIdiom):
             return ("copy", kind)
         if not isinstance(node, cst.Expr):
             return None
-        if kind == LIST:
-            if method in ("clear", "reverse") and not args:
-                return (method, kind)
+        if kind in (LIST, None):
+            # reverse and insert exist on list only among builtins; clear and remove also
+            # on dict and set, which the slice forms do not take: those need a proven list.
+            if method == "reverse" and not args:
+                return (method, LIST)
             if method == "insert" and len(args) == 2 and is_simple(values[0]):
+                return (method, LIST)
+        if kind == LIST:
+            if method == "clear" and not args:
                 return (method, kind)
             if method == "remove" and len(args) == 1 and is_simple(values[0]):
                 return (method, kind)

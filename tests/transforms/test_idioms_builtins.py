@@ -349,6 +349,8 @@ CASES = cases(
         JoinComprehension,
         """
         def f(path, parts):
+            path = path.copy()
+            path.append(0)
             return path.join([p for p in parts])
         """,
     ),
@@ -621,10 +623,11 @@ CASES = cases(
         def f(text):
             return text.split(',', 0)[0]
         """,
-        # A list's count and `in` agree only up to identity: the receiver must be a str.
+        # A dict has no count(), but `in` tests its keys.
         """
-        def f(xs, x):
-            if xs.count(x) > 0:
+        def f(d, x):
+            d.setdefault(x, 0)
+            if d.count(x) > 0:
                 return 1
             return 0
         """,
@@ -707,11 +710,12 @@ CASES = cases(
             """,
             calls=[("abcb", "b"), ("abc", "z"), ("", ""), ("abc", 1)],
         ),
-        # `items` may be a list: it has index() but no find().
+        # `items` is shown to be a list: it has index() but no find().
         Declines(
             StrMethodSwap,
             """
             def f(items, x):
+                items.append(x)
                 return items.find(x)
             """,
         ),
@@ -834,11 +838,12 @@ CASES = cases(
         ),
     ],
     dict_keys_call_and_direct_iteration_swap=[
-        # `d[key]` does not show a dict, and `.keys()` is the rewritten code itself.
+        # `d` is shown to be a list, which has no keys().
         Declines(
             DictKeys,
             """
             def f(d):
+                d.sort()
                 total = 0
                 for key in d.keys():
                     total += d[key]

@@ -6,6 +6,7 @@ import pytest
 from transform_cases import Case, Declines, Rewrite, Rewrites, cases, declines
 from transform_testing import assert_equivalent, transform
 
+from transforms import verify_equivalent
 from transforms._idioms_methods import (
     AppendToAugAssign,
     AugAssignToAppend,
@@ -75,9 +76,8 @@ CASES = cases(
         """,
         # `p` may be a tuple of prefixes.
         "def f(s, p):\n    return s.lower().startswith(p)\n",
-        # Nothing else shows that `s` is a str: on a list, startswith raises but the slice
-        # comparison would not.
-        "def f(s):\n    return s.startswith('a')\n",
+        # `s` is shown to be a list: startswith raises on it, the slice comparison would not.
+        "def f(s):\n    s.append(1)\n    return s.startswith('a')\n",
     ),
     find_comparison_becomes_membership=[
         Rewrite(
@@ -157,11 +157,10 @@ CASES = cases(
             """,
             calls=[([1], (2, 3)), ([], "ab")],
         ),
-        # Nothing but the call itself shows that `xs` is a list: on a str, append raises
-        # AttributeError and `+=` TypeError.
+        # `xs` is shown to be a str: append raises AttributeError on it, `+=` TypeError.
         Declines(
             AppendToAugAssign,
-            "def f(xs):\n    xs.append(1)\n    return xs\n",
+            "def f(xs):\n    xs = xs.lower()\n    xs.append(1)\n    return xs\n",
         ),
     ],
     append_declines_non_local_and_unknown_receivers=declines(
@@ -277,16 +276,13 @@ CASES = cases(
                     d = {}
                 return d
             """,
-            # CRUXEval sample_695: `dj` is an item of a list and may be a str, on which items()
-            # raises AttributeError but `dj[kk]` TypeError.
+            # `s` is shown to be a str: items() raises AttributeError on it, `s[k]` TypeError.
             """
-            def f(d):
-                result = {}
-                for li in d.values():
-                    for dj in li:
-                        for kk, l in dj.items():
-                            result[kk] = l
-                return result
+            def f(s):
+                s = s.strip()
+                for k, v in s.items():
+                    pass
+                return s
             """,
         ),
     ],
@@ -428,8 +424,8 @@ def test_count_of_a_character_becomes_sum() -> None:
         """
     Rewrite(CountToSum, before, after, seed=0).check()
     assert_equivalent(before, after, [("banana",), (["a", "b", "a"],), (("a",),)])
-    # A dict has no count(): nothing shows that `d` is not one.
-    Declines(CountToSum, "def f(d):\n    return d.count('a')\n").check()
+    # A dict has no count(): `d` is shown to be one.
+    Declines(CountToSum, "def f(d):\n    d.setdefault('a', 0)\n    return d.count('a')\n").check()
     # A longer needle counts non-overlapping substrings of a str but items of a list.
     Declines(CountToSum, "def f(s):\n    return s.count('aa') + s.count('')\n").check()
 
@@ -455,3 +451,68 @@ def test_list_methods_become_slice_and_item_operations() -> None:
 @pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()
+
+
+def test_the_method_name_pins_the_receiver_kind() -> None:
+    """A parameter nothing else types is taken as the only builtin kind with the method:
+    the rewrite is exact there, and elsewhere the original raises AttributeError, which
+    differential verification sees (the next test)."""
+    before = """
+        def f(text, d, xs):
+            xs.insert(0, d.get('k', 0))
+            return text.startswith('ab') and text.find('c') != -1
+        """
+    Rewrite(
+        StartswithToSlice,
+        before,
+        """
+        def f(text, d, xs):
+            xs.insert(0, d.get('k', 0))
+            return text[:2] == 'ab' and text.find('c') != -1
+        """,
+    ).check()
+    Rewrite(
+        FindToIn,
+        before,
+        """
+        def f(text, d, xs):
+            xs.insert(0, d.get('k', 0))
+            return text.startswith('ab') and 'c' in text
+        """,
+    ).check()
+    Rewrite(
+        DictGetToMembership,
+        before,
+        """
+        def f(text, d, xs):
+            xs.insert(0, d['k'] if 'k' in d else 0)
+            return text.startswith('ab') and text.find('c') != -1
+        """,
+    ).check()
+    Rewrite(
+        ListMethodToSlice,
+        before,
+        """
+        def f(text, d, xs):
+            xs[:0] = [d.get('k', 0)]
+            return text.startswith('ab') and text.find('c') != -1
+        """,
+    ).check()
+    for after in (
+        "def f(text, d, xs):\n    xs[:0] = [d['k'] if 'k' in d else 0]\n"
+        "    return text[:2] == 'ab' and 'c' in text\n",
+    ):
+        assert_equivalent(
+            before, after, [("abc", {"k": 1}, [2]), ("xbc", {}, []), ("", {"j": 0}, [1, 2])]
+        )
+
+
+def test_verification_rejects_a_pinned_rewrite_on_another_kind() -> None:
+    """On a list, `xs.pop(0)` and `xs[0]` + `del xs[0]` agree; on a str pop raises
+    AttributeError and the item lookup does not, so the variant is dropped."""
+    original = "def f(xs):\n    x = xs.pop(0)\n    return x\n"
+    variant = "def f(xs):\n    x = xs[0]\n    del xs[0]\n    return x\n"
+    Rewrite(PopToDel, original, variant).check()
+    assert verify_equivalent(original, variant, ["f([1, 2])", "f({0: 'a'})"]).kept
+    rejected = verify_equivalent(original, variant, ["f([1, 2])", "f('ab')"])
+    assert (rejected.kept, rejected.reason) == (False, "differs: exception")
