@@ -1,20 +1,28 @@
-"""`idiom` rewrite of string building by concatenation into an f-string.
+"""`idiom` rewrites of string building by concatenation or `str.format` into an f-string.
 
 `'total: ' + str(n) + ' items'` -> `f'total: {n} items'`. Exact when every operand is a
 str (a literal, a `str(...)` call, or an expression `Kinds` proves to be a str): `str(x)`
 and `f'{x}'` both give `format(x, '')`, which is `str(x)` for every builtin type, and a str
 formats as itself. A concatenation with an operand that may not be a str is left alone (it
 raises TypeError, the f-string would not).
+
+`'{} is {:>3}'.format(a, b)` -> `f'{a} is {b:>3}'`: a field `{}` or `{0}` of `str.format`
+calls `format(arg, spec)` after its conversion (`!r`, `!s`, `!a`), and so does the f-string
+field `{arg!r:spec}`. Only plain fields, each argument used once; the arguments are pure and
+cannot raise when a field has a spec (str.format evaluates every argument before formatting
+any, the f-string formats each as it goes).
 """
 
 from __future__ import annotations
 
+import ast
+import string
 from collections.abc import Sequence
 from typing import Any
 
 import libcst as cst
 
-from transforms._analysis import ModuleInfo, has_comments, is_literal, walk
+from transforms._analysis import ModuleInfo, has_comments, is_literal, is_pure, may_raise, walk
 from transforms._base import Transform
 from transforms._idioms_common import (
     STR,
@@ -156,4 +164,108 @@ class ConcatToFString(IdiomRewrite):
         return new.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
 
 
-TRANSFORMS: tuple[type[Transform], ...] = (ConcatToFString,)
+def _fields(template: str) -> list[tuple[str, str | None, str | None, str | None]] | None:
+    """`(text, field, spec, conversion)` of a format string, or None when it does not parse."""
+    try:
+        return list(string.Formatter().parse(template))
+    except ValueError:
+        return None
+
+
+class FormatToFString(IdiomRewrite):
+    """`'{} and {!r:>4}'.format(a, b)` -> `f'{a} and {b!r:>4}'`."""
+
+    name = "idiom_format_fstring"
+    site_local = True
+    description = "build a string with an f-string instead of str.format"
+
+    site: cst.Call
+    source: str
+
+    def find_sites(self, info: ModuleInfo) -> Sequence[tuple[cst.Call, str]]:
+        """Calls of `format` on a plain str literal, each with its f-string."""
+        return function_sites(info, lambda node, _func, _kinds: self._site(node, info))
+
+    def take_site(self, site: tuple[cst.Call, str], info: ModuleInfo) -> bool:
+        """Keep the call and its f-string apart."""
+        self.site, self.source = site
+        return True
+
+    def _site(self, node: cst.CSTNode, info: ModuleInfo) -> tuple[cst.Call, str] | None:
+        if not (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "format"
+            and isinstance(node.func.value, cst.SimpleString)
+            and not node.func.value.prefix
+            and node.args
+            and all(a.keyword is None and not a.star for a in node.args)
+            and not has_comments(node)
+        ):
+            return None
+        literal = node.func.value
+        template = str_value(literal)
+        parsed = _fields(template) if template is not None else None
+        if template is None or parsed is None:
+            return None
+        args = [a.value for a in node.args]
+        codes = []
+        for arg in args:
+            if not is_pure(arg, info) or any(isinstance(n, _FORBIDDEN) for n in walk(arg)):
+                return None
+            code = _EMPTY.code_for_node(arg.with_changes(lpar=[], rpar=[])).strip()
+            if any(c in code for c in "\\\n{}#") or code.startswith("{"):
+                return None
+            codes.append(code)
+        used: list[int] = []
+        pieces: list[str] = []
+        spec_seen = False
+        quotes = [q for q in ("'", '"') if not any(q in c for c in codes)]
+        if not quotes:
+            return None
+        # The literal's own quote first, unless its text holds it (`"{}'s"`).
+        quotes.sort(key=lambda q: (q in template, q != literal.quote[0]))
+        quote = quotes[0]
+        for text, field, spec, conversion in parsed:
+            pieces.append(_escape(text, quote))
+            if field is None:
+                continue
+            if field == "":
+                index = len(used)
+            elif field.isdigit():
+                index = int(field)
+            else:
+                return None  # `{name}`, `{0.attr}`, `{0[k]}`
+            if index >= len(args) or (spec and ("{" in spec or quote in spec or "\\" in spec)):
+                return None
+            used.append(index)
+            spec_seen = spec_seen or bool(spec)
+            field_text = codes[index] + (f"!{conversion}" if conversion else "")
+            pieces.append("{" + field_text + (f":{spec}" if spec else "") + "}")
+        # Each argument once, and auto and manual numbering not mixed (format raises).
+        if sorted(used) != list(range(len(args))):
+            return None
+        numbered = [f for _, f, _, _ in parsed if f is not None]
+        if "" in numbered and any(f for f in numbered):
+            return None
+        if spec_seen and any(may_raise(a, info) for a in args):
+            return None
+        source = f"f{quote}{''.join(pieces)}{quote}"
+        try:
+            tree = ast.parse(source, mode="eval")
+        except SyntaxError:
+            return None
+        fields = [n for n in ast.walk(tree) if isinstance(n, ast.FormattedValue)]
+        if len(fields) != len(used):
+            return None  # an argument's text read back as more than its own field
+        return node, source
+
+    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
+        """Swap the call for the f-string."""
+        if not self.at_site(original_node):
+            return updated_node
+        new = cst.parse_expression(self.source)
+        return new.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
+
+
+TRANSFORMS: tuple[type[Transform], ...] = (ConcatToFString, FormatToFString)

@@ -18,6 +18,7 @@ from transforms import (
     _idioms_methods,
     _idioms_returns,
     _idioms_strings,
+    _idioms_text,
     _loops,
     _mutants,
     _rename,
@@ -45,6 +46,7 @@ ALL_TRANSFORMS: tuple[type[Transform], ...] = (
     *_idioms_methods.TRANSFORMS,
     *_idioms_returns.TRANSFORMS,
     *_idioms_strings.TRANSFORMS,
+    *_idioms_text.TRANSFORMS,
     *_idioms_builtins.TRANSFORMS,
     *_mutants.TRANSFORMS,
 )

@@ -1,0 +1,220 @@
+"""idiom rewrites of straight-line str/list methods: removeprefix/removesuffix, ljust/rjust,
+count, sort, and str.format as an f-string."""
+
+from __future__ import annotations
+
+import pytest
+from transform_cases import Case, Declines, Equivalent, Rewrite, cases, declines
+
+from transforms._idioms_strings import FormatToFString
+from transforms._idioms_text import (
+    CountToSplit,
+    JustifyToConcat,
+    RemovePrefixToSlice,
+    SortToSorted,
+)
+
+CASES = cases(
+    # CRUXEval sample_567-like: a literal affix slices by its length.
+    removeprefix_and_removesuffix_with_literals_become_conditional_slices=Rewrite(
+        RemovePrefixToSlice,
+        """
+        def f(text):
+            return text.removeprefix('ab') + text.removesuffix('yz')
+        """,
+        """
+        def f(text):
+            return (text[2:] if text.startswith('ab') else text) + (text[:-2] if text.endswith('yz') else text)
+        """,  # noqa: E501
+        calls=[("abxyz",), ("",), ("ab",), ("yz",), ("a",)],
+    ),
+    # A str name: `len(s) - len(p)` keeps all of `s` for an empty `p` (`s[:-0]` would not).
+    removesuffix_with_a_str_name_slices_by_both_lengths=Rewrite(
+        RemovePrefixToSlice,
+        """
+        def f(text, suffix):
+            suffix = suffix.strip()
+            return text.removesuffix(suffix)
+        """,
+        """
+        def f(text, suffix):
+            suffix = suffix.strip()
+            return text[:len(text) - len(suffix)] if text.endswith(suffix) else text
+        """,
+        calls=[("abc", "bc"), ("abc", ""), ("abc", " "), ("bc", "abc"), ("", "")],
+    ),
+    removeprefix_with_a_str_name=Rewrite(
+        RemovePrefixToSlice,
+        """
+        def f(text, prefix):
+            prefix = prefix.lower()
+            out = text.removeprefix(prefix)
+            return out
+        """,
+        """
+        def f(text, prefix):
+            prefix = prefix.lower()
+            out = text[len(prefix):] if text.startswith(prefix) else text
+            return out
+        """,
+        calls=[("abc", "AB"), ("abc", ""), ("a", "abc"), ("xab", "ab")],
+    ),
+    removeprefix_declines=declines(
+        RemovePrefixToSlice,
+        # `p` may be a tuple: startswith takes one, removeprefix raises.
+        "def f(s, p):\n    return s.removeprefix(p)\n",
+        # An empty literal removes nothing.
+        "def f(s):\n    return s.removeprefix('')\n",
+        # `s` is shown to be a list.
+        "def f(s):\n    s.append(1)\n    return s.removeprefix('a')\n",
+        # The receiver would be evaluated three times.
+        "def f(s):\n    return s.lower().removeprefix('a')\n",
+    ),
+    ljust_and_rjust_become_concatenated_fill=Rewrite(
+        JustifyToConcat,
+        """
+        def f(s, n):
+            return s.ljust(n + 1, '*'), s.rjust(10)
+        """,
+        """
+        def f(s, n):
+            return s + '*' * (n + 1 - len(s)), ' ' * (10 - len(s)) + s
+        """,
+        calls=[("ab", 4), ("abcdef", 2), ("", 0), ("x", -3)],
+    ),
+    justify_equivalent_over_seeds=Equivalent(
+        JustifyToConcat,
+        """
+        def f(text, width):
+            line = text.rjust(width, '0')
+            return line.ljust(width * 2, '-')
+        """,
+        calls=[("12", 5), ("123456", 3), ("", 1), ("a", 0), ("ab", 2.5)],
+    ),
+    justify_declines=declines(
+        JustifyToConcat,
+        # ljust takes a one-character fill only; `*` repeats any str.
+        "def f(s, c):\n    return s.ljust(5, c)\n",
+        "def f(s):\n    return s.ljust(5, '--')\n",
+        # The width would be evaluated after the fill and `len(s)`: it must not act.
+        "def f(s, xs):\n    return s.ljust(xs.pop())\n",
+        # `s` is shown to be a list.
+        "def f(s):\n    s.append(0)\n    return s.ljust(3)\n",
+    ),
+    count_of_a_substring_becomes_split_pieces=Rewrite(
+        CountToSplit,
+        """
+        def f(text):
+            text = text.lower()
+            return text.count('ab') * 2
+        """,
+        """
+        def f(text):
+            text = text.lower()
+            return (len(text.split('ab')) - 1) * 2
+        """,
+        calls=[("abab",), ("aBAb",), ("",), ("aaa",)],
+    ),
+    # Overlapping occurrences: both count 'aa' in 'aaaa' twice, not three times.
+    count_split_equivalent_on_overlaps=Equivalent(
+        CountToSplit,
+        "def f(s):\n    s = s.lower()\n    return s.count('aa') + s.count('a')\n",
+        calls=[("aaaa",), ("aaa",), ("",), ("baab",)],
+    ),
+    count_split_declines=declines(
+        CountToSplit,
+        # A list counts items and has no split: the receiver must be a proven str.
+        "def f(s):\n    return s.count('ab')\n",
+        # An empty needle: count gives len(s) + 1, split raises ValueError.
+        "def f(s):\n    s = s.lower()\n    return s.count('')\n",
+        "def f(s, x):\n    s = s.lower()\n    return s.count(x)\n",
+    ),
+    sort_becomes_sorted_into_the_whole_slice=Rewrite(
+        SortToSorted,
+        """
+        def f(nums):
+            nums.sort(key=lambda n: -n, reverse=True)
+            return nums
+        """,
+        """
+        def f(nums):
+            nums[:] = sorted(nums, key=lambda n: -n, reverse=True)
+            return nums
+        """,
+        calls=[([3, 1, 2],), ([],), ([1, 1, 0],)],
+    ),
+    # The caller's list is sorted in place by both (argument state is compared).
+    sort_equivalent_on_the_argument=Equivalent(
+        SortToSorted,
+        """
+        def f(words, key):
+            words.sort()
+            return key in words
+        """,
+        calls=[(["b", "a"], "a"), ([], "x")],
+    ),
+    sort_declines=declines(
+        SortToSorted,
+        # While sort() runs the list looks empty to a key that reads it.
+        "def f(xs):\n    xs.sort(key=xs.index)\n    return xs\n",
+        "def f(xs):\n    g = lambda x: len(xs)\n    xs.sort(key=g)\n    return xs\n",
+        # `xs` is shown to be a str.
+        "def f(xs):\n    xs = xs.lower()\n    xs.sort()\n    return xs\n",
+    ),
+    format_becomes_an_fstring=Rewrite(
+        FormatToFString,
+        """
+        def f(name, n):
+            return '{} has {!r:>4} items'.format(name, n)
+        """,
+        """
+        def f(name, n):
+            return f'{name} has {n!r:>4} items'
+        """,
+        calls=[("x", 3), ("", "ab")],
+    ),
+    # Numbered fields in another order, escaped braces, and the quote the text needs.
+    format_with_numbered_fields_and_escapes=Rewrite(
+        FormatToFString,
+        """
+        def f(a, b):
+            return "{{{1}}}'s {0}".format(a, b[1:])
+        """,
+        """
+        def f(a, b):
+            return f"{{{b[1:]}}}'s {a}"
+        """,
+        calls=[(1, "xyz"), ("", "")],
+    ),
+    format_declines=declines(
+        FormatToFString,
+        # An argument used twice, or not at all.
+        "def f(a):\n    return '{0}{0}'.format(a)\n",
+        "def f(a, b):\n    return '{}'.format(a, b)\n",
+        # Named fields, attributes and items are not plain fields.
+        "def f(a):\n    return '{x}'.format(x=a)\n",
+        "def f(a):\n    return '{0[1]}'.format(a)\n",
+        # With a spec, format evaluates `b[0]` (which may raise) before formatting `a`.
+        "def f(a, b):\n    return '{:d}{}'.format(a, b[0])\n",
+        # Auto and manual numbering mixed: format raises ValueError.
+        "def f(a, b):\n    return '{}{1}'.format(a, b)\n",
+        # A call may act: the f-string would run it at another moment.
+        "def f(a, xs):\n    return '{}{}'.format(xs.pop(), a)\n",
+    ),
+)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_case(case: Case) -> None:
+    case.check()
+
+
+def test_format_with_a_raising_spec_raises_alike() -> None:
+    """`'{:d}'` on a str raises ValueError both as a call of format and as an f-string."""
+    Equivalent(
+        FormatToFString,
+        "def f(a, b):\n    return 'n={:d}, m={}'.format(a, b)\n",
+        calls=[(3, "x"), ("3", "x"), (True, None)],
+    ).check()
+    # Without arguments there is no field to move into an f-string.
+    Declines(FormatToFString, "def f():\n    return 'x'.format()\n").check()

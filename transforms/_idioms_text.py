@@ -1,0 +1,248 @@
+"""`idiom` rewrites of straight-line str/list method calls into the expressions they compute.
+
+Each is exact on the builtin kind that has the method (bytes aside: `_idioms_common` leaves
+modules that touch bytes alone); a receiver proven of another kind is left alone, and on a
+receiver of unknown kind that lacks the method the original raises AttributeError, which
+differential verification rejects:
+
+- `s.removeprefix(p)` -> `s[len(p):] if s.startswith(p) else s` (`s[2:]` for a literal `p`);
+  `s.removesuffix(p)` -> `s[:len(s) - len(p)] if s.endswith(p) else s` (`s[:-2]` for a
+  non-empty literal; `len(s) - len(p)` keeps the whole of `s` for an empty `p`, where
+  `s[:-0]` would be empty);
+- `s.ljust(n, c)` -> `s + c * (n - len(s))`, `s.rjust(n, c)` -> `c * (n - len(s)) + s`
+  (a one-character literal fill; a negative count repeats to '', as the methods return `s`
+  unchanged when it is already `n` long);
+- `s.count('ab')` -> `len(s.split('ab')) - 1` for a proven str `s` (both count
+  non-overlapping occurrences; a list has count but no split);
+- `xs.sort(key=k, reverse=r)` -> `xs[:] = sorted(xs, key=k, reverse=r)` (sort exists on
+  list only; the same stable sort, in place through the slice, so every alias sees it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from transforms._analysis import is_pure, name_values, walk, wrap
+from transforms._base import Transform
+from transforms._idioms_common import (
+    LIST,
+    SEQ,
+    STR,
+    Kinds,
+    method_call,
+    str_value,
+)
+from transforms._idioms_methods import _ExpressionIdiom
+
+
+def _call(func: str, *args: cst.BaseExpression) -> cst.Call:
+    return cst.Call(func=cst.Name(func), args=[cst.Arg(value=a) for a in args])
+
+
+def _method(receiver: cst.BaseExpression, name: str, *args: cst.BaseExpression) -> cst.Call:
+    return cst.Call(
+        func=cst.Attribute(value=receiver, attr=cst.Name(name)),
+        args=[cst.Arg(value=a) for a in args],
+    )
+
+
+def _slice(
+    receiver: cst.BaseExpression,
+    lower: cst.BaseExpression | None,
+    upper: cst.BaseExpression | None,
+) -> cst.Subscript:
+    return cst.Subscript(
+        value=receiver, slice=[cst.SubscriptElement(slice=cst.Slice(lower=lower, upper=upper))]
+    )
+
+
+def _positional(args: list[cst.Arg]) -> bool:
+    return all(a.keyword is None and not a.star for a in args)
+
+
+def _str_receiver(receiver: cst.BaseExpression, node: cst.CSTNode, kinds: Kinds) -> bool:
+    """A name that may hold a str: a method only str has pins it (see module doc)."""
+    return isinstance(receiver, cst.Name) and kinds.excluding(node).of_name(receiver.value) in (
+        STR,
+        SEQ,
+        None,
+    )
+
+
+class RemovePrefixToSlice(_ExpressionIdiom):
+    """`s.removeprefix(p)` -> `s[len(p):] if s.startswith(p) else s` (and removesuffix
+    with endswith)."""
+
+    name = "idiom_removeprefix_slice"
+    description = "slice a prefix or suffix off behind a startswith/endswith test"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        call = method_call(node)
+        if call is None or call[1] not in ("removeprefix", "removesuffix"):
+            return None
+        receiver, method, args = call
+        if len(args) != 1 or not _positional(args) or not _str_receiver(receiver, node, kinds):
+            return None
+        assert isinstance(receiver, cst.Name)
+        affix = args[0].value
+        literal = str_value(affix)
+        if literal is not None and isinstance(affix, cst.SimpleString):
+            if not literal:
+                return None  # `s.removeprefix('')` is `s`: nothing natural to write
+            return method, len(literal)
+        # A name must hold a str: removeprefix raises on a tuple, startswith takes one.
+        if (
+            isinstance(affix, cst.Name)
+            and kinds.excluding(node).of_name(affix.value) == STR
+            and affix.value != receiver.value
+            and kinds.info.is_builtin("len")
+        ):
+            return method, None
+        return None
+
+    def build(self, updated: Any) -> Any:
+        method, n = self.data
+        receiver, affix = updated.func.value, updated.args[0].value
+        piece: cst.BaseExpression
+        if method == "removeprefix":
+            lower = cst.Integer(str(n)) if n is not None else _call("len", affix.deep_clone())
+            piece = _slice(receiver.deep_clone(), lower, None)
+            test = _method(receiver.deep_clone(), "startswith", affix)
+        else:
+            upper: cst.BaseExpression
+            if n is not None:
+                upper = cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer(str(n)))
+            else:
+                upper = cst.BinaryOperation(
+                    left=_call("len", receiver.deep_clone()),
+                    operator=cst.Subtract(),
+                    right=_call("len", affix.deep_clone()),
+                )
+            piece = _slice(receiver.deep_clone(), None, upper)
+            test = _method(receiver.deep_clone(), "endswith", affix)
+        return cst.IfExp(test=test, body=piece, orelse=receiver)
+
+
+class JustifyToConcat(_ExpressionIdiom):
+    """`s.ljust(n, c)` -> `s + c * (n - len(s))`; `s.rjust(n, c)` -> `c * (n - len(s)) + s`."""
+
+    name = "idiom_justify_concat"
+    description = "pad a string by concatenating repeated fill instead of ljust/rjust"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        call = method_call(node)
+        if call is None or call[1] not in ("ljust", "rjust"):
+            return None
+        receiver, method, args = call
+        if len(args) not in (1, 2) or not _positional(args):
+            return None
+        if not _str_receiver(receiver, node, kinds) or not kinds.info.is_builtin("len"):
+            return None
+        width = args[0].value
+        # The width is evaluated after the fill in the rewrite: it must not act.
+        if not is_pure(width, kinds.info):
+            return None
+        if any(isinstance(n, cst.Lambda | cst.GeneratorExp) for n in walk(width)):
+            return None
+        if len(args) == 2:
+            fill = str_value(args[1].value)
+            if fill is None or len(fill) != 1 or not isinstance(args[1].value, cst.SimpleString):
+                return None  # ljust takes exactly one character; `*` repeats any str
+        return method
+
+    def build(self, updated: Any) -> Any:
+        receiver = updated.func.value
+        args = updated.args
+        fill = args[1].value if len(args) == 2 else cst.SimpleString("' '")
+        missing = cst.BinaryOperation(
+            left=wrap(args[0].value, 10),
+            operator=cst.Subtract(),
+            right=_call("len", receiver.deep_clone()),
+        )
+        padding = cst.BinaryOperation(
+            left=fill,
+            operator=cst.Multiply(),
+            right=missing.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]),
+        )
+        if self.data == "ljust":
+            return cst.BinaryOperation(left=receiver, operator=cst.Add(), right=padding)
+        return cst.BinaryOperation(left=padding, operator=cst.Add(), right=receiver)
+
+
+class CountToSplit(_ExpressionIdiom):
+    """`s.count('ab')` -> `len(s.split('ab')) - 1` for a str `s`."""
+
+    name = "idiom_count_split"
+    description = "count a substring by the pieces splitting on it gives"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        call = method_call(node)
+        if call is None or call[1] != "count":
+            return None
+        receiver, _, args = call
+        if len(args) != 1 or not _positional(args) or not kinds.info.is_builtin("len"):
+            return None
+        needle = args[0].value
+        # An empty needle: count gives len(s) + 1, split raises ValueError.
+        if not str_value(needle) or not isinstance(needle, cst.SimpleString):
+            return None
+        if kinds.excluding(node).of(receiver) != STR:
+            return None  # a list or a tuple counts items and has no split
+        return True
+
+    def build(self, updated: Any) -> Any:
+        receiver, needle = updated.func.value, updated.args[0].value
+        pieces = _call("len", _method(receiver, "split", needle))
+        return cst.BinaryOperation(left=pieces, operator=cst.Subtract(), right=cst.Integer("1"))
+
+
+class SortToSorted(_ExpressionIdiom):
+    """`xs.sort(key=k, reverse=r)` -> `xs[:] = sorted(xs, key=k, reverse=r)`."""
+
+    name = "idiom_sort_sorted"
+    description = "sort a list by assigning sorted() to its whole slice instead of sort()"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        if not isinstance(node, cst.Expr):
+            return None
+        call = method_call(node.value)
+        if call is None or call[1] != "sort":
+            return None
+        receiver, _, args = call
+        if not isinstance(receiver, cst.Name) or not kinds.info.is_builtin("sorted"):
+            return None
+        if kinds.excluding(node.value).of_name(receiver.value) not in (LIST, None):
+            return None
+        names = {a.keyword.value for a in args if a.keyword is not None}
+        if len(names) != len(args) or not names <= {"key", "reverse"}:
+            return None
+        # While sort() runs the list looks empty: a key that reads it must see the same.
+        for arg in args:
+            if receiver.value in name_values(arg.value):
+                return None
+        if receiver.value in kinds.info.captured_names(kinds.func):
+            return None
+        return True
+
+    def build(self, updated: Any) -> Any:
+        call = updated.value
+        receiver = call.func.value
+        ordered = cst.Call(
+            func=cst.Name("sorted"),
+            args=[cst.Arg(value=receiver.deep_clone()), *call.args],
+        )
+        return cst.Assign(
+            targets=[cst.AssignTarget(target=_slice(receiver, None, None))],
+            value=ordered,
+            semicolon=updated.semicolon,
+        )
+
+
+TRANSFORMS: tuple[type[Transform], ...] = (
+    RemovePrefixToSlice,
+    JustifyToConcat,
+    CountToSplit,
+    SortToSorted,
+)
