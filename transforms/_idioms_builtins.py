@@ -116,13 +116,15 @@ def _int_value(expr: cst.BaseExpression) -> int | None:
 # -- len(xs) == 0 <-> not xs -------------------------------------------------------------------
 
 
-def _len_of(expr: cst.BaseExpression, kinds: Kinds) -> cst.Name | None:
-    """`xs` for `len(xs)` on a local or parameter of a sized kind."""
+def _len_of(
+    expr: cst.BaseExpression, kinds: Kinds, sized: tuple[str | None, ...] = _SIZED
+) -> cst.Name | None:
+    """`xs` for `len(xs)` on a local or parameter of a kind among `sized`."""
     call = builtin_call(expr, kinds.info)
     if call is None or call[0] != "len" or len(call[1]) != 1 or call[1][0].keyword:
         return None
     arg = call[1][0].value
-    if isinstance(arg, cst.Name) and kinds.of_name(arg.value) in _SIZED:
+    if isinstance(arg, cst.Name) and kinds.of_name(arg.value) in sized:
         return arg
     return None
 
@@ -163,7 +165,9 @@ class LenToTruth(_ExpressionIdiom):
                     return ("truth", node.left)
                 return None
             bound = _int_value(target.comparator)
-            seq = _len_of(node.left, kinds.excluding(None))
+            # Every builtin with a len() is true exactly when its len() is not 0 (str, list,
+            # tuple, dict, set, range...): the call pins the comparison to the truth test.
+            seq = _len_of(node.left, kinds.excluding(None), (*_SIZED, None))
             if seq is None or bound is None:
                 return None
             op = target.operator

@@ -388,7 +388,7 @@ class AppendToAugAssign(_ExpressionIdiom):
         if not isinstance(receiver, cst.Name):
             return None
         # append/extend: among the builtin values a function gets, only a list has them.
-        if kinds.excluding(node.value).of_name(receiver.value) not in (LIST, None):
+        if kinds.excluding(node.value).of_name(receiver.value) not in (LIST, SEQ, None):
             return None
         scope = kinds.info.scopes.get(receiver)
         if not resolves_locally(receiver, scope):
@@ -512,6 +512,8 @@ class PopToDel(_ExpressionIdiom):
         # pop(key) exists on list and dict, and `xs[key]` + `del xs[key]` is it on both
         # (IndexError/KeyError alike); a bare pop() also exists on set and dict: list only.
         kind = kinds.excluding(value).of_name(receiver.value)
+        if kind == SEQ:
+            kind = LIST  # sliced, so no dict or set; with pop, no str or tuple
         if kind not in (LIST, DICT, None) or (not args and kind != LIST):
             return None
         if args and not is_simple(args[0].value):
@@ -654,6 +656,8 @@ class ListMethodToSlice(_ExpressionIdiom):
         if not isinstance(receiver, cst.Name) or not _one_positional(args, len(args)):
             return None
         kind = kinds.excluding(exclude).of_name(receiver.value)
+        if kind == SEQ:
+            kind = LIST  # sliced, so no dict or set; with a list method, no str or tuple
         values = [a.value for a in args]
         if method == "copy" and not args and kind in (LIST, DICT):
             if isinstance(node, cst.Expr):

@@ -5,7 +5,8 @@ modules that touch bytes alone); a receiver proven of another kind is left alone
 receiver of unknown kind that lacks the method the original raises AttributeError, which
 differential verification rejects:
 
-- `s.removeprefix(p)` -> `s[len(p):] if s.startswith(p) else s` (`s[2:]` for a literal `p`);
+- `s.removeprefix(p)` -> `s[len(p):] if s.startswith(p) else s` (`s[2:]` for a literal `p`;
+  a name `p` not proven of another kind: removeprefix raises TypeError on all but a str);
   `s.removesuffix(p)` -> `s[:len(s) - len(p)] if s.endswith(p) else s` (`s[:-2]` for a
   non-empty literal; `len(s) - len(p)` keeps the whole of `s` for an empty `p`, where
   `s[:-0]` would be empty);
@@ -92,10 +93,11 @@ class RemovePrefixToSlice(_ExpressionIdiom):
             if not literal:
                 return None  # `s.removeprefix('')` is `s`: nothing natural to write
             return method, len(literal)
-        # A name must hold a str: removeprefix raises on a tuple, startswith takes one.
+        # A name that may hold a str: removeprefix raises TypeError on any other argument
+        # (a tuple, which startswith takes, included); one proven of another kind declines.
         if (
             isinstance(affix, cst.Name)
-            and kinds.excluding(node).of_name(affix.value) == STR
+            and kinds.excluding(node).of_name(affix.value) in (STR, None)
             and affix.value != receiver.value
             and kinds.info.is_builtin("len")
         ):
@@ -213,8 +215,8 @@ class SortToSorted(_ExpressionIdiom):
         receiver, _, args = call
         if not isinstance(receiver, cst.Name) or not kinds.info.is_builtin("sorted"):
             return None
-        if kinds.excluding(node.value).of_name(receiver.value) not in (LIST, None):
-            return None
+        if kinds.excluding(node.value).of_name(receiver.value) not in (LIST, SEQ, None):
+            return None  # sort exists on list only among builtins
         names = {a.keyword.value for a in args if a.keyword is not None}
         if len(names) != len(args) or not names <= {"key", "reverse"}:
             return None

@@ -92,13 +92,27 @@ CASES = cases(
             """,
         ),
     ],
+    # len() pins `x` to the builtins with a length, each true exactly when it is not 0 long
+    # (on a number or a generator len() raises TypeError, which verification sees).
+    len_of_an_untyped_name_becomes_its_truth=Rewrite(
+        LenToTruth,
+        """
+        def f(x):
+            return len(x) == 0
+        """,
+        """
+        def f(x):
+            return not x
+        """,
+        calls=[("",), ("a",), ([],), ((1,),), ({},), ({1: 2},), (set(),), (range(0),)],
+    ),
     len_truth_declines_unknown_kinds_and_value_contexts=declines(
         LenToTruth,
         # `x` may be a number (truth without a length) or a generator.
         """
         def f(x):
             if x:
-                return len(x) == 0
+                return 0
             return 1
         """,
         # `len(xs) > 0` as a value is a bool; `xs` would be the list itself.

@@ -516,3 +516,24 @@ def test_verification_rejects_a_pinned_rewrite_on_another_kind() -> None:
     assert verify_equivalent(original, variant, ["f([1, 2])", "f({0: 'a'})"]).kept
     rejected = verify_equivalent(original, variant, ["f([1, 2])", "f('ab')"])
     assert (rejected.kept, rejected.reason) == (False, "differs: exception")
+
+
+def test_a_sliced_receiver_of_a_list_method_is_a_list() -> None:
+    """Slicing rules out a dict and a set, remove() a str and a tuple (CRUXEval
+    sample_180 slices `nums` and removes from it)."""
+    Rewrite(
+        ListMethodToSlice,
+        """
+        def f(nums, x):
+            head = nums[:1]
+            nums.remove(x)
+            return head + nums
+        """,
+        """
+        def f(nums, x):
+            head = nums[:1]
+            del nums[nums.index(x)]
+            return head + nums
+        """,
+        calls=[([-1, 1, 1, 2], 1), ([3, 3], 3), ([1], 2)],
+    ).check()

@@ -59,10 +59,26 @@ CASES = cases(
         """,
         calls=[("abc", "AB"), ("abc", ""), ("a", "abc"), ("xab", "ab")],
     ),
+    # CRUXEval sample_199: a parameter nothing types may be a str (removeprefix raises on
+    # anything else, a tuple included, which verification sees).
+    removesuffix_with_an_untyped_name=Rewrite(
+        RemovePrefixToSlice,
+        """
+        def f(text, char):
+            base = char * (text.count(char) + 1)
+            return text.removesuffix(base)
+        """,
+        """
+        def f(text, char):
+            base = char * (text.count(char) + 1)
+            return text[:len(text) - len(base)] if text.endswith(base) else text
+        """,
+        calls=[("mnmnj krupa...##!@#!@#$$@##", "@"), ("aa", "a"), ("", "x")],
+    ),
     removeprefix_declines=declines(
         RemovePrefixToSlice,
-        # `p` may be a tuple: startswith takes one, removeprefix raises.
-        "def f(s, p):\n    return s.removeprefix(p)\n",
+        # `p` is shown to be a list.
+        "def f(s, p):\n    p.append(1)\n    return s.removeprefix(p)\n",
         # An empty literal removes nothing.
         "def f(s):\n    return s.removeprefix('')\n",
         # `s` is shown to be a list.
@@ -142,6 +158,21 @@ CASES = cases(
             return nums
         """,
         calls=[([3, 1, 2],), ([],), ([1, 1, 0],)],
+    ),
+    # CRUXEval sample_164: slicing shows a sequence, and of those only a list has sort().
+    sort_of_a_sliced_sequence=Rewrite(
+        SortToSorted,
+        """
+        def f(lst):
+            lst.sort()
+            return lst[0:3]
+        """,
+        """
+        def f(lst):
+            lst[:] = sorted(lst)
+            return lst[0:3]
+        """,
+        calls=[([5, 8, 1, 3, 0],), ([],)],
     ),
     # The caller's list is sorted in place by both (argument state is compared).
     sort_equivalent_on_the_argument=Equivalent(
