@@ -3,8 +3,10 @@
 `'total: ' + str(n) + ' items'` -> `f'total: {n} items'`. Exact when every operand is a
 str (a literal, a `str(...)` call, or an expression `Kinds` proves to be a str): `str(x)`
 and `f'{x}'` both give `format(x, '')`, which is `str(x)` for every builtin type, and a str
-formats as itself. A concatenation with an operand that may not be a str is left alone (it
-raises TypeError, the f-string would not).
+formats as itself. A str literal in the chain makes every operand a str wherever the
+chain does not raise (`+` of a str and anything else raises TypeError), so an operand of
+unknown kind beside one is taken as a str: on anything else the original raises and
+verification rejects the variant. An operand proven of another kind is left alone.
 
 `'{} is {:>3}'.format(a, b)` -> `f'{a} is {b:>3}'`: a field `{}` or `{0}` of `str.format`
 calls `format(arg, spec)` after its conversion (`!r`, `!s`, `!a`), and so does the f-string
@@ -111,7 +113,14 @@ class ConcatToFString(IdiomRewrite):
             return None
         pieces: list[tuple[str, str]] = []  # ("text", value) | ("expr", source)
         converted = False
-        for operand in _operands(node):
+        operands = _operands(node)
+        kinds = kinds.excluding(node)
+        # With a str literal in the chain every operand is a str, or the chain raises:
+        # `+` between a str and anything else raises TypeError, whichever side the str is.
+        anchored = any(
+            isinstance(o, cst.SimpleString) and str_value(o) is not None for o in operands
+        )
+        for operand in operands:
             text = str_value(operand)
             if text is not None and isinstance(operand, cst.SimpleString):
                 if operand.prefix:
@@ -126,7 +135,7 @@ class ConcatToFString(IdiomRewrite):
                 if is_literal(inner):
                     return None  # `str(1)` is a literal in disguise: no natural f-string
                 converted = True
-            elif kinds.excluding(node).of(operand) == STR and not isinstance(
+            elif kinds.of(operand) in ((STR, None) if anchored else (STR,)) and not isinstance(
                 operand, cst.ConcatenatedString | cst.SimpleString
             ):
                 inner = operand

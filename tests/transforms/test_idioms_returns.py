@@ -135,12 +135,28 @@ CASES = cases(
         """,
         calls=[("bob", 3), ("", [1, "a"]), ("x", None)],
     ),
+    # Beside a str literal `x` is a str or the concatenation raises TypeError (which
+    # verification sees: f'a{x}' would not raise).
+    concatenation_with_a_literal_takes_an_untyped_operand_as_a_str=Rewrite(
+        ConcatToFString,
+        """
+        def f(x, y):
+            return x + ' and ' + y + '!'
+        """,
+        """
+        def f(x, y):
+            return f'{x} and {y}!'
+        """,
+        calls=[("a", "b"), ("", "")],
+    ),
     fstring_declines_operands_that_may_not_be_strings=declines(
         ConcatToFString,
-        # `x` may be an int: `'a' + x` raises TypeError, f'a{x}' would not.
-        "def f(x):\n    return 'a' + x\n",
-        # The only evidence that `x` is a str is the concatenation being rewritten.
-        "def f(x):\n    return x + '!'\n",
+        # `x` is shown to be an int: `'a' + x` raises TypeError, f'a{x}' would not.
+        "def f(x):\n    n = len(x)\n    return 'a' + n\n",
+        # `x` is shown to be a list.
+        "def f(x):\n    x.append(1)\n    return x + '!'\n",
+        # Without a str literal nothing pins `x` or `y` to a str (`x + y` adds numbers too).
+        "def f(x, y):\n    return x + y + str(y)\n",
         # `str(1)` would become a literal in braces.
         "def f():\n    return 'a' + str(1)\n",
     ),
