@@ -405,6 +405,26 @@ def _consumed(node: cst.CSTNode, info: ModuleInfo) -> bool:
     return method is not None and method[1] == "join" and str_value(method[0]) is not None
 
 
+#: `[::-1]` raises on anything but a sequence (str, list, tuple, range), and every one of
+#: those gives reversed() the same items: a value nothing types is one of them.
+_SEQUENCE_OR_UNKNOWN = (STR, LIST, SEQ, None)
+
+
+def _slice_assigned(node: cst.CSTNode, info: ModuleInfo) -> bool:
+    """Whether `node` is the value assigned to a slice (`xs[a:b] = node`), which takes any
+    iterable and reads it whole before it stores."""
+    parent = info.parent(node)
+    if not isinstance(parent, cst.Assign) or parent.value is not node or len(parent.targets) != 1:
+        return False
+    target = parent.targets[0].target
+    return (
+        isinstance(target, cst.Subscript)
+        and len(target.slice) == 1
+        and isinstance(target.slice[0].slice, cst.Slice)
+        and target.slice[0].slice.step is None
+    )
+
+
 class ReverseSlice(_ExpressionIdiom):
     """`s[::-1]` -> `''.join(reversed(s))` / `list(reversed(xs))` / `reversed(xs)` as a loop's
     iterable, and `''.join(reversed(s))` / `list(reversed(xs))` -> `[::-1]`."""
@@ -422,14 +442,16 @@ class ReverseSlice(_ExpressionIdiom):
             if isinstance(parent, cst.For) and parent.iter is node:
                 if (
                     isinstance(seq, cst.Name)
-                    and kinds.excluding(node).of(seq) in (STR, LIST, SEQ)
+                    and kinds.excluding(node).of(seq) in _SEQUENCE_OR_UNKNOWN
                     and seq.value not in assigned_names(parent.body)
                     and mutation_free(parent.body, info)
                 ):
                     return ("iterate", seq)
                 return None
             kind = kinds.excluding(node).of(seq)
-            if kind in (STR, LIST, SEQ) and _consumed(node, info):
+            if kind in _SEQUENCE_OR_UNKNOWN and (
+                _consumed(node, info) or _slice_assigned(node, info)
+            ):
                 return ("iterate", seq)  # `dict(xs[::-1])` -> `dict(reversed(xs))`
             if kind == STR:
                 return ("join", seq)

@@ -26,6 +26,52 @@ from transforms._idioms_builtins import (
 from transforms._idioms_common import INT, STR, Kinds
 
 CASES = cases(
+    # CRUXEval sample_260 and sample_154: a slice assignment and a join take any iterable,
+    # and `[::-1]` pins the value to a sequence, whose reversed() has the same items.
+    reversed_into_a_slice_assignment_and_a_join=[
+        Rewrite(
+            ReverseSlice,
+            """
+            def f(nums, start, k):
+                nums[start:start+k] = nums[start:start + k][::-1]
+                return nums
+            """,
+            """
+            def f(nums, start, k):
+                nums[start:start+k] = reversed(nums[start:start + k])
+                return nums
+            """,
+            calls=[([1, 2, 3, 4, 5, 6], 4, 2), ([], 0, 1), ([1, 2, 3], 0, 3)],
+        ),
+        Rewrite(
+            ReverseSlice,
+            """
+            def f(s, c):
+                s = s.split(' ')
+                return c + '  ' + '  '.join(s[::-1])
+            """,
+            """
+            def f(s, c):
+                s = s.split(' ')
+                return c + '  ' + '  '.join(reversed(s))
+            """,
+            calls=[("a b c", "x"), ("", "")],
+        ),
+        Rewrite(
+            ReverseSlice,
+            """
+            def f(nums):
+                nums[:] = nums[::-1]
+                return nums
+            """,
+            """
+            def f(nums):
+                nums[:] = reversed(nums)
+                return nums
+            """,
+            calls=[([1, 2, 3],), ([],)],
+        ),
+    ],
     len_comparison_becomes_truth_test=[
         Rewrites(
             LenToTruth,
