@@ -15,6 +15,8 @@ differential verification rejects:
   unchanged when it is already `n` long);
 - `s.count('ab')` -> `len(s.split('ab')) - 1` for a proven str `s` (both count
   non-overlapping occurrences; a list has count but no split);
+- `x in s` -> `s.find(x) != -1` (`not in`: `== -1`) for a proven str `s` (on a list or a
+  dict `in` tests items or keys; a non-str `x` raises TypeError both ways);
 - `xs.sort(key=k, reverse=r)` -> `xs[:] = sorted(xs, key=k, reverse=r)` (sort exists on
   list only; the same stable sort, in place through the slice, so every alias sees it).
 """
@@ -25,7 +27,7 @@ from typing import Any
 
 import libcst as cst
 
-from transforms._analysis import is_pure, name_values, walk, wrap
+from transforms._analysis import has_comments, is_pure, may_raise, name_values, walk, wrap
 from transforms._base import Transform
 from transforms._idioms_common import (
     LIST,
@@ -242,9 +244,71 @@ class SortToSorted(_ExpressionIdiom):
         )
 
 
+def _spaced(statement: cst.If | cst.While) -> bool:
+    """Whether the keyword of `statement` is followed by whitespace."""
+    space = (
+        statement.whitespace_before_test
+        if isinstance(statement, cst.If)
+        else statement.whitespace_after_while
+    )
+    return isinstance(space, cst.SimpleWhitespace) and space.value != ""
+
+
+class InToFind(_ExpressionIdiom):
+    """`x in s` -> `s.find(x) != -1`, `x not in s` -> `s.find(x) == -1` for a str `s`."""
+
+    name = "idiom_in_find"
+    description = "test a substring with str.find instead of in"
+
+    def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
+        if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
+            return None
+        target = node.comparisons[0]
+        if not isinstance(target.operator, cst.In | cst.NotIn):
+            return None
+        needle, haystack = node.left, target.comparator
+        info = kinds.info
+        # `in` on a list or a dict tests items or keys: only a str has find.
+        if kinds.of(haystack) != STR or has_comments(node):
+            return None
+        if not (is_pure(needle, info) and is_pure(haystack, info)):
+            return None
+        if may_raise(needle, info) and may_raise(haystack, info):
+            return None  # find evaluates them in the other order
+        if any(isinstance(n, cst.NamedExpr | cst.Lambda) for n in walk(node)):
+            return None
+        return isinstance(target.operator, cst.In)
+
+    def build(self, updated: Any) -> Any:
+        needle = updated.left.with_changes(lpar=[], rpar=[])
+        haystack = wrap(updated.comparisons[0].comparator, 16)
+        found = _method(haystack, "find", needle)
+        op: cst.BaseCompOp = cst.NotEqual() if self.data else cst.Equal()
+        minus_one = cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer("1"))
+        return cst.Comparison(left=found, comparisons=[cst.ComparisonTarget(op, minus_one)])
+
+    def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
+        """As the base does, without the parentheses it puts after `if`/`while` for a test
+        that starts with a quote (`if ',' in s:`): the keyword keeps its space."""
+        new = super().replace(original_node, result)
+        parent = self.info.parent(original_node)
+        if (
+            isinstance(new, cst.Comparison)
+            and new.lpar
+            and isinstance(original_node, cst.Comparison)
+            and not original_node.lpar
+            and isinstance(parent, cst.If | cst.While)
+            and parent.test is original_node
+            and _spaced(parent)
+        ):
+            return new.with_changes(lpar=[], rpar=[])
+        return new
+
+
 TRANSFORMS: tuple[type[Transform], ...] = (
     RemovePrefixToSlice,
     JustifyToConcat,
     CountToSplit,
     SortToSorted,
+    InToFind,
 )

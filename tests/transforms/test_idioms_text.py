@@ -9,6 +9,7 @@ from transform_cases import Case, Declines, Equivalent, Rewrite, cases, declines
 from transforms._idioms_strings import FormatToFString
 from transforms._idioms_text import (
     CountToSplit,
+    InToFind,
     JustifyToConcat,
     RemovePrefixToSlice,
     SortToSorted,
@@ -191,6 +192,50 @@ CASES = cases(
         "def f(xs):\n    g = lambda x: len(xs)\n    xs.sort(key=g)\n    return xs\n",
         # `xs` is shown to be a str.
         "def f(xs):\n    xs = xs.lower()\n    xs.sort()\n    return xs\n",
+    ),
+    # CRUXEval sample_237: partition shows `text` is a str.
+    membership_in_a_str_becomes_find=Rewrite(
+        InToFind,
+        """
+        def f(text, char):
+            if char in text:
+                suff, char, pref = text.partition(char)
+                return suff + pref
+            return text
+        """,
+        """
+        def f(text, char):
+            if text.find(char) != -1:
+                suff, char, pref = text.partition(char)
+                return suff + pref
+            return text
+        """,
+        calls=[("abc", "b"), ("abc", "z"), ("", ""), ("abc", 1)],
+    ),
+    # No parentheses after `if ` for a test that started with a quote.
+    negated_membership_becomes_find_equal_minus_one=Rewrite(
+        InToFind,
+        """
+        def f(text):
+            if ',' not in text.lower():
+                return 1
+            return 0
+        """,
+        """
+        def f(text):
+            if text.lower().find(',') == -1:
+                return 1
+            return 0
+        """,
+        calls=[("a,b",), ("ab",), ("",)],
+    ),
+    in_find_declines=declines(
+        InToFind,
+        # `in` on a list or a dict tests items or keys.
+        "def f(xs, x):\n    return x in xs\n",
+        "def f(xs, x):\n    xs.append(x)\n    return x in xs\n",
+        # A call on each side: find would evaluate them in the other order.
+        "def f(s, t):\n    return t.lower() in s.upper()\n",
     ),
     format_becomes_an_fstring=Rewrite(
         FormatToFString,
