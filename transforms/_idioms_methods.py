@@ -516,6 +516,8 @@ class PopToDel(_ExpressionIdiom):
             kind = LIST  # sliced, so no dict or set; with pop, no str or tuple
         if kind not in (LIST, DICT, None) or (not args and kind != LIST):
             return None
+        if kind is None and not kinds.plain_param(receiver.value):
+            return None  # a local of unknown kind may be a defaultdict: `d[k]` would add k
         if args and not is_simple(args[0].value):
             return None
         if target is not None and isinstance(target, cst.Name):
@@ -667,9 +669,10 @@ class ListMethodToSlice(_ExpressionIdiom):
             return ("copy", kind)
         if not isinstance(node, cst.Expr):
             return None
-        if kind in (LIST, None):
-            # reverse and insert exist on list only among builtins; clear and remove also
-            # on dict and set, which the slice forms do not take: those need a proven list.
+        if kind == LIST or (kind is None and kinds.plain_param(receiver.value)):
+            # reverse and insert exist on list only among builtins (a local of unknown kind
+            # may be a deque, which has them but no slices); clear and remove also on dict
+            # and set, which the slice forms do not take: those need a proven list.
             if method == "reverse" and not args:
                 return (method, LIST)
             if method == "insert" and len(args) == 2 and is_simple(values[0]):

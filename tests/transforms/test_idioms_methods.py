@@ -216,8 +216,16 @@ CASES = cases(
         "def f(s):\n    x = s.pop()\n    return x\n",
         "def f(d, k):\n    x = d.pop(k, None)\n    return x\n",
         "def f(xs, i):\n    xs.sort()\n    i = xs.pop(i)\n    return i\n",
-        # A str has no pop(): nothing shows that `xs` is a list or a dict.
-        "def f(xs):\n    return xs.pop(0)\n",
+        # `xs` is shown to be a str, which has no pop().
+        "def f(xs):\n    xs = xs.upper()\n    x = xs.pop(0)\n    return x\n",
+        # A local of unknown kind may be a defaultdict, where `d[k]` adds a missing key.
+        """
+        import collections
+        def f(k):
+            d = collections.defaultdict(int)
+            x = d.pop(k)
+            return x
+        """,
     ),
     get_becomes_membership_test=[
         Rewrite(
@@ -536,4 +544,14 @@ def test_a_sliced_receiver_of_a_list_method_is_a_list() -> None:
             return head + nums
         """,
         calls=[([-1, 1, 1, 2], 1), ([3, 3], 3), ([1], 2)],
+    ).check()
+
+
+def test_a_local_of_unknown_kind_is_not_pinned_where_a_deque_differs() -> None:
+    """A deque has insert() and reverse() but no slices: only a parameter (a value of the
+    call) or a proven list takes the slice forms."""
+    Declines(
+        ListMethodToSlice,
+        "import collections\ndef f(x):\n    q = collections.deque([1])\n    q.insert(0, x)\n"
+        "    q.reverse()\n    return q\n",
     ).check()
