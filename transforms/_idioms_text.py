@@ -18,7 +18,10 @@ differential verification rejects:
 - `x in s` -> `s.find(x) != -1` (`not in`: `== -1`) for a proven str `s` (on a list or a
   dict `in` tests items or keys; a non-str `x` raises TypeError both ways);
 - `xs.sort(key=k, reverse=r)` -> `xs[:] = sorted(xs, key=k, reverse=r)` (sort exists on
-  list only; the same stable sort, in place through the slice, so every alias sees it).
+  list only; the same stable sort, in place through the slice, so every alias sees it), or
+  `xs = sorted(xs, ...)` for a local that only ever holds new lists nothing else refers to.
+  Where items do not compare both raise TypeError, but sort() may leave the list half
+  sorted and sorted() leaves it as it was: verification compares the argument afterwards.
 """
 
 from __future__ import annotations
@@ -27,13 +30,22 @@ from typing import Any
 
 import libcst as cst
 
-from transforms._analysis import has_comments, is_pure, may_raise, name_values, walk, wrap
+from transforms._analysis import (
+    has_comments,
+    is_pure,
+    may_raise,
+    name_values,
+    param_names,
+    walk,
+    wrap,
+)
 from transforms._base import Transform
 from transforms._idioms_common import (
     LIST,
     SEQ,
     STR,
     Kinds,
+    builtin_call,
     method_call,
     str_value,
 )
@@ -89,6 +101,11 @@ class RemovePrefixToSlice(_ExpressionIdiom):
         if len(args) != 1 or not _positional(args) or not _str_receiver(receiver, node, kinds):
             return None
         assert isinstance(receiver, cst.Name)
+        parent = kinds.info.parent(node)
+        if isinstance(parent, cst.If | cst.While | cst.IfExp) and parent.test is node:
+            return None  # `if s[2:] if s.startswith('ab') else s:` reads as no one writes
+        if isinstance(parent, cst.IfExp):
+            return None
         affix = args[0].value
         literal = str_value(affix)
         if literal is not None and isinstance(affix, cst.SimpleString):
@@ -148,6 +165,8 @@ class JustifyToConcat(_ExpressionIdiom):
         # The width is evaluated after the fill in the rewrite: it must not act.
         if not is_pure(width, kinds.info):
             return None
+        if receiver.value in name_values(width):  # type: ignore[attr-defined]
+            return None  # `s + '#' * (len(s) + 1 - len(s))`: no one pads so
         if any(isinstance(n, cst.Lambda | cst.GeneratorExp) for n in walk(width)):
             return None
         if len(args) == 2:
@@ -202,8 +221,66 @@ class CountToSplit(_ExpressionIdiom):
         return cst.BinaryOperation(left=pieces, operator=cst.Subtract(), right=cst.Integer("1"))
 
 
+_FRESH_LIST_METHODS = frozenset({"split", "rsplit", "splitlines", "copy"})
+
+
+def _fresh_list(value: cst.BaseExpression, kinds: Kinds) -> bool:
+    """Whether `value` makes a new list no other name holds (a display, a comprehension,
+    `list(...)`/`sorted(...)`, `s.split()`, a slice or a sum of lists)."""
+    if isinstance(value, cst.List | cst.ListComp):
+        return True
+    call = builtin_call(value, kinds.info)
+    if call is not None:
+        return call[0] in ("list", "sorted")
+    method = method_call(value)
+    if method is not None:
+        return method[1] in _FRESH_LIST_METHODS and kinds.of(value) == LIST
+    if isinstance(value, cst.Subscript | cst.BinaryOperation):
+        return kinds.of(value) == LIST
+    return False
+
+
+def _unshared_local(name: str, kinds: Kinds) -> bool:
+    """Whether local `name` only ever holds new lists that nothing else refers to: each
+    binding makes one, and every read is a method call, an item, `len()`, a comparison or
+    the returned value (nothing keeps the list under another name), so rebinding it to a
+    sorted copy is sorting it in place."""
+    func, info = kinds.func, kinds.info
+    if name in param_names(func) or name not in info.locals_of(func):
+        return False
+    for node in walk(func.body):
+        binds = isinstance(node, cst.Assign) and any(
+            name in name_values(t.target) for t in node.targets
+        )
+        if binds and not (
+            isinstance(node, cst.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0].target, cst.Name)
+            and _fresh_list(node.value, kinds)
+        ):
+            return False
+        if not (isinstance(node, cst.Name) and node.value == name):
+            continue
+        parent = info.parent(node)
+        if isinstance(parent, cst.AssignTarget) and parent.target is node:
+            continue
+        if isinstance(parent, cst.AugAssign) and parent.target is node:
+            continue
+        if isinstance(parent, cst.Attribute | cst.Subscript) and parent.value is node:
+            continue
+        if isinstance(parent, cst.Return | cst.Comparison | cst.ComparisonTarget):
+            continue
+        call = info.parent(parent) if isinstance(parent, cst.Arg) else None
+        builtin = builtin_call(call, info) if call is not None else None
+        if builtin is not None and builtin[0] == "len":
+            continue
+        return False
+    return True
+
+
 class SortToSorted(_ExpressionIdiom):
-    """`xs.sort(key=k, reverse=r)` -> `xs[:] = sorted(xs, key=k, reverse=r)`."""
+    """`xs.sort(key=k, reverse=r)` -> `xs[:] = sorted(xs, key=k, reverse=r)`, or
+    `xs = sorted(xs, ...)` for a local list nothing else refers to."""
 
     name = "idiom_sort_sorted"
     description = "sort a list by assigning sorted() to its whole slice instead of sort()"
@@ -228,7 +305,7 @@ class SortToSorted(_ExpressionIdiom):
                 return None
         if receiver.value in kinds.info.captured_names(kinds.func):
             return None
-        return True
+        return "rebind" if _unshared_local(receiver.value, kinds) else "slice"
 
     def build(self, updated: Any) -> Any:
         call = updated.value
@@ -237,8 +314,9 @@ class SortToSorted(_ExpressionIdiom):
             func=cst.Name("sorted"),
             args=[cst.Arg(value=receiver.deep_clone()), *call.args],
         )
+        target = receiver if self.data == "rebind" else _slice(receiver, None, None)
         return cst.Assign(
-            targets=[cst.AssignTarget(target=_slice(receiver, None, None))],
+            targets=[cst.AssignTarget(target=target)],
             value=ordered,
             semicolon=updated.semicolon,
         )
@@ -271,6 +349,8 @@ class InToFind(_ExpressionIdiom):
         # `in` on a list or a dict tests items or keys: only a str has find.
         if kinds.of(haystack) != STR or has_comments(node):
             return None
+        if isinstance(haystack, cst.SimpleString | cst.ConcatenatedString | cst.FormattedString):
+            return None  # `'aeiou'.find(c) != -1` for `c in 'aeiou'`: no one writes it
         if not (is_pure(needle, info) and is_pure(haystack, info)):
             return None
         if may_raise(needle, info) and may_raise(haystack, info):

@@ -77,6 +77,13 @@ def _idioms() -> list[str]:
     return [t.name for t in all_transforms() if getattr(t, "family", None) == "idiom"]
 
 
+def _original_raised(reason: str, detail: str | None) -> bool:
+    """Whether a verdict's difference is on a call where the original raised."""
+    return reason == "differs: exception" or (
+        reason == "differs: status" and (detail or "").startswith("original: exception")
+    )
+
+
 def test_idiom_family_has_at_least_ten_rewrites() -> None:
     assert len(_idioms()) >= 10
 
@@ -88,6 +95,7 @@ def test_idiom_rewrites_verify_on_all_of_cruxeval() -> None:
     applied: dict[str, int] = dict.fromkeys(names, 0)
     verified: dict[str, int] = dict.fromkeys(names, 0)
     failures: list[str] = []
+    pinned: list[str] = []
     covered: set[str] = set()
     with SandboxPool(workers=os.cpu_count() or 1) as pool:
         for index, row in enumerate(rows):
@@ -105,11 +113,21 @@ def test_idiom_rewrites_verify_on_all_of_cruxeval() -> None:
                 verdict = verify_equivalent(row["code"], result.code, calls, pool=pool)
                 if verdict.kept:
                     verified[name] += 1
+                    continue
+                # A rewrite the method's name pins (`xs.sort()` on a list) may differ where
+                # the original raises (a generated dict has no sort): verification drops it
+                # there. Any call where the original returns must still agree.
+                for call in calls:
+                    one = verify_equivalent(row["code"], result.code, [call], pool=pool)
+                    if not one.kept and not _original_raised(one.reason, one.detail):
+                        failures.append(f"{row['id']} {name}: {one}")
+                        break
                 else:
-                    failures.append(f"{row['id']} {name}: {verdict}")
+                    pinned.append(f"{row['id']} {name}: {verdict.detail}")
     for name in names:
         print(f"{name}: applies to {applied[name]}/{len(rows)}, verified {verified[name]}")
     print(f"union: {len(covered)}/{len(rows)} ({len(covered) / len(rows):.1%})")
+    print(f"dropped where only a raising call differs: {len(pinned)} {pinned}")
     assert not failures, failures[:10]
     low = {n: applied[n] for n in names if applied[n] < _MIN_APPLIED.get(n, 0)}
     assert not low, low

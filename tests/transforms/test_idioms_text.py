@@ -84,6 +84,8 @@ CASES = cases(
         "def f(s):\n    return s.removeprefix('')\n",
         # `s` is shown to be a list.
         "def f(s):\n    s.append(1)\n    return s.removeprefix('a')\n",
+        # A conditional expression as the test of an `if` reads as no one writes it.
+        "def f(s, p):\n    if s.removeprefix('a'):\n        return s\n    return p\n",
         # The receiver would be evaluated three times.
         "def f(s):\n    return s.lower().removeprefix('a')\n",
     ),
@@ -117,6 +119,8 @@ CASES = cases(
         "def f(s, xs):\n    return s.ljust(xs.pop())\n",
         # `s` is shown to be a list.
         "def f(s):\n    s.append(0)\n    return s.ljust(3)\n",
+        # CRUXEval sample_40: `s + '#' * (len(s) + 1 - len(s))` pads as no one does.
+        "def f(s):\n    return s.ljust(len(s) + 1, '#')\n",
     ),
     count_of_a_substring_becomes_split_pieces=Rewrite(
         CountToSplit,
@@ -175,6 +179,64 @@ CASES = cases(
         """,
         calls=[([5, 8, 1, 3, 0],), ([],)],
     ),
+    # CRUXEval sample_0: a local list nothing else holds is rebound to its sorted copy.
+    sort_of_an_unshared_local_rebinds_it=Rewrite(
+        SortToSorted,
+        """
+        def f(nums):
+            output = []
+            for n in nums:
+                output.append((nums.count(n), n))
+            output.sort(reverse=True)
+            return output
+        """,
+        """
+        def f(nums):
+            output = []
+            for n in nums:
+                output.append((nums.count(n), n))
+            output = sorted(output, reverse=True)
+            return output
+        """,
+        calls=[([1, 1, 3, 1, 3, 1],), ([],)],
+    ),
+    # An alias (or a list kept inside another) must see the order: the slice keeps it.
+    sort_of_a_shared_local_assigns_the_slice=[
+        Rewrite(
+            SortToSorted,
+            """
+            def f(nums):
+                out = nums
+                out.sort()
+                return nums
+            """,
+            """
+            def f(nums):
+                out = nums
+                out[:] = sorted(out)
+                return nums
+            """,
+            calls=[([3, 1, 2],)],
+        ),
+        Rewrite(
+            SortToSorted,
+            """
+            def f(nums):
+                out = list(nums)
+                res = [out]
+                out.sort()
+                return res
+            """,
+            """
+            def f(nums):
+                out = list(nums)
+                res = [out]
+                out[:] = sorted(out)
+                return res
+            """,
+            calls=[([3, 1, 2],)],
+        ),
+    ],
     # The caller's list is sorted in place by both (argument state is compared).
     sort_equivalent_on_the_argument=Equivalent(
         SortToSorted,
@@ -234,6 +296,8 @@ CASES = cases(
         # `in` on a list or a dict tests items or keys.
         "def f(xs, x):\n    return x in xs\n",
         "def f(xs, x):\n    xs.append(x)\n    return x in xs\n",
+        # CRUXEval sample_89: `'AEIOU'.find(char) != -1` is not how a person tests a letter.
+        "def f(char):\n    char = char.lower()\n    return char in 'aeiou'\n",
         # A call on each side: find would evaluate them in the other order.
         "def f(s, t):\n    return t.lower() in s.upper()\n",
     ),
