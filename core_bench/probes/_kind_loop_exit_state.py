@@ -14,7 +14,7 @@ Everything about the kind is here (its registry row `ROW` is listed in `_registr
 - Guesses: the variable-value rules (`_guesses.VALUE`), and the value that makes the loop's
   test false (or the last item a `for` over an argument gives its target, also unpacked:
   `for i, x in enumerate(xs)`, `for a, b in zip(xs, ys)`, `for k, v in d.items()`,
-  `for name, qty in orders`).
+  `for name, qty in orders`; an argument read through a local copy: `items = list(xs)`).
 """
 
 from __future__ import annotations
@@ -90,10 +90,12 @@ def static_rule(
 
 
 def _argument_value(seen: guess.Seen, node: ast.expr) -> object:
-    """The value of an argument the call writes as a literal, read by a name; else None."""
+    """The value of an argument the call writes as a literal, read by a name (the parameter,
+    or a local first assigned a copy of it: `items = list(xs)`); else None."""
     if not isinstance(node, ast.Name):
         return None
-    ok, value = guess.parse(guess.argument_of(seen, node.id) or "")
+    text = guess.argument_of(seen, node.id) or guess.copied_argument(seen, node.id)
+    ok, value = guess.parse(text or "")
     return value if ok else None
 
 

@@ -135,3 +135,28 @@ def test_an_unpacked_loop_target_after_the_loop_is_guessed_from_the_argument(
     found = _exit_states(code, call)
     assert {name: found[name] for name in expected} == expected
     assert found["steps"][1] is False  # what the body computes needs running
+
+
+@pytest.mark.parametrize(
+    ("copy", "call", "expected"),
+    [
+        ("items = list(xs)", "f('AbCdU')", ("'U'", True)),
+        ("items = xs[:]", "f([3, 1, 2])", ("2", True)),
+        ("items = xs.copy()", "f([('a', 1), ('b', 2)])", ("('b', 2)", True)),
+        ("items = xs", "f((5, 6))", ("6", True)),
+        # Sorted is no copy: its last item is not the argument's.
+        ("items = sorted(xs)", "f([3, 1, 2])", ("3", False)),
+    ],
+)
+def test_a_loop_over_a_local_copy_of_an_argument_is_guessed_from_the_argument(
+    copy: str, call: str, expected: tuple[str, bool]
+) -> None:
+    # The bundled build held 106 such probes (`result = list(arr)`, then `for item in
+    # result`): the target's last value is the argument's last item, no execution needed.
+    code = (
+        f"def f(xs):\n    {copy}\n    steps = 0\n    for item in items:\n"
+        "        steps += 3\n    return steps\n"
+    )
+    found = _exit_states(code, call)
+    assert found["item"] == expected
+    assert found["steps"][1] is False
