@@ -160,3 +160,19 @@ def test_a_loop_over_a_local_copy_of_an_argument_is_guessed_from_the_argument(
     found = _exit_states(code, call)
     assert found["item"] == expected
     assert found["steps"][1] is False
+
+
+def test_a_loop_over_a_list_built_from_the_argument_is_guessed_to_end_on_its_last_item() -> None:
+    # The bundled cb-002:eq2: `for item in result` after `result.append(...)` for each char of
+    # the text; for 'a1b2c3' the loop ends on '3', the text's last char, which a blind reader
+    # says without running (106 such probes in the bundled build were not marked guessed).
+    code = (
+        "def f(text):\n    result = []\n    for ch in text:\n"
+        "        result.append(ch.upper() if ch.isalpha() else ch)\n"
+        "    joined = ''\n    for item in result:\n        joined = joined + item\n"
+        "    return joined\n"
+    )
+    assert _exit_states(code, "f('a1b2c3')")["item"] == ("'3'", True)
+    # Where the built list ends otherwise, the guess misses and the probe stays a question.
+    assert _exit_states(code, "f('a1b2c')")["item"] == ("'C'", False)
+    assert _exit_states(code, "f('a1b2c')")["joined"][1] is False
