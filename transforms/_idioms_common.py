@@ -582,6 +582,53 @@ class Kinds:
         the call's arguments)."""
         return self._bindings.get(name) == [None] and name in param_names(self.func)
 
+    def builtin_value(self, name: str) -> bool:
+        """Whether `name` only ever holds values of builtin types: one of the call's
+        arguments (a parameter), a name holding such a value, a slice or a `copy()` of
+        one, a value whose kind `of` knows, or any of these grown by `+=` (not the result
+        of an unknown call, which may be a deque or a defaultdict)."""
+        seen: set[str] = set()
+        todo = [name]
+        while todo:
+            current = todo.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            bindings = list(self._bindings.get(current) or [])
+            if current in param_names(self.func) and None in bindings:
+                bindings.remove(None)  # the argument itself
+            elif not bindings:
+                return False
+            for value in bindings:
+                if isinstance(value, _AugValue):
+                    continue
+                if value is None or isinstance(value, _LoopItem):
+                    return False
+                source = self._copied(value)
+                if source is not None:
+                    todo.append(source)
+                elif self.of(value) is None:
+                    return False
+        return True
+
+    @staticmethod
+    def _copied(value: cst.BaseExpression) -> str | None:
+        """`x` for `x`, `x[a:b]` or `x.copy()`, whose value has x's type."""
+        if isinstance(value, cst.Name):
+            return value.value
+        if (
+            isinstance(value, cst.Subscript)
+            and isinstance(value.value, cst.Name)
+            and len(value.slice) == 1
+            and isinstance(value.slice[0].slice, cst.Slice)
+        ):
+            return value.value.value
+        method = method_call(value)
+        if method is not None and method[1] == "copy" and not method[2]:
+            receiver = method[0]
+            return receiver.value if isinstance(receiver, cst.Name) else None
+        return None
+
     def _evidence(self, name: str) -> str | None:
         if name not in param_names(self.func):
             return None

@@ -516,7 +516,7 @@ class PopToDel(_ExpressionIdiom):
             kind = LIST  # sliced, so no dict or set; with pop, no str or tuple
         if kind not in (LIST, DICT, None) or (not args and kind != LIST):
             return None
-        if kind is None and not kinds.plain_param(receiver.value):
+        if kind is None and not kinds.builtin_value(receiver.value):
             return None  # a local of unknown kind may be a defaultdict: `d[k]` would add k
         if args and not is_simple(args[0].value):
             return None
@@ -669,7 +669,7 @@ class ListMethodToSlice(_ExpressionIdiom):
             return ("copy", kind)
         if not isinstance(node, cst.Expr):
             return None
-        if kind == LIST or (kind is None and kinds.plain_param(receiver.value)):
+        if kind == LIST or (kind is None and kinds.builtin_value(receiver.value)):
             # reverse and insert exist on list only among builtins (a local of unknown kind
             # may be a deque, which has them but no slices); clear and remove also on dict
             # and set, which the slice forms do not take: those need a proven list.

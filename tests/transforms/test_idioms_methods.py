@@ -555,3 +555,42 @@ def test_a_local_of_unknown_kind_is_not_pinned_where_a_deque_differs() -> None:
         "import collections\ndef f(x):\n    q = collections.deque([1])\n    q.insert(0, x)\n"
         "    q.reverse()\n    return q\n",
     ).check()
+
+
+def test_a_copy_or_an_alias_of_an_argument_is_a_builtin_value() -> None:
+    """CRUXEval sample_324 and sample_433: a copy or a slice of an argument, or an argument
+    rebound to a known kind, holds a builtin value, never a deque."""
+    Rewrite(
+        ListMethodToSlice,
+        """
+        def f(nums):
+            asc, desc = nums.copy(), []
+            rev = nums[:]
+            rev.reverse()
+            return rev
+        """,
+        """
+        def f(nums):
+            asc, desc = nums.copy(), []
+            rev = nums[:]
+            rev[:] = rev[::-1]
+            return rev
+        """,
+        calls=[([1, 2, 3],), ([],)],
+    ).check()
+    Rewrite(
+        PopToDel,
+        """
+        def f(text):
+            text = text.split(',')
+            text.pop(0)
+            return text
+        """,
+        """
+        def f(text):
+            text = text.split(',')
+            del text[0]
+            return text
+        """,
+        calls=[("a,b,c",), ("",)],
+    ).check()
