@@ -146,6 +146,24 @@ class RemovePrefixToSlice(_ExpressionIdiom):
         return cst.IfExp(test=test, body=piece, orelse=receiver)
 
 
+def _adds_own_length(width: cst.BaseExpression, name: str) -> bool:
+    """Whether `width` is `len(name) + e` or `e + len(name)` (the padding would subtract
+    the length it adds)."""
+    if not isinstance(width, cst.BinaryOperation) or not isinstance(width.operator, cst.Add):
+        return False
+    for side in (width.left, width.right):
+        if (
+            isinstance(side, cst.Call)
+            and isinstance(side.func, cst.Name)
+            and side.func.value == "len"
+            and len(side.args) == 1
+            and isinstance(side.args[0].value, cst.Name)
+            and side.args[0].value.value == name
+        ):
+            return True
+    return _adds_own_length(width.left, name)
+
+
 class JustifyToConcat(_ExpressionIdiom):
     """`s.ljust(n, c)` -> `s + c * (n - len(s))`; `s.rjust(n, c)` -> `c * (n - len(s)) + s`."""
 
@@ -165,7 +183,7 @@ class JustifyToConcat(_ExpressionIdiom):
         # The width is evaluated after the fill in the rewrite: it must not act.
         if not is_pure(width, kinds.info):
             return None
-        if receiver.value in name_values(width):  # type: ignore[attr-defined]
+        if _adds_own_length(width, receiver.value):  # type: ignore[attr-defined]
             return None  # `s + '#' * (len(s) + 1 - len(s))`: no one pads so
         if any(isinstance(n, cst.Lambda | cst.GeneratorExp) for n in walk(width)):
             return None

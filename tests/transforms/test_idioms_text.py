@@ -101,6 +101,23 @@ CASES = cases(
         """,
         calls=[("ab", 4), ("abcdef", 2), ("", 0), ("x", -3)],
     ),
+    # CRUXEval sample_267: a width computed from the length is kept as it is.
+    ljust_by_a_width_computed_from_the_length=Rewrite(
+        JustifyToConcat,
+        """
+        def f(text, space):
+            if space < 0:
+                return text
+            return text.ljust(len(text) // 2 + space)
+        """,
+        """
+        def f(text, space):
+            if space < 0:
+                return text
+            return text + ' ' * (len(text) // 2 + space - len(text))
+        """,
+        calls=[("abcd", 1), ("abcdef", 5), ("", 0), ("x", -1)],
+    ),
     justify_equivalent_over_seeds=Equivalent(
         JustifyToConcat,
         """
