@@ -3,10 +3,11 @@
 `'total: ' + str(n) + ' items'` -> `f'total: {n} items'`. Exact when every operand is a
 str (a literal, a `str(...)` call, or an expression `Kinds` proves to be a str): `str(x)`
 and `f'{x}'` both give `format(x, '')`, which is `str(x)` for every builtin type, and a str
-formats as itself. A str literal in the chain makes every operand a str wherever the
-chain does not raise (`+` of a str and anything else raises TypeError), so an operand of
-unknown kind beside one is taken as a str: on anything else the original raises and
-verification rejects the variant. An operand proven of another kind is left alone.
+formats as itself. A str in the chain (a literal, `str(...)`, a value proven a str) makes
+every operand a str wherever the chain does not raise (`+` of a str and anything else raises
+TypeError), so an operand of unknown kind beside one is taken as a str: on anything else the
+original raises and verification rejects the variant. An operand proven of another kind is
+left alone.
 
 `'{} is {:>3}'.format(a, b)` -> `f'{a} is {b:>3}'`: a field `{}` or `{0}` of `str.format`
 calls `format(arg, spec)` after its conversion (`!r`, `!s`, `!a`), and so does the f-string
@@ -115,10 +116,12 @@ class ConcatToFString(IdiomRewrite):
         converted = False
         operands = _operands(node)
         kinds = kinds.excluding(node)
-        # With a str literal in the chain every operand is a str, or the chain raises:
-        # `+` between a str and anything else raises TypeError, whichever side the str is.
+        # With a str in the chain (a literal, `str(...)`, a value proven a str) every operand
+        # is a str, or the chain raises: `+` of a str and anything else raises TypeError,
+        # whichever side the str is on.
         anchored = any(
-            isinstance(o, cst.SimpleString) and str_value(o) is not None for o in operands
+            (isinstance(o, cst.SimpleString) and str_value(o) is not None) or kinds.of(o) == STR
+            for o in operands
         )
         for operand in operands:
             text = str_value(operand)

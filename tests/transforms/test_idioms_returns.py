@@ -149,14 +149,27 @@ CASES = cases(
         """,
         calls=[("a", "b"), ("", "")],
     ),
+    # `x + y` is a str only when both are: `+ str(y)` after it pins them.
+    concatenation_with_str_call_takes_the_other_operands_as_strs=Rewrite(
+        ConcatToFString,
+        """
+        def f(x, y):
+            return x + y + str(len(y))
+        """,
+        """
+        def f(x, y):
+            return f'{x}{y}{len(y)}'
+        """,
+        calls=[("a", "bc"), ("", "")],
+    ),
     fstring_declines_operands_that_may_not_be_strings=declines(
         ConcatToFString,
         # `x` is shown to be an int: `'a' + x` raises TypeError, f'a{x}' would not.
         "def f(x):\n    n = len(x)\n    return 'a' + n\n",
         # `x` is shown to be a list.
         "def f(x):\n    x.append(1)\n    return x + '!'\n",
-        # Without a str literal nothing pins `x` or `y` to a str (`x + y` adds numbers too).
-        "def f(x, y):\n    return x + y + str(y)\n",
+        # `n` is shown to be an int: the chain raises, the f-string would not.
+        "def f(x, y):\n    n = len(x)\n    return y + n + str(n)\n",
         # `str(1)` would become a literal in braces.
         "def f():\n    return 'a' + str(1)\n",
     ),
