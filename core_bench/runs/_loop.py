@@ -220,7 +220,12 @@ class Loop:
 
         async def worker() -> None:
             nonlocal since_commit
+            this = asyncio.current_task()
             for lead in todo:
+                if this is not None and this.cancelling():
+                    # Cancelled (Ctrl-C), but a library lost the cancellation (as wait_for did
+                    # on 3.11): stop now, not after the last request.
+                    raise asyncio.CancelledError
                 group = [lead, *more.get(lead, ())]
                 request = requests[lead]
                 self.requested += 1
