@@ -67,6 +67,8 @@ class InputGrader:
         interrupted as its request loop ended went on to finish with status 0."""
         self._task.cancel()
         await asyncio.wait([self._task])
+        if not self._task.cancelled():
+            self._task.result()  # the batching loop's own failure, raised as before
 
 
 def make_sample(
