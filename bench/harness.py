@@ -110,6 +110,7 @@ def main() -> None:
             # Best of three: other work on a shared machine only ever slows a replay down.
             replays = [run(config, progress=False) for _ in range(3)]
             replay = min(replays, key=lambda r: r.seconds)
+            wrong = sum(s.verdict != "correct" for s in fresh.samples)  # read while on disk
         finally:
             server.kill()
             server.join()
@@ -117,7 +118,6 @@ def main() -> None:
     requested = fresh.counts["requested"]
     rate = requested / fresh.seconds
     replay_rate = replay.counts["samples"] / replay.seconds
-    wrong = sum(s.verdict != "correct" for s in fresh.samples)
     print(f"  {'bare openai client (reference)':<34} {len(answers):>7} requests {reference:9.0f}/s")
     print(
         f"  {'core-bench run, fresh':<34} {requested:>7} requests {rate:9.0f}/s"

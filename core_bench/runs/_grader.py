@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -63,9 +62,13 @@ class InputGrader:
                     future.set_result(result)
 
     async def aclose(self) -> None:
+        """Stop batching. A cancellation of the caller (Ctrl-C) still reaches it: awaiting
+        the cancelled task under `suppress(CancelledError)` swallowed it, and a run
+        interrupted as its request loop ended went on to finish with status 0."""
         self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
+        await asyncio.wait([self._task])
+        if not self._task.cancelled():
+            self._task.result()  # the batching loop's own failure, raised as before
 
 
 def make_sample(

@@ -95,6 +95,9 @@ class Loop:
         try:
             for order, request in enumerate(requests):
                 if order % LOOKUP_CHUNK == 0:  # not all at once: a replay's are most of its memory
+                    # A Ctrl-C during the planning or a long replay reaches the run here (at
+                    # its next await), before any request is sent.
+                    await asyncio.sleep(0)
                     chunk = requests[order : order + LOOKUP_CHUNK]
                     found = self.cache.lookup((r.key for r in chunk), self.grader)
                 hit = found.get(request.key)
@@ -132,9 +135,9 @@ class Loop:
             writer.finish()
         finally:
             writer.close()
+            self.cache.commit()  # before the await below, which a Ctrl-C may interrupt
             if self._inputs is not None:
                 await self._inputs.aclose()
-            self.cache.commit()
         return writer.verdicts
 
     async def grade_cached(self, items: Sequence[tuple[Request, Cached]]) -> list[Sample]:
@@ -199,6 +202,7 @@ class Loop:
             return
         backend = self.backend
         await backend.prepare([requests[i] for i in pending], self.pool, self.exec_timeout)
+        await asyncio.sleep(0)  # a Ctrl-C before here stops the run before any request is sent
         # Tasks whose prompts are the same (input prediction on calls with equal outputs) make
         # one request and share its answer, so a resumed run gives them what a fresh one did.
         # (Orders, not requests, in these tables: a large run has a hundred thousand.)
@@ -216,7 +220,12 @@ class Loop:
 
         async def worker() -> None:
             nonlocal since_commit
+            this = asyncio.current_task()
             for lead in todo:
+                if this is not None and this.cancelling():
+                    # Cancelled (Ctrl-C), but a library lost the cancellation (as wait_for did
+                    # on 3.11): stop now, not after the last request.
+                    raise asyncio.CancelledError
                 group = [lead, *more.get(lead, ())]
                 request = requests[lead]
                 self.requested += 1

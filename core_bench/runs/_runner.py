@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -121,57 +122,65 @@ async def _run(
     bench = select_suite(bench, config.suite, seed=config.suite_seed).benchmark
     out = config.out
     out.mkdir(parents=True, exist_ok=True)
-    async with Session(config, bench, given_pool, lookup=False) as session:
-        backend = session.backend
-        manifest = RunManifest(
-            model=config.model,
-            api=backend.api,
-            base_urls=list(backend.base_urls),
-            sampling={**asdict(config.sampling), "samples": config.samples},
-            seed=config.sampling.seed,
-            config=config.public(),
-            benchmark=benchmark_ref(bench),
-            package_versions=package_versions(),
-            git_commit=git_commit(),
-            started_at=started_at,
-            isolation=given_pool.isolation if given_pool else default_isolation()[0],
-        )
-        write_manifest(out, manifest)
-        loop = session.loop()
-        total = len(session.requests)
-        try:
+    # The manifest a run that stops now leaves: Ctrl-C (the main task cancelled at its next
+    # await), a cancelled task or a bug anywhere from the first manifest to the last never
+    # leaves "running". None before the first manifest and after the last.
+    stopped: Callable[[], RunManifest] | None = None
+    try:
+        async with Session(config, bench, given_pool, lookup=False) as session:
+            backend = session.backend
+            manifest = RunManifest(
+                model=config.model,
+                api=backend.api,
+                base_urls=list(backend.base_urls),
+                sampling={**asdict(config.sampling), "samples": config.samples},
+                seed=config.sampling.seed,
+                config=config.public(),
+                benchmark=benchmark_ref(bench),
+                package_versions=package_versions(),
+                git_commit=git_commit(),
+                started_at=started_at,
+                isolation=given_pool.isolation if given_pool else default_isolation()[0],
+            )
+            write_manifest(out, manifest)
+            loop = session.loop()
+            task_count = len(session.tasks)
+            stopped = functools.partial(_stopped, manifest, loop, task_count)
+            total = len(session.requests)
             verdicts = await loop.run(session.requests, out, progress)
-        except BaseException:  # Ctrl-C, a cancelled task, a bug: never leave "running"
-            write_manifest(out, _stopped(manifest, loop, len(session.tasks)))
-            raise
-        session.requests = []  # answered: the samples are on disk
-        traces = await session.traces()
-    task_count = len(session.tasks)
-    # What `summary_rows` reads of the tasks is the mutants' outputs: keep those only.
-    tasks = [t for t in session.tasks if t.variant_kind == "mutant"]
-    session.tasks = []
-    graded = list(read_graded(out / "samples.jsonl"))  # the metrics read the samples back
-    rows = summary_rows(graded, bench, config.model, tasks, traces)
-    counts = {
-        "tasks": task_count,
-        "samples": total,
-        "cached": loop.cached,
-        "requested": loop.requested,
-        "failed": loop.failed,
-        "retries": backend.retries,
-    }
-    manifest = manifest.model_copy(
-        update={
-            "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "status": "incomplete" if loop.failed else "complete",
-            "counts": counts,
-            "usage": usage_summary(
-                graded, seconds=time.perf_counter() - started, requested=loop.requested
-            ),
+            session.requests = []  # answered: the samples are on disk
+            traces = await session.traces()
+        # What `summary_rows` reads of the tasks is the mutants' outputs: keep those only.
+        tasks = [t for t in session.tasks if t.variant_kind == "mutant"]
+        session.tasks = []
+        graded = list(read_graded(out / "samples.jsonl"))  # the metrics read the samples back
+        rows = summary_rows(graded, bench, config.model, tasks, traces)
+        counts = {
+            "tasks": task_count,
+            "samples": total,
+            "cached": loop.cached,
+            "requested": loop.requested,
+            "failed": loop.failed,
+            "retries": backend.retries,
         }
-    )
-    write_manifest(out, manifest)
-    write_summary(out, manifest, rows)
+        manifest = manifest.model_copy(
+            update={
+                "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                "status": "incomplete" if loop.failed else "complete",
+                "counts": counts,
+                "usage": usage_summary(
+                    graded, seconds=time.perf_counter() - started, requested=loop.requested
+                ),
+            }
+        )
+        await asyncio.sleep(0)  # a Ctrl-C during the metrics stops the run before it is done
+        write_manifest(out, manifest)
+        write_summary(out, manifest, rows)
+        stopped = None
+    except BaseException:
+        if stopped is not None:
+            write_manifest(out, stopped())
+        raise
     return RunResult(out, manifest, dict(verdicts), rows, counts, time.perf_counter() - started)
 
 
