@@ -445,6 +445,25 @@ class ModuleInfo:
         self._derived: dict[Any, Any] = {}
         self._locals: dict[cst.FunctionDef, frozenset[str]] = {}
         self._captured: dict[cst.FunctionDef, frozenset[str]] = {}
+        self._by_type: dict[type, list[int]] | None = None
+        self._of_types: dict[tuple[type, ...], tuple[cst.CSTNode, ...]] = {}
+
+    def of_types(self, types: tuple[type[cst.CSTNode], ...]) -> tuple[cst.CSTNode, ...]:
+        """The nodes of `nodes` whose type is one of `types` or derives from one, in source
+        order: from an index of the nodes by type, built once per analysis (a site search
+        that knows the types it accepts visits only those nodes, not the whole tree)."""
+        found = self._of_types.get(types)
+        if found is None:
+            if self._by_type is None:
+                by_type: dict[type, list[int]] = {}
+                for position, node in enumerate(self.nodes):
+                    by_type.setdefault(type(node), []).append(position)
+                self._by_type = by_type
+            positions = sorted(
+                p for kind, at in self._by_type.items() if issubclass(kind, types) for p in at
+            )
+            found = self._of_types[types] = tuple(self.nodes[p] for p in positions)
+        return found
 
     def derived(self, compute: Callable[[ModuleInfo], _V]) -> _V:
         """`compute(self)`, computed once per analysis: for figures of the whole module that

@@ -144,6 +144,7 @@ class LenToTruth(_ExpressionIdiom):
 
     name = "idiom_len_truth"
     description = "test a collection's emptiness by its truth instead of its length, or back"
+    node_types = (cst.Comparison, cst.Name, cst.UnaryOperation)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if has_comments(node):
@@ -248,6 +249,7 @@ class MembershipToGet(_ExpressionIdiom):
 
     name = "idiom_membership_get"
     description = "look a key up with dict.get or setdefault instead of testing it with in"
+    node_types = (cst.IfExp, cst.If)
 
     def _default_ok(self, expr: cst.BaseExpression, kinds: Kinds) -> bool:
         """A default that can be evaluated early: a literal, an empty display or a
@@ -407,6 +409,7 @@ class ReverseSlice(_ExpressionIdiom):
 
     name = "idiom_reverse_slice"
     description = "reverse a sequence with reversed() instead of a [::-1] slice, or back"
+    node_types = (cst.Subscript, cst.Call)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         info = kinds.info
@@ -483,6 +486,7 @@ class JoinComprehension(_ExpressionIdiom):
 
     name = "idiom_join_generator"
     description = "join a generator instead of a list comprehension (or back, or the iterable)"
+    node_types = (cst.Call,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         method = method_call(node)
@@ -555,6 +559,7 @@ class MapToComprehension(_ExpressionIdiom):
 
     name = "idiom_map_comprehension"
     description = "use a comprehension instead of map()/filter(), a conditional instead of max()"
+    node_types = (cst.Call,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         info = kinds.info
@@ -642,6 +647,7 @@ class CopyComprehension(_ExpressionIdiom):
 
     name = "idiom_list_comprehension"
     description = "build a list or set with a comprehension instead of list()/set(), or back"
+    node_types = (cst.Call, cst.List, cst.Set, cst.ListComp, cst.SetComp)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         info = kinds.info
@@ -710,6 +716,7 @@ class DictKeys(_ExpressionIdiom):
 
     name = "idiom_dict_keys"
     description = "iterate or test a dict directly instead of through keys(), or back"
+    node_types = (cst.Call, cst.Name)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         info = kinds.info
@@ -763,6 +770,7 @@ class NegativeIndex(_ExpressionIdiom):
 
     name = "idiom_negative_index"
     description = "index the last item by len(xs) - 1 instead of -1, or back"
+    node_types = (cst.Subscript,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.Subscript) or has_comments(node):
@@ -847,6 +855,7 @@ class StrMethodSwap(_ExpressionIdiom):
 
     name = "idiom_str_methods"
     description = "compute with another str method: strip by lstrip/rstrip, split by partition..."
+    node_types = (cst.Call, cst.Subscript, cst.Comparison)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if has_comments(node):
@@ -1168,6 +1177,7 @@ class ReversedRange(_ExpressionIdiom):
 
     name = "idiom_reversed_range"
     description = "count down with reversed(range(...)) instead of a range with step -1, or back"
+    node_types = (cst.Call,)
 
     def _is_int(self, expr: cst.BaseExpression, kinds: Kinds) -> bool:
         return _literal_int(expr) is not None or kinds.of(expr) == INT

@@ -1,0 +1,146 @@
+"""Site searches that visit only some nodes find exactly what a search of every node finds.
+
+An expression idiom declares the node types its `match` accepts (`node_types`) and its site
+search visits only the nodes of those types, from the analysis's index by type
+(`ModuleInfo.of_types`). These tests compare, for every expression idiom, the sites found that
+way with the sites found by offering `match` every node, on the bundled problems and every
+transform's result on them (the CRUXEval-wide check is slow). An idiom that forgets to declare
+a type it matches fails here rather than silently losing those sites.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from cruxeval_generation import Generation
+
+from core_bench.datasets import load_dataset
+from transforms import all_transforms
+from transforms._analysis import ModuleInfo
+from transforms._base import analysed, apply_transform_lazily
+from transforms._idioms_common import function_sites
+from transforms._idioms_methods import _ExpressionIdiom
+
+_WITH_VARIANTS = 30
+
+
+def _expression_idioms() -> list[type[_ExpressionIdiom]]:
+    return [t for t in all_transforms() if issubclass(t, _ExpressionIdiom)]
+
+
+@functools.cache
+def _bundled_codes() -> tuple[str, ...]:
+    """The bundled problems' code, and every transform's result on the first few (code that
+    transforms wrote, where idioms find other sites)."""
+    codes: list[str] = []
+    for n, row in enumerate(load_dataset("bundled").rows):
+        codes.append(row.problem.code)
+        if n >= _WITH_VARIANTS:
+            continue
+        for transform in all_transforms():
+            result = apply_transform_lazily(transform, row.problem.code, seed=1)
+            if result is not None:
+                codes.append(result.code)
+    return tuple(dict.fromkeys(codes))
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal sites: the same nodes of the tree, equal values, and nodes that `match` built
+    (`cst.Integer("0")`) equal in structure."""
+    if isinstance(a, cst.CSTNode) and isinstance(b, cst.CSTNode):
+        return a is b or a.deep_equals(b)
+    if isinstance(a, tuple | list) and isinstance(b, tuple | list):
+        return type(a) is type(b) and len(a) == len(b) and all(map(_same, a, b))
+    return a == b
+
+
+def _mismatches(codes: Sequence[str]) -> list[str]:
+    """For every code and expression idiom: a node `match` accepts outside `node_types`, or
+    sites that the typed search finds differently from the search of every node."""
+    problems: list[str] = []
+    for code in codes:
+        wrapper = analysed(code)
+        if wrapper is None:
+            continue
+        info = ModuleInfo.of(wrapper)
+        for cls in _expression_idioms():
+            full = function_sites(info, cls(random.Random(0))._matched)
+            for node, _ in full:
+                if not isinstance(node, cls.node_types):
+                    problems.append(f"{cls.name} matches a {type(node).__name__}:\n{code}")
+            typed = function_sites(info, cls(random.Random(0))._matched, cls.node_types)
+            if len(typed) != len(full) or not all(map(_same, typed, full)):
+                problems.append(f"{cls.name} finds other sites by type:\n{code}")
+    return problems
+
+
+def test_of_types_lists_the_nodes_of_those_types_in_source_order() -> None:
+    kinds: list[tuple[type[cst.CSTNode], ...]] = [
+        (cst.Call,),
+        (cst.Comparison, cst.Name, cst.UnaryOperation),
+        (cst.BaseCompoundStatement,),  # a base class: every type deriving from it
+        (cst.BaseExpression, cst.SimpleStatementLine),
+        (cst.Match,),  # absent from most codes
+    ]
+    for code in _bundled_codes()[:60]:
+        wrapper = analysed(code)
+        assert wrapper is not None
+        info = ModuleInfo.of(wrapper)
+        for types in kinds:
+            expected = [n for n in info.nodes if isinstance(n, types)]
+            found = info.of_types(types)
+            assert list(found) == expected
+            assert info.of_types(types) is found  # once per analysis
+
+
+def test_every_expression_idiom_declares_the_node_types_it_matches() -> None:
+    idioms = _expression_idioms()
+    assert len(idioms) >= 20
+    for cls in idioms:
+        assert cls.node_types != _ExpressionIdiom.node_types, cls.name
+        assert all(issubclass(t, cst.CSTNode) for t in cls.node_types), cls.name
+
+
+def test_typed_site_search_finds_the_sites_of_the_search_of_every_node() -> None:
+    codes = _bundled_codes()
+    assert len(codes) > 400
+    assert _mismatches(codes) == []
+
+
+def test_an_undeclared_type_fails_the_check() -> None:
+    """The check catches an idiom whose `match` accepts a type it did not declare."""
+
+    class Undeclared(_ExpressionIdiom):
+        name = "test_undeclared"
+        description = "accepts names, declares calls"
+        node_types = (cst.Call,)
+
+        def match(self, node: cst.CSTNode, kinds: object) -> object:
+            return True if isinstance(node, cst.Name) and node.value == "x" else None
+
+    code = "def f(x):\n    return len(x)\n"
+    wrapper = analysed(code)
+    assert wrapper is not None
+    info = ModuleInfo.of(wrapper)
+    full = function_sites(info, Undeclared(random.Random(0))._matched)
+    typed = function_sites(info, Undeclared(random.Random(0))._matched, Undeclared.node_types)
+    assert len(full) == 2 and typed == []
+
+
+@pytest.mark.slow
+def test_typed_site_search_on_every_cruxeval_problem_and_variant(
+    cruxeval_generation: Generation,
+) -> None:
+    path = os.environ.get("CORE_BENCH_CRUXEVAL")
+    assert path
+    rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines()]
+    codes = [row["code"] for row in rows]
+    codes += [v.code for r in cruxeval_generation.reports for v in r.variants]
+    assert _mismatches(list(dict.fromkeys(codes))) == []
