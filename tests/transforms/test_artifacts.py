@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
+from core_bench.datasets import load_dataset
 from transforms import apply_transform, find_artifacts
-from transforms._artifacts import ArtifactBaseline, count_artifacts
+from transforms._artifacts import ArtifactBaseline, ast_nodes, count_artifacts
 from transforms._metrics import cosmetic_only, normalized_jaccard, normalized_tokens
 
 ORIGINAL = """\
@@ -294,3 +297,11 @@ def test_one_baseline_checks_many_variants_as_find_artifacts_does() -> None:
     found = [baseline.new_in(v) for v in variants]
     assert found == [find_artifacts(original, v) for v in variants]
     assert found[0] and found[1] and found[2] and not found[3]
+
+
+def test_ast_nodes_are_those_of_ast_walk_in_its_order() -> None:
+    codes = [ORIGINAL, *(row.problem.code for row in load_dataset("bundled").rows)]
+    codes.append("async def g(x):\n    async for y in x:\n        yield [z async for z in y]\n")
+    for code in codes:
+        tree = ast.parse(code)
+        assert [id(n) for n in ast_nodes(tree)] == [id(n) for n in ast.walk(tree)]

@@ -10,25 +10,27 @@ a type it matches fails here rather than silently losing those sites.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from unittest import mock
 
 import libcst as cst
 import pytest
 from cruxeval_generation import Generation
 
 from core_bench.datasets import load_dataset
-from transforms import all_transforms
+from transforms import _idioms_common, all_transforms
 from transforms._analysis import ModuleInfo
 from transforms._base import analysed, apply_transform_lazily
 from transforms._idioms_common import function_sites
 from transforms._idioms_methods import _ExpressionIdiom
 
-_WITH_VARIANTS = 30
+_WITH_VARIANTS = 20
 
 
 def _expression_idioms() -> list[type[_ExpressionIdiom]]:
@@ -52,30 +54,48 @@ def _bundled_codes() -> tuple[str, ...]:
 
 
 def _same(a: object, b: object) -> bool:
-    """Equal sites: the same nodes of the tree, equal values, and nodes that `match` built
+    """Equal sites: the same nodes of the tree, equal values, and nodes that a search built
     (`cst.Integer("0")`) equal in structure."""
     if isinstance(a, cst.CSTNode) and isinstance(b, cst.CSTNode):
         return a is b or a.deep_equals(b)
     if isinstance(a, tuple | list) and isinstance(b, tuple | list):
         return type(a) is type(b) and len(a) == len(b) and all(map(_same, a, b))
+    if dataclasses.is_dataclass(a) and not isinstance(a, type):
+        return type(a) is type(b) and all(
+            _same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a)
+        )
     return a == b
 
 
+def _every_node(
+    info: ModuleInfo, types: tuple[type[cst.CSTNode], ...] | None = None
+) -> Iterator[tuple[cst.CSTNode, cst.FunctionDef]]:
+    """`function_nodes` ignoring `types`: the search of every node."""
+    return _FUNCTION_NODES(info)
+
+
+_FUNCTION_NODES = _idioms_common.function_nodes
+
+
 def _mismatches(codes: Sequence[str]) -> list[str]:
-    """For every code and expression idiom: a node `match` accepts outside `node_types`, or
-    sites that the typed search finds differently from the search of every node."""
+    """For every code: a node an expression idiom's `match` accepts outside its
+    `node_types`, and the idioms whose site search by type finds other sites than the search
+    of every node."""
     problems: list[str] = []
+    idioms = all_transforms(families=("idiom",))
     for code in codes:
         wrapper = analysed(code)
         if wrapper is None:
             continue
         info = ModuleInfo.of(wrapper)
         for cls in _expression_idioms():
-            full = function_sites(info, cls(random.Random(0))._matched)
-            for node, _ in full:
+            for node, _ in function_sites(info, cls(random.Random(0))._matched):
                 if not isinstance(node, cls.node_types):
                     problems.append(f"{cls.name} matches a {type(node).__name__}:\n{code}")
-            typed = function_sites(info, cls(random.Random(0))._matched, cls.node_types)
+        for cls in idioms:
+            typed = cls(random.Random(0)).find_sites(info)
+            with mock.patch.object(_idioms_common, "function_nodes", _every_node):
+                full = cls(random.Random(0)).find_sites(info)
             if len(typed) != len(full) or not all(map(_same, typed, full)):
                 problems.append(f"{cls.name} finds other sites by type:\n{code}")
     return problems
@@ -132,6 +152,9 @@ def test_an_undeclared_type_fails_the_check() -> None:
     full = function_sites(info, Undeclared(random.Random(0))._matched)
     typed = function_sites(info, Undeclared(random.Random(0))._matched, Undeclared.node_types)
     assert len(full) == 2 and typed == []
+    with mock.patch.object(_idioms_common, "function_nodes", _every_node):
+        patched = function_sites(info, Undeclared(random.Random(0))._matched, (cst.Call,))
+    assert len(patched) == 2  # what the comparison of searches offers every node to
 
 
 @pytest.mark.slow
