@@ -333,20 +333,24 @@ _NAME_ROLES: tuple[type[cst.CSTNode], ...] = (
     cst.FormattedStringExpression,
     cst.Match,
 )
-_ROLES: dict[tuple[type, tuple[type, ...]], type | None] = {}
+#: Per tuple of roles (by id: the tuples are module constants), type -> its role.
+_ROLES: dict[int, dict[type, type | None]] = {}
 
 
 def _type_role(kind: type, roles: tuple[type[cst.CSTNode], ...]) -> type | None:
     """The first of `roles` that `kind` is a subclass of, or None, found once per type
-    (LibCST node classes are ABCs, whose `isinstance` is slow, and walks ask it of every
-    node)."""
-    key = (kind, roles)
-    try:
-        return _ROLES[key]
-    except KeyError:
-        role = next((r for r in roles if issubclass(kind, r)), None)
-        _ROLES[key] = role
-        return role
+    (walks ask it of every node; a key of the type alone, as a tuple key would be hashed
+    afresh on every call)."""
+    table = _ROLES.get(id(roles))
+    if table is None:
+        table = _ROLES[id(roles)] = {}
+    role = table.get(kind, _UNKNOWN)
+    if role is _UNKNOWN:
+        role = table[kind] = next((r for r in roles if issubclass(kind, r)), None)
+    return cast("type | None", role)
+
+
+_UNKNOWN = object()
 
 
 _LOCAL_SCOPES = (FunctionScope, ComprehensionScope)
@@ -512,7 +516,7 @@ class ModuleInfo:
     def is_builtin(self, name: str) -> bool:
         """Whether `name` is a builtin the module never rebinds (so a call to it is known)."""
         if self._bound is None:
-            self._bound = assigned_names(self.module)
+            self._bound = _assigned_in(self.nodes)  # `assigned_names(self.module)`
         return name in BUILTIN_NAMES and name not in self._bound
 
     def function_scope(self, func: cst.FunctionDef) -> Scope | None:
@@ -565,7 +569,10 @@ class ModuleInfo:
         return found
 
     def has_global_or_nonlocal(self, func: cst.CSTNode) -> bool:
-        """Whether `func` (or anything inside it) has a `global` or `nonlocal` statement."""
+        """Whether `func` (or anything inside it) has a `global` or `nonlocal` statement
+        (none can when the module has none: each names at least one name)."""
+        if not self.names.declared:
+            return False
         return any(isinstance(n, cst.Global | cst.Nonlocal) for n in walk(func))
 
 
@@ -777,8 +784,12 @@ def count_refs(node: cst.CSTNode, name: str) -> int:
 def assigned_names(node: cst.CSTNode) -> set[str]:
     """Names that `node` binds anywhere inside it, nested functions included (targets of
     assignments, loops, `with`, `except`, walrus, imports, `def`/`class`, deletions)."""
+    return _assigned_in(walk(node))
+
+
+def _assigned_in(nodes: Iterable[cst.CSTNode]) -> set[str]:
     found: set[str] = set()
-    for sub in walk(node):
+    for sub in nodes:
         found |= _binds_directly(sub)
         if isinstance(sub, cst.FunctionDef | cst.ClassDef | cst.Param):
             found.add(sub.name.value)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import libcst as cst
 
@@ -89,13 +89,7 @@ def touches_bytes(module: cst.Module) -> bool:
     for node in walk(module):
         if isinstance(node, cst.SimpleString) and "b" in node.prefix.lower():
             return True
-        if isinstance(node, cst.Name) and node.value in {
-            "bytes",
-            "bytearray",
-            "encode",
-            "decode",
-            "memoryview",
-        }:
+        if isinstance(node, cst.Name) and node.value in _BYTES_NAMES:
             return True
     return False
 
@@ -113,7 +107,19 @@ def function_nodes(
 
 def _idiom_module(info: ModuleInfo) -> bool:
     """Whether the idioms look at the module at all (see `function_nodes`)."""
-    return not (touches_bytes(info.module) or info.names.declared or info.names.has_match)
+    if info.names.declared or info.names.has_match:
+        return False
+    # `touches_bytes(info.module)`, from the analysis: its identifiers are the values of
+    # every `Name` node, and its index by type gives the strings.
+    if not _BYTES_NAMES.isdisjoint(info.names.identifiers):
+        return False
+    return not any(
+        "b" in cast(cst.SimpleString, node).prefix.lower()
+        for node in info.of_types((cst.SimpleString,))
+    )
+
+
+_BYTES_NAMES = frozenset({"bytes", "bytearray", "encode", "decode", "memoryview"})
 
 
 def _function_nodes(info: ModuleInfo) -> list[tuple[cst.CSTNode, cst.FunctionDef]]:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import keyword
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 import libcst as cst
@@ -319,6 +319,11 @@ class _Rename(Transform):
         groups = {old: nodes for old, nodes in groups.items() if old in self.renames}
         groups.update(self._rename_helpers(info, fresh))
         self._targets = {id(n): self.renames[n.value] for ns in groups.values() for n in ns}
+        # Only the renamed names and the comments change: the visit enters those and their
+        # ancestors, and keeps every other subtree as it is (LibCST would rebuild each of
+        # its nodes unchanged).
+        changed = [n for ns in groups.values() for n in ns]
+        self._visited = _with_ancestors([*changed, *info.of_types((cst.Comment,))], info)
         return True
 
     def _rename_helpers(self, info: ModuleInfo, fresh: FreshNames) -> dict[str, list[cst.Name]]:
@@ -390,6 +395,18 @@ class _Rename(Transform):
         for match in reversed(comment_mentions(text, self.renames)):
             text = text[: match.start()] + self.renames[match[0]] + text[match.end() :]
         return updated_node.with_changes(value=text)
+
+
+def _with_ancestors(nodes: Iterable[cst.CSTNode], info: ModuleInfo) -> set[int]:
+    """The ids of `nodes` and of all their ancestors."""
+    found: set[int] = set()
+    for node in nodes:
+        found.add(id(node))
+        for ancestor in info.ancestors(node):
+            if id(ancestor) in found:
+                break  # its own ancestors are in already
+            found.add(id(ancestor))
+    return found
 
 
 def _initials(old: str) -> str:

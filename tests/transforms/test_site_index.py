@@ -25,10 +25,11 @@ from cruxeval_generation import Generation
 
 from core_bench.datasets import load_dataset
 from transforms import _idioms_common, all_transforms
-from transforms._analysis import ModuleInfo
+from transforms._analysis import ModuleInfo, walk
 from transforms._base import analysed, apply_transform_lazily
 from transforms._idioms_common import function_sites
 from transforms._idioms_methods import _ExpressionIdiom
+from transforms._rename import _Rename
 
 _WITH_VARIANTS = 20
 
@@ -167,3 +168,69 @@ def test_typed_site_search_on_every_cruxeval_problem_and_variant(
     codes = [row["code"] for row in rows]
     codes += [v.code for r in cruxeval_generation.reports for v in r.variants]
     assert _mismatches(list(dict.fromkeys(codes))) == []
+
+
+def test_idioms_skip_the_modules_touches_bytes_and_the_names_index_skip() -> None:
+    """Whether the idioms look at a module, read from the analysis, is what walking the
+    module for bytes (`touches_bytes`) and its `global`/`match` statements say."""
+    extra = [
+        "def f(s):\n    return s.encode()\n",
+        "def f(s):\n    return s + b'x'\n",
+        "def f(s):\n    return s + B'x' + rb'y'\n",
+        "def f(s):\n    return bytes(s)\n",
+        "def f(s):\n    global g\n    return s\n",
+        "def f(s):\n    match s:\n        case 1:\n            return 2\n",
+        "def f(s):\n    return s + 'b' + u'x'\n",
+    ]
+    answers = set()
+    for code in [*_bundled_codes()[:100], *extra]:
+        wrapper = analysed(code)
+        assert wrapper is not None
+        info = ModuleInfo.of(wrapper)
+        expected = not (
+            _idioms_common.touches_bytes(info.module) or info.names.declared or info.names.has_match
+        )
+        assert _idioms_common._idiom_module(info) == expected, code
+        answers.add(expected)
+    assert answers == {True, False}
+
+
+def test_a_module_without_global_statements_has_none_in_any_function() -> None:
+    for code in [*_bundled_codes()[:100], "def f(s):\n    def g():\n        nonlocal s\n"]:
+        wrapper = analysed(code)
+        assert wrapper is not None
+        info = ModuleInfo.of(wrapper)
+        for node in info.of_types((cst.FunctionDef,)):
+            walked = any(isinstance(n, cst.Global | cst.Nonlocal) for n in walk(node))
+            assert info.has_global_or_nonlocal(node) == walked
+
+
+def test_a_renaming_that_visits_only_what_it_changes_gives_the_full_visit_s_result() -> None:
+    """A renaming enters only the renamed names, the comments and their ancestors; a visit
+    of every node gives the same code and line map."""
+    commented = (
+        "def f(text, n):\n"
+        "    # count `text` chars; n is the limit\n"
+        "    out = [c for c in text if c.isalpha()]  # keep letters of text\n"
+        "    return out[:n]\n",
+        ("f('ab1c', 2)",),
+    )
+    rows = [(row.problem.code, tuple(row.problem.calls)) for row in load_dataset("bundled").rows]
+    renames = [t for t in all_transforms() if issubclass(t, _Rename)]
+    checked = 0
+    for source, calls in [commented, *rows[:60]]:
+        wrapper = analysed(source)
+        assert wrapper is not None
+        for cls in renames:
+            partial = cls(random.Random(3), calls=calls)
+            if not partial.prepare(wrapper):
+                continue
+            full = cls(random.Random(3), calls=calls)
+            assert full.prepare(wrapper)
+            assert partial._visited is not None
+            full._visited = None
+            ours, theirs = wrapper.visit(partial), wrapper.visit(full)
+            assert ours.code == theirs.code
+            assert partial.line_map(wrapper, ours) == full.line_map(wrapper, theirs)
+            checked += 1
+    assert checked > 200
