@@ -689,18 +689,17 @@ _NESTED_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.Gener
 def function_members(info: ModuleInfo, kind: type[_N]) -> Iterator[tuple[_N, cst.FunctionDef]]:
     """`(node, its function)` for every node of type `kind` inside a function (not in a
     class), in source order."""
-    for node in info.nodes:
-        if isinstance(node, kind):
-            func = info.enclosing_function(node)
-            if func is not None and not info.in_class(node):
-                yield node, func
+    for node in info.of_types((kind,)):
+        func = info.enclosing_function(node)
+        if func is not None and not info.in_class(node):
+            yield cast(_N, node), func
 
 
 def function_blocks(info: ModuleInfo) -> Iterator[cst.IndentedBlock]:
     """Every indented block inside a function (see `in_function`), in source order."""
-    for node in info.nodes:
-        if isinstance(node, cst.IndentedBlock) and in_function(node, info):
-            yield node
+    for node in info.of_types((cst.IndentedBlock,)):
+        if in_function(node, info):
+            yield cast(cst.IndentedBlock, node)
 
 
 def in_function(node: cst.CSTNode, info: ModuleInfo) -> bool:

@@ -32,7 +32,7 @@ import keyword
 import random
 import re
 from collections.abc import Iterable, Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
 
 import libcst as cst
 from libcst.metadata import Assignment, GlobalScope, MetadataWrapper
@@ -225,7 +225,22 @@ def renameable_names(info: ModuleInfo, *, rename_params: bool) -> dict[str, list
 
 def _called_names(calls: Sequence[str]) -> set[str]:
     """The module-level names the calls start from (`f` of `f(1)`, `Solution` of
-    `Solution().solve(1)`); empty when a call cannot be read."""
+    `Solution().solve(1)`); empty when a call cannot be read (read once per list of calls:
+    every renaming of every code of a problem asks)."""
+    key = tuple(calls)
+    found = _CALLED.get(key)
+    if found is None:
+        if len(_CALLED) >= _CALLED_LIMIT:
+            _CALLED.clear()
+        found = _CALLED[key] = frozenset(_read_called_names(key))
+    return set(found)
+
+
+_CALLED: dict[tuple[str, ...], frozenset[str]] = {}
+_CALLED_LIMIT = 256
+
+
+def _read_called_names(calls: Sequence[str]) -> set[str]:
     names: set[str] = set()
     for text in calls:
         try:
@@ -308,7 +323,7 @@ class _Rename(Transform):
             return False
         roles = info.derived_with(_roles, (tuple(groups), self.calls))
         fresh = FreshNames(info.names.identifiers)
-        self.params = {n.name.value for n in info.nodes if isinstance(n, cst.Param)}
+        self.params = {cast(cst.Param, n).name.value for n in info.of_types((cst.Param,))}
         self.begin(fresh)
         for old in groups:
             new = self.new_name(old, roles[old], fresh)

@@ -24,7 +24,7 @@ import pytest
 from cruxeval_generation import Generation
 
 from core_bench.datasets import load_dataset
-from transforms import _idioms_common, all_transforms
+from transforms import _analysis, _augassign, _idioms_common, _rename, all_transforms
 from transforms._analysis import ModuleInfo, walk
 from transforms._base import analysed, apply_transform_lazily
 from transforms._idioms_common import function_sites
@@ -234,3 +234,61 @@ def test_a_renaming_that_visits_only_what_it_changes_gives_the_full_visit_s_resu
             assert partial.line_map(wrapper, ours) == full.line_map(wrapper, theirs)
             checked += 1
     assert checked > 200
+
+
+def test_augmented_assignment_sites_by_type_are_those_of_every_node() -> None:
+    """The sites of both augmented-assignment rewrites, found among the nodes of their type
+    with the locals' types shared by the analysis, are those a walk of every node finds with
+    the types worked out afresh."""
+    checked = 0
+    for code in [*_bundled_codes()[:150], "def f(a):\n    a += 1\n    b = 2\n    b = b * a\n"]:
+        wrapper = analysed(code)
+        assert wrapper is not None
+        info = ModuleInfo.of(wrapper)
+        for name_of, kind in (
+            (_augassign._augmented_name, cst.AugAssign),
+            (_augassign._self_operation_name, cst.Assign),
+        ):
+            types = _augassign._function_types(info)
+            expected = [
+                node
+                for node in info.nodes
+                if (name := name_of(node)) is not None
+                and (func := info.enclosing_function(node)) is not None
+                and _augassign.in_function(node, info)
+                and id(func) in types
+                and _augassign._immutable(types[id(func)].tags.get(name))
+            ]
+            assert _augassign._immutable_sites(info, name_of, kind) == expected
+            checked += len(expected)
+    assert checked > 20
+
+
+def test_function_members_and_blocks_by_type_are_those_of_every_node() -> None:
+    for code in _bundled_codes()[:150]:
+        wrapper = analysed(code)
+        assert wrapper is not None
+        info = ModuleInfo.of(wrapper)
+        for kind in (cst.For, cst.While, cst.If, cst.Call, cst.BaseExpression):
+            expected = [
+                (n, info.enclosing_function(n))
+                for n in info.nodes
+                if isinstance(n, kind)
+                and info.enclosing_function(n) is not None
+                and not info.in_class(n)
+            ]
+            assert list(_analysis.function_members(info, kind)) == expected
+        blocks = [
+            n
+            for n in info.nodes
+            if isinstance(n, cst.IndentedBlock) and _analysis.in_function(n, info)
+        ]
+        assert list(_analysis.function_blocks(info)) == blocks
+
+
+def test_called_names_read_once_are_those_read_afresh() -> None:
+    for calls in (["f(1)"], ["Solution().solve([1, 2])", "g(x=1)"], ["f(("], []):
+        first = _rename._called_names(calls)
+        assert first == _rename._read_called_names(calls)
+        first.add("mutated")
+        assert _rename._called_names(calls) == _rename._read_called_names(calls)
