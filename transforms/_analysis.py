@@ -279,16 +279,17 @@ class NameIndex:
     has_match: bool = False
 
 
-def name_index(module: cst.Module) -> NameIndex:
+def name_index(module: cst.Module, nodes: Iterable[cst.CSTNode] | None = None) -> NameIndex:
     """Index the names of `module` (see `NameIndex`), in source order.
 
     One pass over the nodes in source order (`walk`, whose children lists the analysis
-    shares): a node that hides names (an attribute, a keyword argument, an import, a
-    `global`) comes before the names it hides.
+    shares, or `nodes`: the module's nodes in that order, when already listed): a node that
+    hides names (an attribute, a keyword argument, an import, a `global`) comes before the
+    names it hides.
     """
     index = NameIndex()
     skip: set[int] = set()
-    for node in walk(module):
+    for node in walk(module) if nodes is None else nodes:
         role = _type_role(type(node), _NAME_ROLES)
         if role is None:
             continue
@@ -420,16 +421,26 @@ class ModuleInfo:
         self._in_class: set[int] = set()
         _Frame = tuple[cst.CSTNode, cst.CSTNode | None, cst.FunctionDef | None, bool]
         stack: list[_Frame] = [(self.module, None, None, False)]
+        nodes, parents, functions = self.nodes, self.parents, self._function
+        known = _CHILDREN.get  # `children`, inlined for the nodes already listed
         while stack:
             node, parent, func, in_class = stack.pop()
-            self.nodes.append(node)
+            nodes.append(node)
+            key = id(node)
             if parent is not None:
-                self.parents[id(node)] = parent
+                parents[key] = parent
             if func is not None:
-                self._function[id(node)] = func
+                functions[key] = func
             if in_class:
-                self._in_class.add(id(node))
+                self._in_class.add(key)
+            entry = known(key)
+            kids = entry[1] if entry is not None and entry[0] is node else children(node)
+            if not kids:
+                continue
             role = _type_role(type(node), _SCOPE_ROLES)
+            if role is None:
+                stack.extend([(child, node, func, in_class) for child in reversed(kids)])
+                continue
             inner = cast(cst.FunctionDef, node) if role is cst.FunctionDef else func
             inner_class = in_class or role is cst.ClassDef
             if role is cst.FunctionDef and inner_class:
@@ -439,11 +450,11 @@ class ModuleInfo:
                 method = cast(cst.FunctionDef, node)
                 stack.extend(
                     (child, node, inner, child is not method.body and child is not method.params)
-                    for child in reversed(children(node))
+                    for child in reversed(kids)
                 )
                 continue
-            stack.extend((child, node, inner, inner_class) for child in reversed(children(node)))
-        self.names = name_index(self.module)
+            stack.extend([(child, node, inner, inner_class) for child in reversed(kids)])
+        self.names = name_index(self.module, self.nodes)
         self._scopes: Mapping[cst.CSTNode, Scope | None] | None = None
         self._bound: set[str] | None = None
         self._derived: dict[Any, Any] = {}

@@ -176,9 +176,22 @@ class Transform(cst.CSTTransformer):
         if self.site_local:
             node = self.site[0] if isinstance(self.site, tuple) else self.site
             if isinstance(node, cst.CSTNode):
-                self._visited = {id(n) for n in walk(node)}
-                self._visited.update(id(n) for n in info.ancestors(node))
+                self.limit_visit([node], info)
         return True
+
+    def limit_visit(self, nodes: Iterable[cst.CSTNode], info: ModuleInfo) -> None:
+        """Make the visit enter only `nodes`, everything inside them and their ancestors,
+        and keep every other subtree as it is (LibCST would rebuild each of its nodes
+        unchanged): for a transform that changes nothing else (`leave_*` methods and
+        `replace` still see the root of each subtree kept)."""
+        visited = self._visited if self._visited is not None else set()
+        for node in nodes:
+            visited.update(id(n) for n in walk(node))
+            for ancestor in info.ancestors(node):
+                if id(ancestor) in visited:
+                    break  # its own ancestors are in already
+                visited.add(id(ancestor))
+        self._visited = visited
 
     def find_sites(self, info: ModuleInfo) -> Sequence[Any]:
         """The sites where the transform applies, in source order (hook)."""

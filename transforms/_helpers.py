@@ -493,6 +493,9 @@ class ExtractHelperExpr(_Extract):
         self._targets = {id(expr) for expr in site.exprs}
         self._calls: list[cst.Call] = []
         self.helper_name = FreshNames(info.names.identifiers).take(site.name)
+        # Only the occurrences, their statements, the function (or class) before which the
+        # helper goes and the module change: all ancestors of the occurrences.
+        self.limit_visit(site.exprs, info)
         return True
 
     def _site(

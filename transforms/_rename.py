@@ -31,7 +31,7 @@ from __future__ import annotations
 import keyword
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import ClassVar, cast
 
 import libcst as cst
@@ -338,7 +338,7 @@ class _Rename(Transform):
         # ancestors, and keeps every other subtree as it is (LibCST would rebuild each of
         # its nodes unchanged).
         changed = [n for ns in groups.values() for n in ns]
-        self._visited = _with_ancestors([*changed, *info.of_types((cst.Comment,))], info)
+        self.limit_visit([*changed, *info.of_types((cst.Comment,))], info)
         return True
 
     def _rename_helpers(self, info: ModuleInfo, fresh: FreshNames) -> dict[str, list[cst.Name]]:
@@ -410,18 +410,6 @@ class _Rename(Transform):
         for match in reversed(comment_mentions(text, self.renames)):
             text = text[: match.start()] + self.renames[match[0]] + text[match.end() :]
         return updated_node.with_changes(value=text)
-
-
-def _with_ancestors(nodes: Iterable[cst.CSTNode], info: ModuleInfo) -> set[int]:
-    """The ids of `nodes` and of all their ancestors."""
-    found: set[int] = set()
-    for node in nodes:
-        found.add(id(node))
-        for ancestor in info.ancestors(node):
-            if id(ancestor) in found:
-                break  # its own ancestors are in already
-            found.add(id(ancestor))
-    return found
 
 
 def _initials(old: str) -> str:

@@ -15,8 +15,10 @@ import functools
 import json
 import os
 import random
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import libcst as cst
@@ -205,35 +207,36 @@ def test_a_module_without_global_statements_has_none_in_any_function() -> None:
             assert info.has_global_or_nonlocal(node) == walked
 
 
-def test_a_renaming_that_visits_only_what_it_changes_gives_the_full_visit_s_result() -> None:
-    """A renaming enters only the renamed names, the comments and their ancestors; a visit
-    of every node gives the same code and line map."""
+def test_a_visit_that_enters_only_what_changes_gives_the_full_visit_s_result() -> None:
+    """Transforms that limit their visit (`Transform.limit_visit`: site-local ones, the
+    renamings, helper extraction) give the code and line map a visit of every node gives."""
     commented = (
         "def f(text, n):\n"
         "    # count `text` chars; n is the limit\n"
         "    out = [c for c in text if c.isalpha()]  # keep letters of text\n"
-        "    return out[:n]\n",
+        "    return out[:n] + [len(text) * 2 + n]\n",
         ("f('ab1c', 2)",),
     )
     rows = [(row.problem.code, tuple(row.problem.calls)) for row in load_dataset("bundled").rows]
-    renames = [t for t in all_transforms() if issubclass(t, _Rename)]
-    checked = 0
+    checked: Counter[str] = Counter()
     for source, calls in [commented, *rows[:60]]:
         wrapper = analysed(source)
         assert wrapper is not None
-        for cls in renames:
-            partial = cls(random.Random(3), calls=calls)
-            if not partial.prepare(wrapper):
+        for cls in all_transforms():
+            options: dict[str, Any] = {"calls": calls} if cls.uses_calls else {}
+            partial = cls(random.Random(3), **options)
+            if not partial.prepare(wrapper) or partial._visited is None:
                 continue
-            full = cls(random.Random(3), calls=calls)
+            full = cls(random.Random(3), **options)
             assert full.prepare(wrapper)
-            assert partial._visited is not None
             full._visited = None
             ours, theirs = wrapper.visit(partial), wrapper.visit(full)
-            assert ours.code == theirs.code
-            assert partial.line_map(wrapper, ours) == full.line_map(wrapper, theirs)
-            checked += 1
-    assert checked > 200
+            assert ours.code == theirs.code, cls.name
+            assert partial.line_map(wrapper, ours) == full.line_map(wrapper, theirs), cls.name
+            checked[cls.name] += 1
+    assert checked["extract_helper_expr"] > 5
+    assert sum(checked[t.name] for t in all_transforms() if issubclass(t, _Rename)) > 100
+    assert len(checked) > 30
 
 
 def test_augmented_assignment_sites_by_type_are_those_of_every_node() -> None:
@@ -292,3 +295,12 @@ def test_called_names_read_once_are_those_read_afresh() -> None:
         assert first == _rename._read_called_names(calls)
         first.add("mutated")
         assert _rename._called_names(calls) == _rename._read_called_names(calls)
+
+
+def test_the_analysis_s_nodes_are_a_walk_s_and_index_the_names_as_a_walk_does() -> None:
+    for code in _bundled_codes()[:150]:
+        wrapper = analysed(code)
+        assert wrapper is not None
+        info = ModuleInfo.of(wrapper)
+        assert [id(n) for n in info.nodes] == [id(n) for n in walk(info.module)]
+        assert info.names == _analysis.name_index(info.module)
