@@ -290,6 +290,7 @@ class AugAssignExpand(Transform):
     name = "augassign_expand"
     kind = "equivalent"
     keeps_lines = True
+    site_local = True
     description = "expand an augmented assignment x op= y into x = x op y (immutable x only)"
 
     def find_sites(self, info: ModuleInfo) -> list[cst.CSTNode]:
@@ -340,6 +341,7 @@ class AugAssignContract(Transform):
     name = "augassign_contract"
     kind = "equivalent"
     keeps_lines = True
+    site_local = True
     description = "contract x = x op y into an augmented assignment x op= y (immutable x only)"
 
     def find_sites(self, info: ModuleInfo) -> list[cst.CSTNode]:
