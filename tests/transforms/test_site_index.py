@@ -26,7 +26,7 @@ import pytest
 from cruxeval_generation import Generation
 
 from core_bench.datasets import load_dataset
-from transforms import _analysis, _augassign, _idioms_common, _rename, all_transforms
+from transforms import _analysis, _augassign, _helpers, _idioms_common, _rename, all_transforms
 from transforms._analysis import ModuleInfo, walk
 from transforms._base import analysed, apply_transform_lazily
 from transforms._idioms_common import function_sites
@@ -304,3 +304,16 @@ def test_the_analysis_s_nodes_are_a_walk_s_and_index_the_names_as_a_walk_does() 
         info = ModuleInfo.of(wrapper)
         assert [id(n) for n in info.nodes] == [id(n) for n in walk(info.module)]
         assert info.names == _analysis.name_index(info.module)
+
+
+def test_helper_roles_shared_per_analysis_are_those_guessed_afresh() -> None:
+    rows = [(row.problem.code, tuple(row.problem.calls)) for row in load_dataset("bundled").rows]
+    for source, calls in rows[:80]:
+        wrapper = analysed(source)
+        assert wrapper is not None
+        info = ModuleInfo.of(wrapper)
+        extract = _helpers.ExtractHelperExpr(random.Random(0), calls=calls)
+        names = {n.value for n in info.names.references}
+        fresh = _rename.guess_roles(info.module, names, calls)
+        assert extract.roles(info) == fresh
+        assert extract.roles(info) is extract.roles(info)  # once per analysis and calls
