@@ -279,16 +279,17 @@ class NameIndex:
     has_match: bool = False
 
 
-def name_index(module: cst.Module) -> NameIndex:
+def name_index(module: cst.Module, nodes: Iterable[cst.CSTNode] | None = None) -> NameIndex:
     """Index the names of `module` (see `NameIndex`), in source order.
 
     One pass over the nodes in source order (`walk`, whose children lists the analysis
-    shares): a node that hides names (an attribute, a keyword argument, an import, a
-    `global`) comes before the names it hides.
+    shares, or `nodes`: the module's nodes in that order, when already listed): a node that
+    hides names (an attribute, a keyword argument, an import, a `global`) comes before the
+    names it hides.
     """
     index = NameIndex()
     skip: set[int] = set()
-    for node in walk(module):
+    for node in walk(module) if nodes is None else nodes:
         role = _type_role(type(node), _NAME_ROLES)
         if role is None:
             continue
@@ -333,20 +334,24 @@ _NAME_ROLES: tuple[type[cst.CSTNode], ...] = (
     cst.FormattedStringExpression,
     cst.Match,
 )
-_ROLES: dict[tuple[type, tuple[type, ...]], type | None] = {}
+#: Per tuple of roles (by id: the tuples are module constants), type -> its role.
+_ROLES: dict[int, dict[type, type | None]] = {}
 
 
 def _type_role(kind: type, roles: tuple[type[cst.CSTNode], ...]) -> type | None:
     """The first of `roles` that `kind` is a subclass of, or None, found once per type
-    (LibCST node classes are ABCs, whose `isinstance` is slow, and walks ask it of every
-    node)."""
-    key = (kind, roles)
-    try:
-        return _ROLES[key]
-    except KeyError:
-        role = next((r for r in roles if issubclass(kind, r)), None)
-        _ROLES[key] = role
-        return role
+    (walks ask it of every node; a key of the type alone, as a tuple key would be hashed
+    afresh on every call)."""
+    table = _ROLES.get(id(roles))
+    if table is None:
+        table = _ROLES[id(roles)] = {}
+    role = table.get(kind, _UNKNOWN)
+    if role is _UNKNOWN:
+        role = table[kind] = next((r for r in roles if issubclass(kind, r)), None)
+    return cast("type | None", role)
+
+
+_UNKNOWN = object()
 
 
 _LOCAL_SCOPES = (FunctionScope, ComprehensionScope)
@@ -416,16 +421,26 @@ class ModuleInfo:
         self._in_class: set[int] = set()
         _Frame = tuple[cst.CSTNode, cst.CSTNode | None, cst.FunctionDef | None, bool]
         stack: list[_Frame] = [(self.module, None, None, False)]
+        nodes, parents, functions = self.nodes, self.parents, self._function
+        known = _CHILDREN.get  # `children`, inlined for the nodes already listed
         while stack:
             node, parent, func, in_class = stack.pop()
-            self.nodes.append(node)
+            nodes.append(node)
+            key = id(node)
             if parent is not None:
-                self.parents[id(node)] = parent
+                parents[key] = parent
             if func is not None:
-                self._function[id(node)] = func
+                functions[key] = func
             if in_class:
-                self._in_class.add(id(node))
+                self._in_class.add(key)
+            entry = known(key)
+            kids = entry[1] if entry is not None and entry[0] is node else children(node)
+            if not kids:
+                continue
             role = _type_role(type(node), _SCOPE_ROLES)
+            if role is None:
+                stack.extend([(child, node, func, in_class) for child in reversed(kids)])
+                continue
             inner = cast(cst.FunctionDef, node) if role is cst.FunctionDef else func
             inner_class = in_class or role is cst.ClassDef
             if role is cst.FunctionDef and inner_class:
@@ -435,16 +450,35 @@ class ModuleInfo:
                 method = cast(cst.FunctionDef, node)
                 stack.extend(
                     (child, node, inner, child is not method.body and child is not method.params)
-                    for child in reversed(children(node))
+                    for child in reversed(kids)
                 )
                 continue
-            stack.extend((child, node, inner, inner_class) for child in reversed(children(node)))
-        self.names = name_index(self.module)
+            stack.extend([(child, node, inner, inner_class) for child in reversed(kids)])
+        self.names = name_index(self.module, self.nodes)
         self._scopes: Mapping[cst.CSTNode, Scope | None] | None = None
         self._bound: set[str] | None = None
         self._derived: dict[Any, Any] = {}
         self._locals: dict[cst.FunctionDef, frozenset[str]] = {}
         self._captured: dict[cst.FunctionDef, frozenset[str]] = {}
+        self._by_type: dict[type, list[int]] | None = None
+        self._of_types: dict[tuple[type, ...], tuple[cst.CSTNode, ...]] = {}
+
+    def of_types(self, types: tuple[type[cst.CSTNode], ...]) -> tuple[cst.CSTNode, ...]:
+        """The nodes of `nodes` whose type is one of `types` or derives from one, in source
+        order: from an index of the nodes by type, built once per analysis (a site search
+        that knows the types it accepts visits only those nodes, not the whole tree)."""
+        found = self._of_types.get(types)
+        if found is None:
+            if self._by_type is None:
+                by_type: dict[type, list[int]] = {}
+                for position, node in enumerate(self.nodes):
+                    by_type.setdefault(type(node), []).append(position)
+                self._by_type = by_type
+            positions = sorted(
+                p for kind, at in self._by_type.items() if issubclass(kind, types) for p in at
+            )
+            found = self._of_types[types] = tuple(self.nodes[p] for p in positions)
+        return found
 
     def derived(self, compute: Callable[[ModuleInfo], _V]) -> _V:
         """`compute(self)`, computed once per analysis: for figures of the whole module that
@@ -493,7 +527,7 @@ class ModuleInfo:
     def is_builtin(self, name: str) -> bool:
         """Whether `name` is a builtin the module never rebinds (so a call to it is known)."""
         if self._bound is None:
-            self._bound = assigned_names(self.module)
+            self._bound = _assigned_in(self.nodes)  # `assigned_names(self.module)`
         return name in BUILTIN_NAMES and name not in self._bound
 
     def function_scope(self, func: cst.FunctionDef) -> Scope | None:
@@ -546,7 +580,10 @@ class ModuleInfo:
         return found
 
     def has_global_or_nonlocal(self, func: cst.CSTNode) -> bool:
-        """Whether `func` (or anything inside it) has a `global` or `nonlocal` statement."""
+        """Whether `func` (or anything inside it) has a `global` or `nonlocal` statement
+        (none can when the module has none: each names at least one name)."""
+        if not self.names.declared:
+            return False
         return any(isinstance(n, cst.Global | cst.Nonlocal) for n in walk(func))
 
 
@@ -663,18 +700,17 @@ _NESTED_SCOPES = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.Gener
 def function_members(info: ModuleInfo, kind: type[_N]) -> Iterator[tuple[_N, cst.FunctionDef]]:
     """`(node, its function)` for every node of type `kind` inside a function (not in a
     class), in source order."""
-    for node in info.nodes:
-        if isinstance(node, kind):
-            func = info.enclosing_function(node)
-            if func is not None and not info.in_class(node):
-                yield node, func
+    for node in info.of_types((kind,)):
+        func = info.enclosing_function(node)
+        if func is not None and not info.in_class(node):
+            yield cast(_N, node), func
 
 
 def function_blocks(info: ModuleInfo) -> Iterator[cst.IndentedBlock]:
     """Every indented block inside a function (see `in_function`), in source order."""
-    for node in info.nodes:
-        if isinstance(node, cst.IndentedBlock) and in_function(node, info):
-            yield node
+    for node in info.of_types((cst.IndentedBlock,)):
+        if in_function(node, info):
+            yield cast(cst.IndentedBlock, node)
 
 
 def in_function(node: cst.CSTNode, info: ModuleInfo) -> bool:
@@ -758,8 +794,12 @@ def count_refs(node: cst.CSTNode, name: str) -> int:
 def assigned_names(node: cst.CSTNode) -> set[str]:
     """Names that `node` binds anywhere inside it, nested functions included (targets of
     assignments, loops, `with`, `except`, walrus, imports, `def`/`class`, deletions)."""
+    return _assigned_in(walk(node))
+
+
+def _assigned_in(nodes: Iterable[cst.CSTNode]) -> set[str]:
     found: set[str] = set()
-    for sub in walk(node):
+    for sub in nodes:
         found |= _binds_directly(sub)
         if isinstance(sub, cst.FunctionDef | cst.ClassDef | cst.Param):
             found.add(sub.name.value)

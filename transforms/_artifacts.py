@@ -226,13 +226,13 @@ def _returns_bool(stmt: ast.stmt | None) -> bool | None:
     return None
 
 
-def _bool_branches(tree: ast.Module) -> int:
+def _bool_branches(tree: ast.Module, nodes: list[ast.AST]) -> int:
     """`if <helper call>: return B` then (`else:`) `return not B`, the call maybe under a
     `not`, where the helper is a function of the module: its own `return` gives the bool
     already (`if s.isdigit(): return True` is a beginner's form, kept as people write it)."""
     helpers = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     count = 0
-    for node in ast.walk(tree):
+    for node in nodes:
         for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)
             if not isinstance(block, list):
@@ -263,6 +263,32 @@ def _falsy(node: ast.expr) -> bool:
         return not eval(compile(ast.Expression(node), "<test>", "eval"), {"__builtins__": {}})
     except Exception:  # a literal test that raises is not a constant-false test
         return False
+
+
+#: The node types `_kind` can name an artifact of (every other node is none).
+_KIND_TYPES = frozenset(
+    {
+        ast.If, ast.IfExp, ast.While, ast.BinOp, ast.Compare, ast.Name, ast.arg,
+        ast.FunctionDef, ast.UnaryOp, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.Call,
+    }
+)  # fmt: skip
+
+
+def ast_nodes(root: ast.AST) -> list[ast.AST]:
+    """`list(ast.walk(root))`, in the same (breadth-first) order, without a generator per
+    node: the artifact counts walk every candidate's tree several times (a test compares)."""
+    out = [root]
+    position = 0
+    while position < len(out):
+        node = out[position]
+        position += 1
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                out.append(value)
+            elif isinstance(value, list):
+                out.extend(item for item in value if isinstance(item, ast.AST))
+    return out
 
 
 def _kind(node: ast.AST) -> str | None:
@@ -386,18 +412,19 @@ def _parenthesized_calls(code: str) -> int:
     return count
 
 
-def _aliases(tree: ast.Module) -> int:
+def _aliases(nodes: list[ast.AST]) -> int:
     """Pure aliases inside functions: `a = b` of one plain local name to another, where `a`
     is bound nowhere else and `b` is not used after it (a second name for one value that a
     rewrite left behind). `char = lower` in one branch of an if/else is no alias."""
     count = 0
-    for func in ast.walk(tree):
+    for func in nodes:
         if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        names = [n for n in ast.walk(func) if isinstance(n, ast.Name)]
+        inner = ast_nodes(func)
+        names = [n for n in inner if isinstance(n, ast.Name)]
         stores = Counter(n.id for n in names if not isinstance(n.ctx, ast.Load))
-        stores.update(a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg))
-        for stmt in ast.walk(func):
+        stores.update(a.arg for a in ast_nodes(func.args) if isinstance(a, ast.arg))
+        for stmt in inner:
             if not (
                 isinstance(stmt, ast.Assign)
                 and len(stmt.targets) == 1
@@ -472,10 +499,12 @@ def count_artifacts(code: str, identifiers: set[str] | None = None) -> Counter[s
     except (SyntaxError, ValueError):
         return counts
     named: set[str] = set()  # names, parameters and function names (one walk for all)
-    for node in ast.walk(tree):
-        kind = _kind(node)
-        if kind is not None:
-            counts[kind] += 1
+    nodes = ast_nodes(tree)
+    for node in nodes:
+        if type(node) in _KIND_TYPES:
+            kind = _kind(node)
+            if kind is not None:
+                counts[kind] += 1
         if isinstance(node, ast.Name):
             named.add(node.id)
         elif isinstance(node, ast.arg):
@@ -483,8 +512,8 @@ def count_artifacts(code: str, identifiers: set[str] | None = None) -> Counter[s
         elif isinstance(node, ast.FunctionDef):
             named.add(node.name)
     counts["parenthesized call"] += _parenthesized_calls(code)
-    counts["bool branch on a call"] += _bool_branches(tree)
-    counts["alias assignment"] += _aliases(tree)
+    counts["bool branch on a call"] += _bool_branches(tree, nodes)
+    counts["alias assignment"] += _aliases(nodes)
     if identifiers is not None:
         comments, names = _comments_and_names(code)
         leaked = identifiers - names - set(keyword.kwlist)

@@ -263,15 +263,19 @@ def _self_operation_name(node: cst.CSTNode) -> str | None:
 
 
 def _immutable_sites(
-    info: ModuleInfo, name_of: Callable[[cst.CSTNode], str | None]
+    info: ModuleInfo,
+    name_of: Callable[[cst.CSTNode], str | None],
+    kind: type[cst.CSTNode],
 ) -> list[cst.CSTNode]:
-    """The nodes `name_of` names a local of, in a function, whose every value is immutable."""
-    types = _function_types(info)
+    """The nodes `name_of` names a local of, in a function, whose every value is immutable
+    (`name_of` names nodes of type `kind` only: the others are not visited, and the types
+    of the functions' locals are worked out, once per analysis, only when a node is named)."""
+    named = [(n, name) for n in info.of_types((kind,)) if (name := name_of(n)) is not None]
+    if not named:
+        return []
+    types = info.derived(_function_types)
     candidates: list[cst.CSTNode] = []
-    for node in info.nodes:
-        name = name_of(node)
-        if name is None:
-            continue
+    for node, name in named:
         func = info.enclosing_function(node)
         if func is None or not in_function(node, info) or id(func) not in types:
             continue
@@ -286,11 +290,12 @@ class AugAssignExpand(Transform):
     name = "augassign_expand"
     kind = "equivalent"
     keeps_lines = True
+    site_local = True
     description = "expand an augmented assignment x op= y into x = x op y (immutable x only)"
 
     def find_sites(self, info: ModuleInfo) -> list[cst.CSTNode]:
         """Find augmented assignments to locals whose every value is immutable."""
-        return _immutable_sites(info, _augmented_name)
+        return _immutable_sites(info, _augmented_name, cst.AugAssign)
 
     def leave_AugAssign(
         self, original_node: cst.AugAssign, updated_node: cst.AugAssign
@@ -336,11 +341,12 @@ class AugAssignContract(Transform):
     name = "augassign_contract"
     kind = "equivalent"
     keeps_lines = True
+    site_local = True
     description = "contract x = x op y into an augmented assignment x op= y (immutable x only)"
 
     def find_sites(self, info: ModuleInfo) -> list[cst.CSTNode]:
         """Find `x = x op y` assignments to locals whose every value is immutable."""
-        return _immutable_sites(info, _self_operation_name)
+        return _immutable_sites(info, _self_operation_name, cst.Assign)
 
     def leave_Assign(
         self, original_node: cst.Assign, updated_node: cst.Assign

@@ -176,9 +176,22 @@ class Transform(cst.CSTTransformer):
         if self.site_local:
             node = self.site[0] if isinstance(self.site, tuple) else self.site
             if isinstance(node, cst.CSTNode):
-                self._visited = {id(n) for n in walk(node)}
-                self._visited.update(id(n) for n in info.ancestors(node))
+                self.limit_visit([node], info)
         return True
+
+    def limit_visit(self, nodes: Iterable[cst.CSTNode], info: ModuleInfo) -> None:
+        """Make the visit enter only `nodes`, everything inside them and their ancestors,
+        and keep every other subtree as it is (LibCST would rebuild each of its nodes
+        unchanged): for a transform that changes nothing else (`leave_*` methods and
+        `replace` still see the root of each subtree kept)."""
+        visited = self._visited if self._visited is not None else set()
+        for node in nodes:
+            visited.update(id(n) for n in walk(node))
+            for ancestor in info.ancestors(node):
+                if id(ancestor) in visited:
+                    break  # its own ancestors are in already
+                visited.add(id(ancestor))
+        self._visited = visited
 
     def find_sites(self, info: ModuleInfo) -> Sequence[Any]:
         """The sites where the transform applies, in source order (hook)."""
@@ -463,10 +476,12 @@ def apply_transform(
 class LazyResult:
     """A transform's result whose line map is worked out on first use.
 
-    The line map costs two position-recording printings (of the input and of the result);
-    a variant generator applies many transforms whose results it never keeps, so it asks
-    for `provenance()` only for those it keeps. The map is the one `apply_transform` gives:
-    it is computed from the same trees, which never change.
+    The line map reads the positions of the input's statements and of the result's; the
+    result's come from the printing that gave its code (`printed_statement_positions`), and
+    the input's are printed on first use (a variant generator applies many transforms whose
+    results it never keeps, so it asks for `provenance()` only for those it keeps). The map
+    is the one `apply_transform` gives: it is computed from the same trees, which never
+    change.
 
     Attributes:
         code: the variant's source.
@@ -474,26 +489,45 @@ class LazyResult:
         kind: "equivalent" or "mutant".
     """
 
-    __slots__ = ("_instance", "_provenance", "_tree", "_wrapper", "code", "kind", "name")
+    __slots__ = (
+        "_instance",
+        "_positions",
+        "_provenance",
+        "_tree",
+        "_wrapper",
+        "code",
+        "kind",
+        "name",
+    )
 
     def __init__(
-        self, code: str, instance: Transform, wrapper: MetadataWrapper, tree: cst.Module
+        self,
+        code: str,
+        instance: Transform,
+        wrapper: MetadataWrapper,
+        tree: cst.Module,
+        positions: Mapping[cst.CSTNode, CodeRange] | None = None,
     ) -> None:
         """Keep what the line map needs: the transform (its record of where statements
-        come from), the input's wrapper and the resulting tree."""
+        come from), the input's wrapper, the resulting tree and, when known, the positions
+        of its statement-level nodes (`statement_positions`)."""
         self.code = code
         self.name = instance.name
         self.kind: str = instance.kind
         self._instance = instance
         self._wrapper = wrapper
         self._tree = tree
+        self._positions = positions
         self._provenance: Provenance | None = None
 
     def provenance(self) -> Provenance:
         """Renames and line map (computed once)."""
         if self._provenance is None:
-            positions = statement_positions(self._tree)
+            positions = self._positions
+            if positions is None:
+                positions = statement_positions(self._tree)
             line_map = self._instance.line_map(self._wrapper, self._tree, positions)
+            self._positions = None  # read once: the map is kept
             self._provenance = Provenance(renames=dict(self._instance.renames), line_map=line_map)
         return self._provenance
 
@@ -526,7 +560,9 @@ def apply_transform_lazily(
             f"{cls.name} built an invalid tree ({exc}); dropped", TransformBugWarning, stacklevel=3
         )
         return None
-    new_code = result.code
+    # The code and the statements' positions (most results a generator builds are kept,
+    # and their line maps read those positions) from one printing.
+    new_code, positions = printed_statement_positions(result)
     if new_code == code:  # `wrapper.module` prints as `code`: LibCST round-trips exactly
         return None
     try:
@@ -538,7 +574,7 @@ def apply_transform_lazily(
             stacklevel=3,
         )
         return None
-    return LazyResult(new_code, instance, wrapper, result)
+    return LazyResult(new_code, instance, wrapper, result, positions)
 
 
 def printed_with_positions(module: cst.Module) -> tuple[str, Mapping[cst.CSTNode, CodeRange]]:
@@ -626,6 +662,13 @@ def statement_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
     """`PositionProvider`'s position of every statement-level node of `module` (every
     `LINE_NODES` node among them), from one printing that records no other node (a
     differential test compares them with `printed_with_positions`)."""
+    return printed_statement_positions(module)[1]
+
+
+def printed_statement_positions(
+    module: cst.Module,
+) -> tuple[str, Mapping[cst.CSTNode, CodeRange]]:
+    """`module.code` and `statement_positions(module)`, from one printing."""
     provider = PositionProvider()
     state = _StatementPositions(
         default_indent=module.default_indent,
@@ -635,8 +678,8 @@ def statement_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
     try:
         module._codegen(state)
     except KeyError:  # a position taken from a node not recorded: LibCST changed; record all
-        return printed_with_positions(module)[1]
-    return cast(Mapping[cst.CSTNode, CodeRange], provider._computed)
+        return printed_with_positions(module)
+    return "".join(state.tokens), cast(Mapping[cst.CSTNode, CodeRange], provider._computed)
 
 
 _POSITIONS: OrderedDict[int, tuple[MetadataWrapper, Mapping[cst.CSTNode, CodeRange]]] = (

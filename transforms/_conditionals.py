@@ -36,6 +36,7 @@ class IfElseSwap(Transform):
     name = "if_else_swap"
     kind = "equivalent"
     description = "swap the branches of an if/else and negate its condition"
+    site_local = True
 
     def find_sites(self, info: ModuleInfo) -> list[cst.If]:
         """Find if/else statements (an `elif` chain's last `if` counts too)."""

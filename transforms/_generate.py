@@ -493,7 +493,9 @@ class _Builder:
             if key in self.seen:
                 continue
             self.seen.add(key)
-            if not _compiles(built[0]):
+            # A chain's code is its last step's result, which compiled when it was applied
+            # (`apply_transform_lazily` drops results that do not): not compiled again.
+            if built[0] is not built[2][-1].code and not _compiles(built[0]):
                 self.rejected["does not compile"] += 1
                 continue
             distractor = any(self._classes[name].family == "distractor" for name in built[1])

@@ -52,6 +52,11 @@ from transforms._helper_names import expression_helper_names, loop_helper_names
 from transforms._rename import guess_roles
 
 
+def _guessed_roles(info: ModuleInfo, calls: tuple[str, ...]) -> dict[str, str]:
+    names = {n.value for n in info.names.references}
+    return guess_roles(info.module, names, calls)
+
+
 def _statement_of(node: cst.CSTNode, info: ModuleInfo) -> cst.CSTNode | None:
     for ancestor in info.ancestors(node):
         if isinstance(ancestor, cst.SimpleStatementLine | cst.BaseCompoundStatement):
@@ -169,16 +174,13 @@ class _Extract(Transform):
         """Create the transform; `calls` are the calls the code runs with, if known."""
         super().__init__(rng)
         self.calls = tuple(calls)
-        self._roles: tuple[cst.Module, dict[str, str]] | None = None
 
     def roles(self, info: ModuleInfo) -> dict[str, str]:
         """What each variable of the module holds, as the renaming styles guess it: a
         helper's name speaks of the kind of value (`text`, `count`), never of the variable's
-        own name, which renaming would change."""
-        if self._roles is None or self._roles[0] is not info.module:
-            names = {n.value for n in info.names.references}
-            self._roles = (info.module, guess_roles(info.module, names, self.calls))
-        return self._roles[1]
+        own name, which renaming would change (guessed once per analysis and calls: both
+        extractions ask, in every round)."""
+        return info.derived_with(_guessed_roles, self.calls)
 
     def module_functions(self, info: ModuleInfo) -> list[cst.FunctionDef]:
         """Module-level functions and the methods of module-level classes (helpers are
@@ -493,6 +495,9 @@ class ExtractHelperExpr(_Extract):
         self._targets = {id(expr) for expr in site.exprs}
         self._calls: list[cst.Call] = []
         self.helper_name = FreshNames(info.names.identifiers).take(site.name)
+        # Only the occurrences, their statements, the function (or class) before which the
+        # helper goes and the module change: all ancestors of the occurrences.
+        self.limit_visit(site.exprs, info)
         return True
 
     def _site(

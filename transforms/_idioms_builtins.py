@@ -146,6 +146,7 @@ class LenToTruth(_ExpressionIdiom):
 
     name = "idiom_len_truth"
     description = "test a collection's emptiness by its truth instead of its length, or back"
+    node_types = (cst.Comparison, cst.Name, cst.UnaryOperation)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if has_comments(node):
@@ -252,6 +253,7 @@ class MembershipToGet(_ExpressionIdiom):
 
     name = "idiom_membership_get"
     description = "look a key up with dict.get or setdefault instead of testing it with in"
+    node_types = (cst.IfExp, cst.If)
 
     def _default_ok(self, expr: cst.BaseExpression, kinds: Kinds) -> bool:
         """A default that can be evaluated early: a literal, an empty display or a
@@ -431,6 +433,7 @@ class ReverseSlice(_ExpressionIdiom):
 
     name = "idiom_reverse_slice"
     description = "reverse a sequence with reversed() instead of a [::-1] slice, or back"
+    node_types = (cst.Subscript, cst.Call)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         info = kinds.info
@@ -509,6 +512,7 @@ class JoinComprehension(_ExpressionIdiom):
 
     name = "idiom_join_generator"
     description = "join a generator instead of a list comprehension (or back, or the iterable)"
+    node_types = (cst.Call,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         method = method_call(node)
@@ -581,6 +585,7 @@ class MapToComprehension(_ExpressionIdiom):
 
     name = "idiom_map_comprehension"
     description = "use a comprehension instead of map()/filter(), a conditional instead of max()"
+    node_types = (cst.Call,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         info = kinds.info
@@ -668,6 +673,7 @@ class CopyComprehension(_ExpressionIdiom):
 
     name = "idiom_list_comprehension"
     description = "build a list or set with a comprehension instead of list()/set(), or back"
+    node_types = (cst.Call, cst.List, cst.Set, cst.ListComp, cst.SetComp)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         info = kinds.info
@@ -736,6 +742,7 @@ class DictKeys(_ExpressionIdiom):
 
     name = "idiom_dict_keys"
     description = "iterate or test a dict directly instead of through keys(), or back"
+    node_types = (cst.Call, cst.Name)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         info = kinds.info
@@ -792,6 +799,7 @@ class NegativeIndex(_ExpressionIdiom):
 
     name = "idiom_negative_index"
     description = "index the last item by len(xs) - 1 instead of -1, or back"
+    node_types = (cst.Subscript,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.Subscript) or has_comments(node):
@@ -876,6 +884,7 @@ class StrMethodSwap(_ExpressionIdiom):
 
     name = "idiom_str_methods"
     description = "compute with another str method: strip by lstrip/rstrip, split by partition..."
+    node_types = (cst.Call, cst.Subscript, cst.Comparison)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if has_comments(node):
@@ -1200,6 +1209,7 @@ class ReversedRange(_ExpressionIdiom):
 
     name = "idiom_reversed_range"
     description = "count down with reversed(range(...)) instead of a range with step -1, or back"
+    node_types = (cst.Call,)
 
     def _is_int(self, expr: cst.BaseExpression, kinds: Kinds) -> bool:
         return _literal_int(expr) is not None or kinds.of(expr) == INT

@@ -19,9 +19,9 @@ share most of str's methods with other semantics, and the rules above would conf
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import libcst as cst
 
@@ -89,28 +89,56 @@ def touches_bytes(module: cst.Module) -> bool:
     for node in walk(module):
         if isinstance(node, cst.SimpleString) and "b" in node.prefix.lower():
             return True
-        if isinstance(node, cst.Name) and node.value in {
-            "bytes",
-            "bytearray",
-            "encode",
-            "decode",
-            "memoryview",
-        }:
+        if isinstance(node, cst.Name) and node.value in _BYTES_NAMES:
             return True
     return False
 
 
-def function_nodes(info: ModuleInfo) -> Iterator[tuple[cst.CSTNode, cst.FunctionDef]]:
+def function_nodes(
+    info: ModuleInfo, types: tuple[type[cst.CSTNode], ...] | None = None
+) -> Iterator[tuple[cst.CSTNode, cst.FunctionDef]]:
     """Every node inside a top-level-style function (not in a class), with its function;
-    nothing at all for modules that use bytes or `global`/`nonlocal`."""
-    return iter(info.derived(_function_nodes))
+    nothing at all for modules that use bytes or `global`/`nonlocal`. With `types`, only
+    the nodes of those types (from the analysis's index by type, `ModuleInfo.of_types`)."""
+    if types is None:
+        return iter(info.derived(_function_nodes))
+    return iter(info.derived_with(_function_nodes_of, types))
+
+
+def _idiom_module(info: ModuleInfo) -> bool:
+    """Whether the idioms look at the module at all (see `function_nodes`)."""
+    if info.names.declared or info.names.has_match:
+        return False
+    # `touches_bytes(info.module)`, from the analysis: its identifiers are the values of
+    # every `Name` node, and its index by type gives the strings.
+    if not _BYTES_NAMES.isdisjoint(info.names.identifiers):
+        return False
+    return not any(
+        "b" in cast(cst.SimpleString, node).prefix.lower()
+        for node in info.of_types((cst.SimpleString,))
+    )
+
+
+_BYTES_NAMES = frozenset({"bytes", "bytearray", "encode", "decode", "memoryview"})
 
 
 def _function_nodes(info: ModuleInfo) -> list[tuple[cst.CSTNode, cst.FunctionDef]]:
-    if touches_bytes(info.module) or info.names.declared or info.names.has_match:
+    return _in_functions(info, info.nodes)
+
+
+def _function_nodes_of(
+    info: ModuleInfo, types: tuple[type[cst.CSTNode], ...]
+) -> list[tuple[cst.CSTNode, cst.FunctionDef]]:
+    return _in_functions(info, info.of_types(types))
+
+
+def _in_functions(
+    info: ModuleInfo, nodes: Iterable[cst.CSTNode]
+) -> list[tuple[cst.CSTNode, cst.FunctionDef]]:
+    if not info.derived(_idiom_module):
         return []
     out: list[tuple[cst.CSTNode, cst.FunctionDef]] = []
-    for node in info.nodes:
+    for node in nodes:
         func = info.enclosing_function(node)
         if func is not None and not info.in_class(node):
             out.append((node, func))
@@ -118,13 +146,17 @@ def _function_nodes(info: ModuleInfo) -> list[tuple[cst.CSTNode, cst.FunctionDef
 
 
 def function_sites(
-    info: ModuleInfo, match: Callable[[cst.CSTNode, cst.FunctionDef, Kinds], _T | None]
+    info: ModuleInfo,
+    match: Callable[[cst.CSTNode, cst.FunctionDef, Kinds], _T | None],
+    types: tuple[type[cst.CSTNode], ...] | None = None,
 ) -> list[_T]:
     """The sites `match(node, function, kinds)` finds among the nodes `function_nodes`
-    yields (the `Kinds` of each function built once), in source order."""
+    yields (the `Kinds` of each function built once), in source order; with `types`, only
+    among the nodes of those types (`match` must find nothing among the others: a test
+    compares with the search over every node)."""
     kinds: dict[int, Kinds] = {}
     sites: list[_T] = []
-    for node, func in function_nodes(info):
+    for node, func in function_nodes(info, types):
         if id(func) not in kinds:
             kinds[id(func)] = Kinds(func, info)
         site = match(node, func, kinds[id(func)])

@@ -204,7 +204,9 @@ class SwapToTemp(IdiomRewrite):
 
     def find_sites(self, info: ModuleInfo) -> Sequence[cst.SimpleStatementLine]:
         """Tuple swaps."""
-        return function_sites(info, lambda node, _func, _kinds: _swap(node))
+        return function_sites(
+            info, lambda node, _func, _kinds: _swap(node), (cst.SimpleStatementLine,)
+        )
 
     def take_site(self, site: cst.SimpleStatementLine, info: ModuleInfo) -> bool:
         """Name the temporary."""

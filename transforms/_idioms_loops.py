@@ -328,7 +328,11 @@ class AccumulatorToLoop(IdiomRewrite):
 
     def find_sites(self, info: ModuleInfo) -> Sequence[_Unfold]:
         """`acc = sum(...)`, `acc = ''.join(...)` or `return` of one."""
-        return function_sites(info, lambda node, func, kinds: self._site(node, func, info, kinds))
+        return function_sites(
+            info,
+            lambda node, func, kinds: self._site(node, func, info, kinds),
+            (cst.SimpleStatementLine,),
+        )
 
     def take_site(self, chosen: _Unfold, info: ModuleInfo) -> bool:
         """Name the accumulator of a `return`."""
@@ -435,7 +439,11 @@ class JoinToLoop(IdiomRewrite):
 
     def find_sites(self, info: ModuleInfo) -> Sequence[_JoinSite]:
         """`acc = sep.join(items)` or `return sep.join(items)`."""
-        return function_sites(info, lambda node, func, kinds: self._site(node, func, info, kinds))
+        return function_sites(
+            info,
+            lambda node, func, kinds: self._site(node, func, info, kinds),
+            (cst.SimpleStatementLine,),
+        )
 
     def take_site(self, chosen: _JoinSite, info: ModuleInfo) -> bool:
         """Name the accumulator, the item and the index."""
@@ -659,7 +667,11 @@ class AnyAllToLoop(IdiomRewrite):
 
     def find_sites(self, info: ModuleInfo) -> Sequence[Any]:
         """`return any(...)` / `return all(...)` over a one-loop generator."""
-        return function_sites(info, lambda node, func, _: self._site(node, func, info))
+        return function_sites(
+            info,
+            lambda node, func, _: self._site(node, func, info),
+            (cst.SimpleStatementLine,),
+        )
 
     def _site(
         self, node: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo
@@ -867,6 +879,7 @@ class IndexLoopToEnumerate(IdiomRewrite):
                 if isinstance(node, cst.For) and not node.asynchronous
                 else None
             ),
+            (cst.For,),
         )
 
     def take_site(self, chosen: _IndexLoop, info: ModuleInfo) -> bool:
@@ -971,6 +984,7 @@ class IterationToIndexLoop(IdiomRewrite):
             lambda node, func, kinds: (
                 self._site(node, func, info, kinds) if isinstance(node, cst.For) else None
             ),
+            (cst.For,),
         )
 
     def _site(
@@ -1054,7 +1068,11 @@ class SortedToSort(IdiomRewrite):
         """`name = sorted(iterable, key=..., reverse=...)` (or `return sorted(...)`)."""
         if not info.is_builtin("list"):
             return []
-        return function_sites(info, lambda node, _func, _kinds: self._site(node, info))
+        return function_sites(
+            info,
+            lambda node, _func, _kinds: self._site(node, info),
+            (cst.SimpleStatementLine,),
+        )
 
     def _site(self, node: cst.CSTNode, info: ModuleInfo) -> cst.SimpleStatementLine | None:
         found = stored_or_returned(node)

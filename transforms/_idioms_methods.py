@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper
@@ -100,15 +100,20 @@ class _ExpressionIdiom(IdiomRewrite):
     """
 
     site_local = True
+    #: The node types `match` can accept (a node of any other type is never a site): the
+    #: site search visits only the nodes of these types (`ModuleInfo.of_types`). A test
+    #: checks, on every node of the bundled and CRUXEval problems, that `match` accepts no
+    #: node of another type.
+    node_types: ClassVar[tuple[type[cst.CSTNode], ...]] = (cst.CSTNode,)
 
     site: cst.CSTNode
     info: ModuleInfo
     data: Any
 
     def find_sites(self, info: ModuleInfo) -> Sequence[tuple[cst.CSTNode, Any]]:
-        """`(node, what build needs)` for every node `match` accepts."""
+        """`(node, what build needs)` for every node of `node_types` that `match` accepts."""
         self.info = info
-        self._found = function_sites(info, self._matched)
+        self._found = function_sites(info, self._matched, self.node_types)
         return self._found
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
@@ -215,6 +220,7 @@ class StartswithToSlice(_ExpressionIdiom):
 
     name = "idiom_startswith_slice"
     description = "compare a slice instead of calling startswith/endswith with a literal"
+    node_types = (cst.Call,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         call = method_call(node)
@@ -284,6 +290,7 @@ class FindToIn(_ExpressionIdiom):
 
     name = "idiom_find_in"
     description = "test membership with in instead of comparing str.find with -1"
+    node_types = (cst.Comparison,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
@@ -319,6 +326,7 @@ class CountToSum(_ExpressionIdiom):
 
     name = "idiom_count_sum"
     description = "count a one-character literal with sum over a generator"
+    node_types = (cst.Call,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         call = method_call(node)
@@ -350,6 +358,7 @@ class ReplaceToSplitJoin(_ExpressionIdiom):
 
     name = "idiom_replace_split_join"
     description = "replace a literal substring by splitting on it and joining"
+    node_types = (cst.Call,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         call = method_call(node)
@@ -377,6 +386,7 @@ class AppendToAugAssign(_ExpressionIdiom):
 
     name = "idiom_append_augassign"
     description = "grow a list with += instead of append/extend"
+    node_types = (cst.Expr,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.Expr):
@@ -415,6 +425,7 @@ class AugAssignToAppend(_ExpressionIdiom):
 
     name = "idiom_augassign_append"
     description = "grow a list with append/extend instead of +="
+    node_types = (cst.AugAssign,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not (
@@ -450,6 +461,7 @@ class FromkeysToComprehension(_ExpressionIdiom):
 
     name = "idiom_fromkeys_comprehension"
     description = "build a dict with a comprehension instead of dict.fromkeys()"
+    node_types = (cst.Call,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         call = method_call(node)
@@ -488,6 +500,7 @@ class PopToDel(_ExpressionIdiom):
 
     name = "idiom_pop_del"
     description = "take an item by index and delete it instead of calling pop"
+    node_types = (cst.SimpleStatementLine,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
@@ -547,6 +560,7 @@ class DictGetToMembership(_ExpressionIdiom):
 
     name = "idiom_get_membership"
     description = "look a key up behind an in test instead of calling dict.get"
+    node_types = (cst.Call,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         call = method_call(node)
@@ -585,6 +599,7 @@ class ItemsToKeyLookup(_ExpressionIdiom):
 
     name = "idiom_items_lookup"
     description = "iterate over a dict's keys and look each value up instead of items()"
+    node_types = (cst.For,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.For) or node.asynchronous is not None:
@@ -644,6 +659,7 @@ class ListMethodToSlice(_ExpressionIdiom):
 
     name = "idiom_list_method_slice"
     description = "replace a list or dict method with the slice or item operation it performs"
+    node_types = (cst.Expr, cst.Call)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if isinstance(node, cst.Expr):
@@ -750,6 +766,7 @@ class ComprehensionToMapFilter(_ExpressionIdiom):
 
     name = "idiom_map_filter"
     description = "use map() or filter() instead of a comprehension"
+    node_types = (cst.ListComp, cst.GeneratorExp)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         info = kinds.info

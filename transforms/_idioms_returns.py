@@ -89,7 +89,11 @@ class ReturnConditionToBranch(IdiomRewrite):
 
     def find_sites(self, info: ModuleInfo) -> Sequence[cst.SimpleStatementLine]:
         """`return <condition>` statements."""
-        return function_sites(info, lambda node, _func, _kinds: self._site(node, info))
+        return function_sites(
+            info,
+            lambda node, _func, _kinds: self._site(node, info),
+            (cst.SimpleStatementLine,),
+        )
 
     def _site(self, node: cst.CSTNode, info: ModuleInfo) -> cst.SimpleStatementLine | None:
         found = stored_or_returned(node)

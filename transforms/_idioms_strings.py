@@ -86,7 +86,11 @@ class ConcatToFString(IdiomRewrite):
 
     def find_sites(self, info: ModuleInfo) -> Sequence[tuple[cst.BinaryOperation, str]]:
         """Maximal `+` chains of strs, each with its f-string."""
-        return function_sites(info, lambda node, _func, kinds: self._site(node, kinds, info))
+        return function_sites(
+            info,
+            lambda node, _func, kinds: self._site(node, kinds, info),
+            (cst.BinaryOperation,),
+        )
 
     def take_site(self, site: tuple[cst.BinaryOperation, str], info: ModuleInfo) -> bool:
         """Keep the chain and its f-string apart."""

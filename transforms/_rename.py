@@ -32,7 +32,7 @@ import keyword
 import random
 import re
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
 
 import libcst as cst
 from libcst.metadata import Assignment, GlobalScope, MetadataWrapper
@@ -229,7 +229,22 @@ def renameable_names(info: ModuleInfo, *, rename_params: bool) -> dict[str, list
 
 def _called_names(calls: Sequence[str]) -> set[str]:
     """The module-level names the calls start from (`f` of `f(1)`, `Solution` of
-    `Solution().solve(1)`); empty when a call cannot be read."""
+    `Solution().solve(1)`); empty when a call cannot be read (read once per list of calls:
+    every renaming of every code of a problem asks)."""
+    key = tuple(calls)
+    found = _CALLED.get(key)
+    if found is None:
+        if len(_CALLED) >= _CALLED_LIMIT:
+            _CALLED.clear()
+        found = _CALLED[key] = frozenset(_read_called_names(key))
+    return set(found)
+
+
+_CALLED: dict[tuple[str, ...], frozenset[str]] = {}
+_CALLED_LIMIT = 256
+
+
+def _read_called_names(calls: Sequence[str]) -> set[str]:
     names: set[str] = set()
     for text in calls:
         try:
@@ -313,7 +328,7 @@ class _Rename(Transform):
             return False
         roles = info.derived_with(_roles, (tuple(groups), self.calls))
         fresh = FreshNames(info.names.identifiers)
-        self.params = {n.name.value for n in info.nodes if isinstance(n, cst.Param)}
+        self.params = {cast(cst.Param, n).name.value for n in info.of_types((cst.Param,))}
         self._chosen = {}
         self.begin(fresh)
         for old in groups:
@@ -325,6 +340,11 @@ class _Rename(Transform):
         groups = {old: nodes for old, nodes in groups.items() if old in self.renames}
         groups.update(self._rename_helpers(info, fresh))
         self._targets = {id(n): self.renames[n.value] for ns in groups.values() for n in ns}
+        # Only the renamed names and the comments change: the visit enters those and their
+        # ancestors, and keeps every other subtree as it is (LibCST would rebuild each of
+        # its nodes unchanged).
+        changed = [n for ns in groups.values() for n in ns]
+        self.limit_visit([*changed, *info.of_types((cst.Comment,))], info)
         return True
 
     def _rename_helpers(self, info: ModuleInfo, fresh: FreshNames) -> dict[str, list[cst.Name]]:

@@ -115,6 +115,24 @@ def test_statement_positions_are_those_of_the_full_printing() -> None:
         expected = {n: r for n, r in full.items() if _base._statement_level(type(n))}
         assert dict(_base.statement_positions(module)) == expected
         assert any(isinstance(n, _base.LINE_NODES) for n in expected)
+        code, positions = _base.printed_statement_positions(module)
+        assert code == module.code
+        assert dict(positions) == expected
+
+
+def test_lazy_results_give_the_provenance_of_apply_transform() -> None:
+    """The line map from the positions kept from the printing of the result is the one
+    worked out from a fresh printing."""
+    checked = 0
+    for source in _sources(25):
+        for transform in _base.all_transforms():
+            lazy = _base.apply_transform_lazily(transform, source, seed=2)
+            if lazy is None:
+                continue
+            fresh = _base.LazyResult(lazy.code, lazy._instance, lazy._wrapper, lazy._tree)
+            assert lazy.provenance() == fresh.provenance()
+            checked += 1
+    assert checked > 200
 
 
 def _in_class_body(node: cst.CSTNode, ancestors: list[cst.CSTNode]) -> bool:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
-from transforms import apply_transform, find_artifacts
-from transforms._artifacts import ArtifactBaseline, count_artifacts
+from core_bench.datasets import load_dataset
+from transforms import _artifacts, all_transforms, apply_transform, find_artifacts
+from transforms._artifacts import ArtifactBaseline, ast_nodes, count_artifacts
 from transforms._metrics import cosmetic_only, normalized_jaccard, normalized_tokens
 
 ORIGINAL = """\
@@ -301,3 +304,37 @@ def test_one_baseline_checks_many_variants_as_find_artifacts_does() -> None:
     found = [baseline.new_in(v) for v in variants]
     assert found == [find_artifacts(original, v) for v in variants]
     assert found[0] and found[1] and found[2] and not found[3]
+
+
+def test_ast_nodes_are_those_of_ast_walk_in_its_order() -> None:
+    codes = [ORIGINAL, *(row.problem.code for row in load_dataset("bundled").rows)]
+    codes.append("async def g(x):\n    async for y in x:\n        yield [z async for z in y]\n")
+    for code in codes:
+        tree = ast.parse(code)
+        assert [id(n) for n in ast_nodes(tree)] == [id(n) for n in ast.walk(tree)]
+
+
+def test_the_node_types_counted_are_every_type_an_artifact_kind_names() -> None:
+    """`count_artifacts` asks `_kind` only of the node types in `_KIND_TYPES`: no node of
+    another type is an artifact (bundled problems, their variants, and snippets with every
+    kind)."""
+    codes = [ORIGINAL, *(row.problem.code for row in load_dataset("bundled").rows)]
+    for source in codes[:40]:
+        for t in all_transforms():
+            result = apply_transform(t, source, seed=0)
+            if result is not None:
+                codes.append(result.code)
+    codes += [
+        "def f(x):\n    if 1 + 2 == 3:\n        return not not x\n    while 0:\n        pass\n",
+        "def f(ll1111, xs):\n    y = next(iter(xs))\n"
+        "    return [c for c in xs], list((c for c in xs))\n",
+        "def f(x):\n    if 2 < x:\n        raise StopIteration\n    return not (x == 1 or x > 2)\n",
+    ]
+    kinds = set()
+    for code in codes:
+        for node in ast_nodes(ast.parse(code)):
+            kind = _artifacts._kind(node)
+            if kind is not None:
+                kinds.add(kind)
+                assert type(node) in _artifacts._KIND_TYPES, (kind, type(node).__name__)
+    assert len(kinds) >= 8

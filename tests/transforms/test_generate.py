@@ -625,3 +625,18 @@ def test_the_while_loop_for_to_while_writes_gets_no_loop_body_helper() -> None:
     loop = builder.apply(code, "for_to_while", 0)
     assert loop is not None and "while idx < len(seq):" in loop.code
     assert builder.apply(loop.code, "extract_loop_body", 0) is None
+
+
+def test_a_built_candidate_is_its_last_step_s_result_which_compiles() -> None:
+    """Building does not compile a candidate again: its code is its last step's result,
+    which compiled when applied (a result that does not compile is dropped there)."""
+    code = (
+        "def f(xs, n):\n    total = 0\n    for x in xs:\n        total += x * n\n    return total\n"
+    )
+    builder = _Builder(code, 0, Counter())
+    names = [t.name for t in all_transforms("equivalent")]
+    candidates = builder.build([[name] for name in names] + [names[:6]], "equivalent", 0)
+    assert len(candidates) > 5
+    for candidate in candidates:
+        assert candidate.code is candidate.results[-1].code
+        compile(candidate.code, "<variant>", "exec", dont_inherit=True)
