@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
+from core_bench.build._finished import Finished, finish
 from core_bench.build._hash_stable import ALT_HASH_SEED
 from core_bench.build._options import BuildOptions
 from core_bench.build._problem import ProblemBuild, build_problem
@@ -54,10 +55,12 @@ def build_guarded(
 
 def _build_in_process(
     problem: Problem, options: BuildOptions, extras: ProblemExtras | None = None
-) -> ProblemBuild:
+) -> Finished:
     assert _process_pool is not None, "the build process was started without its initializer"
-    return build_guarded(
-        problem, options, _process_pool, build_problem, extras=extras, hash_pool=_hash_pool
+    return finish(
+        build_guarded(
+            problem, options, _process_pool, build_problem, extras=extras, hash_pool=_hash_pool
+        )
     )
 
 
@@ -66,16 +69,17 @@ def build_in_processes(
     options: BuildOptions,
     processes: int,
     extras: Mapping[str, ProblemExtras] | None = None,
-) -> Iterator[tuple[int, ProblemBuild]]:
-    """Yield `(index, build)` as problems finish, over `processes` processes with one sandbox
-    worker each. At most two problems per process are queued, so a killed build has little
-    work in flight."""
+) -> Iterator[tuple[int, Finished]]:
+    """Yield `(index, finished)` as problems finish, over `processes` processes with one
+    sandbox worker each. At most two problems per process are queued, so a killed build has
+    little work in flight. Each process serialises its records (`finish`): the parent only
+    writes their lines."""
     context = multiprocessing.get_context("spawn")  # the parent holds threads and pipes
     with ProcessPoolExecutor(
         max_workers=processes, mp_context=context, initializer=_start, initargs=(1, os.getpid())
     ) as executor:
         todo = iter(items)
-        running: dict[Future[ProblemBuild], int] = {}
+        running: dict[Future[Finished], int] = {}
 
         def refill() -> None:
             while len(running) < 2 * processes:
