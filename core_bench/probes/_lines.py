@@ -13,7 +13,7 @@ import ast
 from collections import Counter
 from dataclasses import dataclass
 
-from core_bench.probes._parsed import parsed
+from core_bench.probes._parsed import parsed, segment
 from tracer import Loop, build_code_map
 
 FRAMELESS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>", "<lambda>"})
@@ -376,12 +376,12 @@ def module_facts(source: str) -> ModuleFacts:
         registered = code_map.conditions.get(line)
         if isinstance(stmt, ast.If | ast.While):
             if not _is_constant(stmt.test) and registered is not None:
-                condition = ast.get_source_segment(collector.source, stmt.test)
+                condition = segment(collector.source, stmt.test)
                 kind = registered.kind
         elif registered is not None and registered.kind == "ifexp":
             ifexp = _lone_ifexp(stmt)
             if ifexp is not None and not _is_constant(ifexp.test):
-                condition = ast.get_source_segment(collector.source, ifexp.test)
+                condition = segment(collector.source, ifexp.test)
                 kind = "ifexp"
         loop = loops.get(line)
         constant_expr = isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
