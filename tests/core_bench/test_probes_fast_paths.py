@@ -5,6 +5,7 @@ argument names, and source segments read off lines split once."""
 from __future__ import annotations
 
 import ast
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -16,6 +17,7 @@ from core_bench.probes._guesses import guesses_of as rule_guesses
 from core_bench.probes._guesses import statement as statement_of
 from core_bench.probes._parsed import segment
 from core_bench.probes._registry import _blind_anchor, unanswerable, unguessed
+from core_bench.probes._select import weighted_order
 from tracer import TraceError, same_value, trace
 
 PROBLEMS = 40
@@ -128,3 +130,19 @@ def test_segments_are_the_standard_library_s() -> None:
             assert segment(code, node) == ast.get_source_segment(code, node), (code, node)
             compared += 1
     assert compared > 5000
+
+
+def test_weighted_order_is_the_keyed_sort_it_replaced(contexts: list[CallContext]) -> None:
+    checked = 0
+    for ctx in contexts[:200]:
+        for kind in PROBE_KINDS:
+            readings = list(KINDS[kind].each(ctx))
+            seed = f"{ctx.trace.call}:{kind}"
+            rng = random.Random(seed)
+            keyed = [
+                (rng.random() ** (1.0 / max(r.weight, 0.05)), i) for i, r in enumerate(readings)
+            ]
+            keyed.sort(key=lambda pair: (-pair[0], pair[1]))
+            assert weighted_order(readings, random.Random(seed)) == [readings[i] for _, i in keyed]
+            checked += len(readings) > 1
+    assert checked > 100
