@@ -257,7 +257,8 @@ class _Collector:
         self.functions: dict[int, FunctionFacts] = {}
 
     def run(self) -> None:
-        for node in ast.walk(self.tree):
+        nodes = list(ast.walk(self.tree))  # walked once, read three times
+        for node in nodes:
             if isinstance(node, ast.stmt):
                 self.starts[node.lineno] += 1
                 end = _header_end(node)
@@ -272,14 +273,10 @@ class _Collector:
                     self.same_line_body.add(node.lineno)
             if isinstance(node, ast.ExceptHandler | ast.match_case):
                 self.continued.add(getattr(node, "lineno", 0))
-        names = Counter(
-            n.name
-            for n in ast.walk(self.tree)
-            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
-        )
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                self._function(node, names[node.name] == 1)
+        defs = [n for n in nodes if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+        names = Counter(n.name for n in defs)
+        for node in defs:
+            self._function(node, names[node.name] == 1)
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, unique: bool) -> None:
         args = node.args
