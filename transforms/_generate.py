@@ -112,12 +112,13 @@ _FOLLOW_UPS: dict[str, tuple[str, ...]] = {
     "extract_helper_expr": ("idiom_return_branch", "name_returned_value"),
 }
 # Steps a chain never takes after another, wherever they come from (a follow-up of any step,
-# a strong transform, a head): what the pair writes is no one's style. `continue` then `else:`
-# (a guard's else); a loop-body helper that takes and returns a `while` loop's index;
-# `True if x else False` (a returned test made a branch, then a ternary).
+# a strong transform, a head): what the pair writes is no one's style. A guard clause wrapped
+# back into an `else` (`if not xs: return xs` / `else: ...`: the guard is there to save the
+# `else`); `True if x else False` (a returned test made a branch, then a ternary). A loop-body
+# helper of the `while` loop that `for_to_while` writes needs no entry: `extract_loop_body`
+# never extracts a body that rebinds its loop's test variables.
 _NOT_AFTER: dict[str, frozenset[str]] = {
     "early_return_to_else": frozenset({"guard_clause"}),
-    "extract_loop_body": frozenset({"for_to_while"}),
     "if_to_ternary": frozenset({"idiom_return_branch"}),
 }
 _MUTANT_STEP_SLACK = 100

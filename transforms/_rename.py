@@ -298,6 +298,7 @@ class _Rename(Transform):
         self.calls = tuple(calls)
         self.params: set[str] = set()
         self._targets: dict[int, str] = {}
+        self._chosen: dict[str, list[str]] = {}  # role -> the new names given so far
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find the renameable names and choose a new name for each."""
@@ -309,6 +310,7 @@ class _Rename(Transform):
         roles = info.derived_with(_roles, (tuple(groups), self.calls))
         fresh = FreshNames(info.names.identifiers)
         self.params = {n.name.value for n in info.nodes if isinstance(n, cst.Param)}
+        self._chosen = {}
         self.begin(fresh)
         for old in groups:
             new = self.new_name(old, roles[old], fresh)
@@ -371,8 +373,14 @@ class _Rename(Transform):
         if min(map(len, pool)) > 3:
             spare.sort(key=len, reverse=True)  # a long name's style stays long
         unfit = _LOCAL_ONLY if old in self.params else _PARAM_ONLY
-        for candidate in [*order, *spare]:
+        chosen = self._chosen.setdefault(role, [])
+        # A second variable of a role is not named a respelling of the first's name (`ix`
+        # beside `idx`, `v` beside `val`): two indices read as two names, not one misspelt.
+        candidates = [*order, *spare]
+        candidates.sort(key=lambda c: any(_respells(c, taken) for taken in chosen))
+        for candidate in candidates:
             if candidate != old and candidate not in unfit and fresh.is_free(candidate):
+                chosen.append(candidate)
                 return fresh.take(candidate)
         return old
 
@@ -390,6 +398,16 @@ class _Rename(Transform):
         for match in reversed(comment_mentions(text, self.renames)):
             text = text[: match.start()] + self.renames[match[0]] + text[match.end() :]
         return updated_node.with_changes(value=text)
+
+
+def _respells(a: str, b: str) -> bool:
+    """Whether one of two different names is the other with letters left out (`ix` and
+    `idx`, `v` and `val`)."""
+    short, long = sorted((a, b), key=len)
+    if short == long:
+        return False
+    rest = iter(long)
+    return all(letter in rest for letter in short)
 
 
 def _initials(old: str) -> str:

@@ -76,6 +76,8 @@ class Source:
         functions: name -> the first `def` of that name in `ast.walk` order.
         built: name -> the empty value of the type its first assignment (`name = <expr>`,
             lowest line) builds, where that is a container or string builder (`_empty_of`).
+        copies: name -> the name its first assignment copies (`name = list(xs)`, `xs[:]`,
+            `xs.copy()`, `tuple(xs)`, `xs`).
     """
 
     tree: ast.Module
@@ -86,6 +88,7 @@ class Source:
     loop_spans: list[tuple[int, int]]
     functions: dict[str, ast.FunctionDef]
     built: dict[str, str]
+    copies: dict[str, str]
 
 
 @lru_cache(maxsize=512)
@@ -100,7 +103,7 @@ def source(code: str) -> Source | None:
     name_loops: list[tuple[str, str]] = []
     spans: list[tuple[int, int]] = []
     functions: dict[str, ast.FunctionDef] = {}
-    assigned: dict[str, tuple[int, str | None]] = {}
+    assigned: dict[str, tuple[int, str | None, str | None]] = {}
     for sub in ast.walk(tree):
         if not isinstance(sub, ast.stmt):
             continue
@@ -115,7 +118,7 @@ def source(code: str) -> Source | None:
                 continue
             for name in names:
                 if name not in assigned or sub.lineno < assigned[name][0]:
-                    assigned[name] = (sub.lineno, _empty_of(sub.value))
+                    assigned[name] = (sub.lineno, _empty_of(sub.value), _copied(sub.value))
             text = segment(code, sub.value) or ""
             if parse(text)[0]:
                 for name in names:
@@ -127,8 +130,35 @@ def source(code: str) -> Source | None:
         ):
             name_loops.append((sub.target.id, sub.iter.id))
     first = {name: min(found)[1] for name, found in literals.items()}
-    built = {name: empty for name, (_, empty) in assigned.items() if empty is not None}
-    return Source(tree, code.splitlines(), statements, first, name_loops, spans, functions, built)
+    built = {name: empty for name, (_, empty, _) in assigned.items() if empty is not None}
+    copies = {name: copied for name, (*_, copied) in assigned.items() if copied is not None}
+    return Source(
+        tree, code.splitlines(), statements, first, name_loops, spans, functions, built, copies
+    )
+
+
+def _copied(node: ast.expr) -> str | None:
+    """The name an expression copies or aliases: `xs`, `list(xs)`, `tuple(xs)`, `xs[:]`,
+    `xs.copy()`; else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Call) and not node.keywords:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in ("list", "tuple") and len(node.args) == 1:
+            return _copied_name(node.args[0])
+        if isinstance(func, ast.Attribute) and func.attr == "copy" and not node.args:
+            return _copied_name(func.value)
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Slice)
+        and node.slice.lower is node.slice.upper is node.slice.step is None
+    ):
+        return _copied_name(node.value)
+    return None
+
+
+def _copied_name(node: ast.expr) -> str | None:
+    return node.id if isinstance(node, ast.Name) else None
 
 
 @lru_cache(maxsize=2048)
@@ -192,6 +222,15 @@ def first_literal(seen: Seen, name: str | None) -> str | None:
 def argument_of(seen: Seen, name: str | None) -> str | None:
     """Source of the call's argument for the parameter `name`, or None."""
     return dict(_arguments(seen.code, seen.entry, seen.call)).get(name or "")
+
+
+def copied_argument(seen: Seen, name: str | None) -> str | None:
+    """Source of the call's argument that `name` first holds a copy of (`items = list(xs)`,
+    `xs` the parameter the call gives), or None."""
+    parsed = source(seen.code)
+    if parsed is None or name is None or name not in parsed.copies:
+        return None
+    return argument_of(seen, parsed.copies[name])
 
 
 def line_text(seen: Seen, line: int) -> str:

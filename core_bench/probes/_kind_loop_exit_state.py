@@ -14,7 +14,8 @@ Everything about the kind is here (its registry row `ROW` is listed in `_registr
 - Guesses: the variable-value rules (`_guesses.VALUE`), and the value that makes the loop's
   test false (or the last item a `for` over an argument gives its target, also unpacked:
   `for i, x in enumerate(xs)`, `for a, b in zip(xs, ys)`, `for k, v in d.items()`,
-  `for name, qty in orders`).
+  `for name, qty in orders`; an argument read through a local copy: `items = list(xs)`),
+  and, for a `for` loop's own target, the last item of the first argument.
 """
 
 from __future__ import annotations
@@ -91,10 +92,12 @@ def static_rule(
 
 
 def _argument_value(seen: guess.Seen, node: ast.expr) -> object:
-    """The value of an argument the call writes as a literal, read by a name; else None."""
+    """The value of an argument the call writes as a literal, read by a name (the parameter,
+    or a local first assigned a copy of it: `items = list(xs)`); else None."""
     if not isinstance(node, ast.Name):
         return None
-    ok, value = guess.parse(guess.argument_of(seen, node.id) or "")
+    text = guess.argument_of(seen, node.id) or guess.copied_argument(seen, node.id)
+    ok, value = guess.parse(text or "")
     return value if ok else None
 
 
@@ -210,8 +213,24 @@ def _exit_value(seen: guess.Seen) -> str | None:
     return None
 
 
+def _last_of_first_argument(seen: guess.Seen) -> str:
+    """For a `for` loop's own target, the last item of the call's first argument, whatever
+    the loop runs over: a loop over a list built from the argument item by item often ends
+    on the argument's last item (`for item in result` after `result.append(ch)` for each
+    `ch` of the text), and a reader can say so without running anything."""
+    line, _, name = guess.anchor_of(seen)
+    stmt = guess.statement(seen, line)
+    if not (isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name)):
+        return ""
+    if stmt.target.id != name:
+        return ""
+    ok, value = guess.parse(guess.first_argument(seen))
+    return repr(value[-1]) if ok and isinstance(value, str | list | tuple) and value else ""
+
+
 GUESSES: dict[str, guess.Rule] = {
     **guess.VALUE,
+    "last item of the first argument": _last_of_first_argument,
     "value ending the loop, else first literal": lambda s: (
         _exit_value(s) or guess.first_literal_or_argument(s)
     ),

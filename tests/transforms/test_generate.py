@@ -579,3 +579,49 @@ def test_selection_prefers_more_rewrites_and_keeps_an_idiom_variant() -> None:
     picked = _generate._select_diverse([two, three, idiom], 2)
     assert picked == [three, idiom]
     assert _generate._select_diverse([idiom, two, three], 3) == [three, two, idiom]
+
+
+@pytest.mark.parametrize(
+    ("code", "first", "then", "unwanted"),
+    [
+        # CRUXEval sample_7's tail: the guard clause, then its `else` form again.
+        (
+            "def f(items):\n    if items:\n        items.pop(0)\n    return items\n",
+            "guard_clause",
+            "early_return_to_else",
+            "    if not items:\n        return items\n    else:\n",
+        ),
+        # A returned test made a branch, then the branch made a ternary of two booleans.
+        (
+            "def f(text, n):\n    return len(text) > n\n",
+            "idiom_return_branch",
+            "if_to_ternary",
+            "return True if len(text) > n else False",
+        ),
+    ],
+)
+def test_a_chain_never_takes_a_step_after_one_it_must_not_follow(
+    code: str, first: str, then: str, unwanted: str
+) -> None:
+    builder = _Builder(code, 0, Counter())
+    # The pair applies in this order and writes what no one writes...
+    both = builder.run_chain([first, then], 0)
+    assert both is not None and unwanted in both[0]
+    # ...so a chain that asks for it keeps the first step only, and growth never adds it.
+    assert _generate._must_not_follow(then, [first])
+    assert then not in _generate._grown(builder, [first, then], 0, 2)
+    assert then not in _generate._grown(builder, [first], 0, 4, [then])
+
+
+def test_the_while_loop_for_to_while_writes_gets_no_loop_body_helper() -> None:
+    # Why `_NOT_AFTER` needs no entry for this pair: the helper would take and return the
+    # loop's index, and `extract_loop_body` declines such a body on its own.
+    code = (
+        "def f(xs):\n    total = 0\n    for x in xs:\n        if x % 2:\n"
+        "            total += x * 3\n        else:\n            total -= 1\n    return total\n"
+    )
+    builder = _Builder(code, 0, Counter())
+    assert builder.apply(code, "extract_loop_body", 0) is not None
+    loop = builder.apply(code, "for_to_while", 0)
+    assert loop is not None and "while idx < len(seq):" in loop.code
+    assert builder.apply(loop.code, "extract_loop_body", 0) is None

@@ -353,7 +353,8 @@ CASES = cases(
                     odd += c
             return even + odd.lower()
         """,
-        {"text": "txt", "odd": "t", "even": "s", "i": "idx", "c": "ch"},
+        # Not `t` beside `txt` (a respelling of another text's name), as it was before.
+        {"text": "txt", "odd": "s", "even": "word", "i": "idx", "c": "ch"},
     ),
     # CRUXEval sample_13. Before: `names` -> `input_text` (iterated items with a string
     # method made it a text); it is a list of strings.
@@ -723,3 +724,30 @@ def test_a_copy_is_never_named_as_collected() -> None:
         assert result is not None
         assert set(result.provenance.renames.values()) <= {"item_list", "values_list",
                                                            "element_list"}  # fmt: skip
+
+
+def test_two_variables_of_a_role_are_not_named_one_name_and_its_respelling() -> None:
+    # The bundled cb-034 read `arr += [vals[ix]]` beside `arr.append(lst[idx])`: two indices
+    # named `idx` and `ix`. Before, 10 of these 36 renamings gave such a pair.
+    before = """
+        def f(lst, vals, k):
+            arr = []
+            for a in range(k):
+                arr.append(lst[a])
+            for b in range(k):
+                arr.append(vals[b])
+            return arr
+        """
+    for style in (RenameDescriptive, RenameAbbreviated, RenameVerbose):
+        for seed in range(12):
+            result = transform(style, code(before), seed=seed)
+            assert result is not None
+            a, b = (result.provenance.renames.get(n, n) for n in ("a", "b"))
+            assert not _rename._respells(a, b), (style.name, seed, a, b)
+
+
+def test_a_respelling_is_a_name_with_letters_left_out() -> None:
+    assert _rename._respells("ix", "idx") and _rename._respells("val", "v")
+    assert _rename._respells("index", "current_index")
+    assert not _rename._respells("idx", "pos") and not _rename._respells("i", "j")
+    assert not _rename._respells("idx", "idx") and not _rename._respells("xi", "idx")
