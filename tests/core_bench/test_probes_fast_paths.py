@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from core_bench.datasets import load_dataset
-from core_bench.probes import KINDS, PROBE_KINDS, CallContext, answerable, guessed
+from core_bench.probes import KINDS, PROBE_KINDS, CallContext, Reading, answerable, guessed
 from core_bench.probes._guesses import Seen, _arguments, _loop_iterable_argument, call_name
 from core_bench.probes._guesses import guesses_of as rule_guesses
 from core_bench.probes._guesses import statement as statement_of
@@ -146,3 +146,36 @@ def test_weighted_order_is_the_keyed_sort_it_replaced(contexts: list[CallContext
             assert weighted_order(readings, random.Random(seed)) == [readings[i] for _, i in keyed]
             checked += len(readings) > 1
     assert checked > 100
+
+
+def _state_after_by_read(ctx: CallContext) -> list[Reading]:
+    """state_after's readings as `read` gives them at every name a run assigns or changes
+    (the enumeration before `each` worked out what the names of one run share once)."""
+    out: list[Reading] = []
+    for line, runs in ctx.runs.items():
+        facts = ctx.line(line)
+        if facts is None or facts.has_yield:
+            continue
+        for occurrence, index in enumerate(runs, 1):
+            after = ctx.after_step(index)
+            if after is None or after.event == "exception":
+                continue
+            before = ctx.steps[index].locals
+            names = list(facts.binds)
+            names.extend(
+                n for n, v in after.locals.items() if before.get(n) != v and n not in facts.binds
+            )
+            for name in names:
+                reading = KINDS["state_after"].read(ctx, line, occurrence, name)
+                if reading is not None:
+                    out.append(reading)
+    return out
+
+
+def test_state_after_enumerates_what_read_gives(contexts: list[CallContext]) -> None:
+    total = 0
+    for ctx in contexts:
+        expected = _state_after_by_read(ctx)
+        assert list(KINDS["state_after"].each(ctx)) == expected
+        total += len(expected)
+    assert total > 1000
