@@ -3,6 +3,7 @@ cannot use more than one core however many sandbox workers it has."""
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Mapping
@@ -22,11 +23,31 @@ _process_pool: SandboxPool | None = None
 _hash_pool: SandboxPool | None = None
 
 
+GC_THRESHOLDS = (20_000, 20, 10)
+"""The cyclic garbage collector's thresholds in a build process (Python's are (700, 10, 10)).
+
+A build process allocates millions of short-lived objects (LibCST nodes, trace steps, probe
+readings) while it holds large caches and trees: with the default thresholds the collector
+ran 1,800 times on 60 CRUXEval problems and took 16% of the process's CPU, most of it in full
+collections that scanned the long-lived objects again and again. With these, and the objects
+made at start-up frozen out of the collections, it took 5% for the same peak memory (timed
+by `gc.callbacks` around `build_problem`: 1.7 of 10.3 CPU-s, then 0.4 of 9.2; peak 105 and
+106 MiB). The build's files do not depend on it.
+"""
+
+
+def _collect_less() -> None:
+    """Freeze what start-up made and make the collector run less often (`GC_THRESHOLDS`)."""
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def _start(workers: int, parent: int | None = None) -> None:
     global _process_pool, _hash_pool
     die_with_parent(parent)  # a build killed with SIGKILL takes its processes with it
     _process_pool = SandboxPool(workers=workers)
     _hash_pool = SandboxPool(workers=workers, hash_seed=ALT_HASH_SEED)
+    _collect_less()
 
 
 def build_guarded(
