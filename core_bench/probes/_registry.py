@@ -203,6 +203,8 @@ class Guesses:
         if known is None:
             known = self._match(answer)
             if len(answer) <= _REMEMBERED_ANSWER:
+                if len(self.matched) >= _REMEMBERED_ANSWERS:
+                    self.matched.clear()  # shared by many calls: bounded
                 self.matched[answer] = known
         return known
 
@@ -222,6 +224,9 @@ class Guesses:
 
 _REMEMBERED_ANSWER = 512
 """Longest answer whose match a shared `Guesses` remembers (long ones are rare)."""
+
+_REMEMBERED_ANSWERS = 4096
+"""Most answers a shared `Guesses` remembers at once."""
 
 
 @lru_cache(maxsize=4096)
