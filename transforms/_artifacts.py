@@ -53,7 +53,9 @@ does not (each kind is counted in both, and reported when the variant has more):
   form, not counted);
 - "else after continue": `if c: ... continue` followed by `else:`, the rest of a loop
   body wrapped in an `else` that the `continue` already makes (`if done: break` / `else:`
-  is left alone: it is what swapping a natural `if ...: ... else: break` gives).
+  is left alone: it is what swapping a natural `if ...: ... else: break` gives);
+- "parenthesized generator": a generator in parentheses of its own as a call's sole
+  argument (`list((w for w in ws))`), the parentheses a second argument needed left behind.
 
 Only `distractor` variants may have them; the test over all CRUXEval problems and
 `bench/naturalness.py` use this module to check it.
@@ -105,6 +107,7 @@ ARTIFACT_KINDS: tuple[str, ...] = (
     "negated comparisons",
     "bool branch on a call",
     "else after continue",
+    "parenthesized generator",
 )
 
 _GENERIC_HELPERS = re.compile(
@@ -322,6 +325,15 @@ def _kind(node: ast.AST) -> str | None:
             and node.elt.id == first.target.id
         ):
             return "identity comprehension"
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+        arg, func = node.args[0], node.func
+        # A sole generator argument starts where the call's own `(` is; one that starts
+        # later has parentheses of its own.
+        if isinstance(arg, ast.GeneratorExp) and (arg.lineno, arg.col_offset) != (
+            func.end_lineno,
+            func.end_col_offset,
+        ):
+            return "parenthesized generator"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "next":
         return "next desugaring"
     return None

@@ -160,7 +160,8 @@ _SAME_VALUE = frozenset(
 # a "function" or a "flag": nothing a name could say of them).
 ROLE_WORDS: dict[str, str] = {
     "text": "text", "char": "char", "list": "items", "dict": "mapping", "set": "set",
-    "number": "number", "index": "index", "counter": "count", "length": "length",
+    "number": "number", "index": "index", "counter": "count", "total": "total",
+    "length": "length",
     "sequence": "seq", "key": "key", "entry": "value", "item": "item", "result": "result",
     "keys": "keys", "largest": "largest", "smallest": "smallest",
 }  # fmt: skip

@@ -1088,9 +1088,16 @@ class SortedToSort(IdiomRewrite):
         small = updated_node.body[0]
         assert isinstance(small, cst.Assign | cst.Return) and isinstance(small.value, cst.Call)
         args = list(small.value.args)
-        copied = cst.Call(
-            func=cst.Name("list"), args=[args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
-        )
+        sorted_value = args[0].value
+        copied: cst.BaseExpression
+        if isinstance(sorted_value, cst.GeneratorExp):
+            # `sorted((w for w in ws), key=k)` -> `[w for w in ws]`: not `list((w for ...))`,
+            # the parentheses the second argument needed kept around a sole argument.
+            copied = cst.ListComp(elt=sorted_value.elt, for_in=sorted_value.for_in)
+        else:
+            copied = cst.Call(
+                func=cst.Name("list"), args=[args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
+            )
         if isinstance(small, cst.Assign):
             target = small.targets[0].target
             copy = updated_node.with_changes(body=[small.with_changes(value=copied)])

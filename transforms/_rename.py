@@ -51,7 +51,8 @@ from transforms._roles import argument_types, infer_roles, unambiguous_hints
 # Names a person would write for a variable of each role (the usual short and long ones).
 _DESCRIPTIVE: dict[str, list[str]] = {
     "index": ["i", "idx", "j", "pos", "index"],
-    "counter": ["count", "n", "total", "cnt"],
+    "counter": ["count", "n", "cnt"],
+    "total": ["total", "amount"],
     "text": ["text", "s", "string", "word"],
     "list": ["items", "arr", "values", "lst", "elements"],
     "keys": ["keys", "key_list"],
@@ -75,7 +76,8 @@ _DESCRIPTIVE: dict[str, list[str]] = {
 # Abbreviations, as in quickly written code.
 _ABBREVIATED: dict[str, list[str]] = {
     "index": ["idx", "ix", "pos"],
-    "counter": ["cnt", "num", "tot"],
+    "counter": ["cnt", "num", "n"],
+    "total": ["tot", "acc"],
     "text": ["txt", "s", "t"],
     "list": ["lst", "arr", "vals"],
     "keys": ["ks", "keys"],
@@ -99,7 +101,8 @@ _ABBREVIATED: dict[str, list[str]] = {
 # Longer names that spell out what the variable holds.
 _VERBOSE: dict[str, list[str]] = {
     "index": ["current_index", "position", "index"],
-    "counter": ["total_count", "running_total", "counter"],
+    "counter": ["counter", "count_so_far", "tally"],
+    "total": ["running_total", "total_sum", "accumulated"],
     "text": ["input_string", "input_text", "source_text", "current_text"],
     "list": ["item_list", "values_list", "element_list"],
     "keys": ["key_list", "dict_keys", "all_keys"],
@@ -124,6 +127,7 @@ _VERBOSE: dict[str, list[str]] = {
 _CONTRARY: dict[str, list[str]] = {
     "index": ["text", "list", "dict"],
     "counter": ["text", "list", "flag"],
+    "total": ["text", "list", "flag"],
     "text": ["counter", "number", "list", "dict"],
     "list": ["text", "counter", "flag", "dict"],
     "keys": ["text", "counter", "flag"],
@@ -152,7 +156,7 @@ _NAME_HINTS: dict[str, str] = unambiguous_hints((_DESCRIPTIVE, _ABBREVIATED, _VE
 # builds): never the other (a list the caller passes is not a `result`).
 _PARAM_ONLY = frozenset({"input_string", "input_text", "input_number", "input_data", "input_value",
                          "argument", "arg"})  # fmt: skip
-_LOCAL_ONLY = frozenset({"running_total", "total_count", "result", "res",
+_LOCAL_ONLY = frozenset({"running_total", "count_so_far", "accumulated", "result", "res",
                          "out", "output", "answer", "ans", "ret"})  # fmt: skip
 
 
@@ -434,6 +438,7 @@ class RenameShort(_Rename):
     _PREFERRED: ClassVar[dict[str, list[str]]] = {
         "index": ["i", "j", "k"],
         "counter": ["n", "c", "k"],
+        "total": ["t", "s", "n"],
         "text": ["s", "t"],
         "item": ["x", "y", "e"],
         "list": ["xs", "ys", "zs"],

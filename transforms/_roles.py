@@ -1,7 +1,8 @@
 """What a variable holds, guessed from how the code uses it: the role a new name must fit.
 
 A role is one of "text", "char", "list", "keys" (a dict's keys, listed), "dict", "set",
-"number", "largest"/"smallest" (a `max(...)`/`min(...)`), "index", "counter", "length",
+"number", "largest"/"smallest" (a `max(...)`/`min(...)`), "index", "counter" (a count:
+`n += 1`), "total" (a sum of values: `total += x`), "length",
 "flag", "function", "sequence" (some sequence, kind unknown), "key", "entry", "item",
 "value" (nothing tells) and "result" (a returned local). Evidence, strongest first:
 the types of the arguments the calls pass (a parameter given a `str` is a text, whatever
@@ -44,7 +45,8 @@ _STR_ARGUMENT_METHODS = frozenset(
 _NUMERIC_OPERATORS = (cst.Subtract, cst.Divide, cst.FloorDivide, cst.Power, cst.Add)
 
 ROLE_PRIORITY = [
-    "function", "keys", "list", "dict", "set", "text", "index", "counter", "flag", "length",
+    "function", "keys", "list", "dict", "set", "text", "index", "counter", "total", "flag",
+    "length",
     "largest", "smallest", "number", "sequence", "char", "key", "entry", "item", "value",
 ]  # fmt: skip
 """Ties between roles go to the first of this order."""
@@ -55,8 +57,10 @@ NEUTRAL_ROLES = frozenset({"value", "item", "entry", "key", "sequence", "result"
 # Roles that fit a value of each type (an argument's type rules out every other role).
 _FITS: dict[str, frozenset[str]] = {
     "str": frozenset({"text", "char", "sequence", "item", "value", "key", "entry"}),
-    "int": frozenset({"number", "index", "counter", "length", "item", "value", "key", "entry"}),
-    "float": frozenset({"number", "counter", "item", "value", "entry"}),
+    "int": frozenset(
+        {"number", "index", "counter", "total", "length", "item", "value", "key", "entry"}
+    ),
+    "float": frozenset({"number", "counter", "total", "item", "value", "entry"}),
     "bool": frozenset({"flag", "item", "value", "entry"}),
     "list": frozenset({"list", "sequence", "item", "value", "entry"}),
     "tuple": frozenset({"sequence", "item", "value", "key", "entry"}),
@@ -265,7 +269,7 @@ class _Votes:
         self.loops: list[tuple[str, str]] = []  # (loop variable, the name it iterates over)
         self.subscripts: list[tuple[str, str]] = []  # (container, the name indexing it)
         self.members: list[tuple[str, str]] = []  # (container, the name tested `in` it)
-        self.accumulated: list[tuple[str, str]] = []  # (`total`, `x`) of `total += x`
+        self.accumulated: list[tuple[str, str | None]] = []  # (`total`, `x`) of `total += x`
         self.aliases: list[tuple[str, str]] = []  # (`res`, `d`) of `res = d.copy()`, `res = d`
         self.elements: list[tuple[str, str]] = []  # (`x`, `xs`) of `x = xs[i]`
         self.returned: set[str] = set()
@@ -361,14 +365,16 @@ class _Votes:
 
     def _augassign(self, node: cst.AugAssign) -> None:
         if isinstance(node.value, cst.Integer):
-            self.vote(node.target, "counter", 2)
+            # `n += 1` counts; `n //= 10` works on a number that counts nothing.
+            counts = isinstance(node.operator, cst.AddAssign | cst.SubtractAssign)
+            self.vote(node.target, "counter" if counts else "number", 2)
         elif isinstance(node.operator, cst.AddAssign | cst.SubtractAssign) and isinstance(
-            node.value, cst.Name
+            node.target, cst.Name
         ):
-            # `total += x` counts when `total` is a number, concatenates when it is a text
+            # `total += x` sums when `total` is a number, concatenates when it is a text
             # (`even += c`): decided once the target's role is known.
-            if isinstance(node.target, cst.Name):
-                self.accumulated.append((node.target.value, node.value.value))
+            part = node.value.value if isinstance(node.value, cst.Name) else None
+            self.accumulated.append((node.target.value, part))
         else:
             self.vote(node.target, literal_role(node.value))
 
@@ -501,9 +507,10 @@ def infer_roles(
         kind = roles.get(total)
         if kind == "text":
             pass  # `out += c`: a character or a text, either way
-        elif kind in ("counter", "number", "length", "index", "value"):
-            found.vote_name(total, "counter")  # `total += x`
-            found.vote_name(part, "number")
+        elif kind in ("counter", "total", "number", "length", "index", "value"):
+            found.vote_name(total, "total")  # `total += x`, `total += n % 10`
+            if part is not None:
+                found.vote_name(part, "number")
     roles = _settle(found, arguments or {})
     for loop_var, iterated in found.loops:
         if roles.get(loop_var) in ("item", "text", "value") and roles.get(iterated) == "text":

@@ -131,6 +131,13 @@ def f(text, n):
         (ORIGINAL.replace("ch.isdigit()", "(ch.isdigit())"), "parenthesized call"),
         (ORIGINAL.replace("''.join(out)", "''.join([c for c in out])"), "identity comprehension"),
         (ORIGINAL.replace("''.join(out)", "''.join(list(out))"), None),
+        # The bundled cb-074: `sorted((...), key=k)` made `list((...))`.
+        (
+            ORIGINAL.replace("''.join(out)", "''.join((c for c in out if c))"),
+            "parenthesized generator",
+        ),
+        (ORIGINAL.replace("''.join(out)", "''.join(c for c in out if c)"), None),
+        (ORIGINAL.replace("''.join(out)", "sorted((c for c in out if c), key=len)"), None),
         (
             ORIGINAL.replace(
                 "    return ''.join(out)", "    digits = out\n    return ''.join(digits)"

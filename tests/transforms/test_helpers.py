@@ -166,7 +166,7 @@ CASES = cases(
             return total
         """,
         """
-        def update_count(digits, total):
+        def update_total(digits, total):
             digit = digits.pop()
             total = total * 10 + digit
             return total
@@ -174,7 +174,7 @@ CASES = cases(
         def f(digits):
             total = 0
             while digits:
-                total = update_count(digits, total)
+                total = update_total(digits, total)
             return total
         """,
     ),
@@ -422,7 +422,7 @@ def test_extract_loop_body_returns_only_what_the_caller_reads_after_the_call() -
             return out, total
         """
     after = """
-        def update_count(part, total, out):
+        def update_total(part, total, out):
             word = part.strip(".")
             total += len(word)
             out.append(word.upper())
@@ -432,14 +432,14 @@ def test_extract_loop_body_returns_only_what_the_caller_reads_after_the_call() -
             out = []
             total = 0
             for part in text.split():
-                total = update_count(part, total, out)
+                total = update_total(part, total, out)
             return out, total
         """
     Rewrite(ExtractLoopBody, before, after, calls=[("a. bc d.",), ("",)]).check()
     # The same local read after the loop is returned.
     read_after = before.replace("return out, total", "return out, total, word")
     result = transform(ExtractLoopBody, code(read_after), seed=0)
-    assert result is not None and "word, total = update_text_and_count(" in result.code, result
+    assert result is not None and "word, total = update_text_and_total(" in result.code, result
     assert_equivalent(code(read_after), result.code, [("a. bc d.",)])
     read_by_test = """
         def f(num):

@@ -370,6 +370,22 @@ CASES = cases(
         """,
         calls=[({"a": 2, "b": 1},), ({},)],
     ),
+    # The bundled cb-074: before, `items = list((w for w in df if df[w] == n))`, the
+    # parentheses `sorted` needed for its second argument kept around a sole argument.
+    sorted_generator_becomes_a_list_comprehension=Rewrite(
+        SortedToSort,
+        """
+        def f(df, n):
+            return sorted((w for w in df if df[w] == n), key=lambda w: (len(w), w))
+        """,
+        """
+        def f(df, n):
+            result = [w for w in df if df[w] == n]
+            result.sort(key=lambda w: (len(w), w))
+            return result
+        """,
+        calls=[({"bb": 1, "a": 1, "c": 2}, 1), ({}, 0)],
+    ),
     loop_of_several_additions_becomes_one_term=Rewrite(
         LoopToJoin,
         """

@@ -221,7 +221,7 @@ def test_renaming_keeps_self_the_class_and_the_method() -> None:
     assert result.provenance.renames == {
         "nums": "item_list",
         "k": "input_number",
-        "count": "total_count",
+        "count": "counter",
         "n": "current_item",
     }
     assert result.code == code(
@@ -230,11 +230,11 @@ def test_renaming_keeps_self_the_class_and_the_method() -> None:
             limit = 2
 
             def countSmall(self, item_list, input_number):
-                total_count = 0
+                counter = 0
                 for current_item in item_list:
                     if current_item < input_number * self.limit:
-                        total_count += 1
-                return total_count
+                        counter += 1
+                return counter
         """
     )
 

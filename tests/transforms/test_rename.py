@@ -129,7 +129,7 @@ class Renames:
 # VOWELS's text, n, count and ch in each style
 CASES = cases(
     rename_descriptive=Renames(
-        RenameDescriptive, VOWELS, {"text": "string", "n": "k", "count": "total", "ch": "char"}
+        RenameDescriptive, VOWELS, {"text": "string", "n": "k", "count": "cnt", "ch": "letter"}
     ),
     rename_abbreviated=Renames(
         RenameAbbreviated, VOWELS, {"text": "txt", "n": "amt", "count": "cnt", "ch": "c"}
@@ -140,7 +140,7 @@ CASES = cases(
         {
             "text": "source_text",
             "n": "number",
-            "count": "total_count",
+            "count": "counter",
             "ch": "character",
         },
     ),
@@ -255,18 +255,20 @@ CASES = cases(
         Renames(
             RenameDescriptive,
             HELPER,
-            {"occ": "lookup", "k": "letter", "total": "count", "choose_occ": "choose_lookup"},
+            {"occ": "lookup", "k": "letter", "total": "amount", "choose_occ": "choose_lookup"},
             seed=1,
             options={"calls": ["f({'a': 1}, 'a')"]},
         ),
         Renames(
             RenameDescriptive,
             HELPER,
-            {"occ": "lookup", "k": "letter", "total": "count"},
+            {"occ": "lookup", "k": "letter", "total": "amount"},
             seed=1,
             options={"calls": ["choose_occ({'a': 1}, 'a')"]},
         ),
-        Renames(RenameDescriptive, HELPER, {"occ": "lookup", "k": "arg", "total": "count"}, seed=1),
+        Renames(
+            RenameDescriptive, HELPER, {"occ": "lookup", "k": "arg", "total": "amount"}, seed=1
+        ),
         # Issue 9: a helper named for the kind of value it reads (`slice_text`, as extracted
         # helpers are named) stays: `slice_s` would spell the argument, not the computation.
         Renames(
@@ -372,7 +374,7 @@ CASES = cases(
         {
             "names": "item_list",
             "count": "item_count",
-            "numberOfNames": "total_count",
+            "numberOfNames": "counter",
             "i": "current_item",
         },
         options={"calls": ["f(['sharron', 'Savannah', 'Mike Cherokee'])"]},
@@ -751,3 +753,33 @@ def test_a_respelling_is_a_name_with_letters_left_out() -> None:
     assert _rename._respells("index", "current_index")
     assert not _rename._respells("idx", "pos") and not _rename._respells("i", "j")
     assert not _rename._respells("idx", "idx") and not _rename._respells("xi", "idx")
+
+
+def test_a_count_and_a_sum_are_named_apart() -> None:
+    # The bundled cb-109:eq1 (abbreviated) named the step count `tot` and the digit sum `cnt`:
+    # one "counter" role held both. A count (`n += 1`) and a sum of values (`total += x`)
+    # now have roles of their own, and `n //= 10` makes no counter.
+    before = """
+        def f(n):
+            steps = 0
+            while n >= 10:
+                total = 0
+                while n:
+                    total += n % 10
+                    n //= 10
+                n = total
+                steps += 1
+            return n, steps
+        """
+    counts = {"cnt", "num", "n", "count", "counter", "count_so_far", "tally"}
+    sums = {"tot", "acc", "total", "amount", "running_total", "total_sum", "accumulated"}
+    for style in (RenameDescriptive, RenameAbbreviated, RenameVerbose):
+        for seed in range(6):
+            result = transform(style, code(before), seed=seed)
+            assert result is not None
+            renames = result.provenance.renames
+            assert renames.get("steps", "steps") in counts, (style.name, seed, renames)
+            assert renames.get("total", "total") in sums, (style.name, seed, renames)
+            # `n //= 10` divides a number; it counts nothing (it was named `cnt` too).
+            counting = {"cnt", "count", "counter", "count_so_far", "tally"}
+            assert renames.get("n", "n") not in counting | sums - {"amount"}, (style, seed)
