@@ -141,10 +141,15 @@ def _step(index: int, row: Any, last: dict[int, dict[str, str]]) -> Step:
             raise ValueError(f"step {index}: a change of locals must name known locals")
         names = {**previous, **changes}
     last[frame] = names
+    if len(row) == 6:  # most steps: nothing after the locals (the defaults, checked as such)
+        return Step(index, kind, func, frame, depth, line, names, {}, None, None, (), False)
     tail = row[6:]
-    flat = tail[0] if tail else []
+    flat = tail[0]
     if type(flat) is not list or len(flat) % 2 or not all(type(n) is int for n in flat):
         raise ValueError(f"step {index}: iterations must be pairs of integers")
+    if len(tail) == 1:  # a step in a loop: its iterations, then the defaults
+        iterations = dict(zip(flat[::2], flat[1::2], strict=True))
+        return Step(index, kind, func, frame, depth, line, names, iterations, None, None, (), False)
     branch = tail[1] if len(tail) > 1 else None
     value = tail[2] if len(tail) > 2 else None
     opaque = tail[3] if len(tail) > 3 else []

@@ -22,15 +22,11 @@ from importlib import metadata
 from pathlib import Path
 
 from core_bench.build._authors import CACHE_FILE, AuthorOptions, ask_authors, check_authors
+from core_bench.build._finished import Done, Finished, finish
 from core_bench.build._hash_stable import ALT_HASH_SEED
 from core_bench.build._options import BuildOptions
 from core_bench.build._parallel import build_guarded, build_in_processes
-from core_bench.build._problem import (
-    ProblemBuild,
-    build_problem,
-    traced_output,
-    variant_id,
-)
+from core_bench.build._problem import build_problem, traced_output, variant_id
 from core_bench.build._reimplement import ProblemExtras, extras_of, with_authored
 from core_bench.build._store import WorkStore, write_benchmark
 from core_bench.datasets import load_dataset, validate_problems
@@ -77,34 +73,7 @@ def _versions() -> dict[str, str]:
     return versions
 
 
-@dataclass(slots=True)
-class _Done:
-    """What the build keeps in memory of a finished problem; its records stay on disk."""
-
-    failure: str | None
-    tally: Counter[str]
-    seconds: dict[str, float]
-    skipped: list[SkippedRow] = field(default_factory=list)
-
-
-def _done(result: ProblemBuild) -> _Done:
-    tally: Counter[str] = Counter(result.dropped)
-    if result.failure is None:
-        tally.update(result.counts)
-        tally["problems"] = 1
-        tally["calls"] = len(result.problem.calls)
-        tally["variants"] = len(result.variants)
-        tally.update(f"variants.{v.kind}" for v in result.variants)
-        tally["probes"] = len(result.probes)
-        tally.update(f"probes.{p.kind}" for p in result.probes)
-        tally["probes.anchored"] = sum(p.anchored for p in result.probes)
-        if not any(v.kind == "equivalent" for v in result.variants):
-            tally["problems.without_equivalent_variants"] = 1
-    skipped = result.skipped if result.failure is None else []
-    return _Done(result.failure, tally, result.seconds, skipped)
-
-
-def _counts(done: list[_Done], skipped: list[SkippedRow], authored: Counter[str]) -> dict[str, int]:
+def _counts(done: list[Done], skipped: list[SkippedRow], authored: Counter[str]) -> dict[str, int]:
     counts: Counter[str] = Counter({"problems": 0, "skipped": len(skipped)})
     counts.update(authored)
     for item in done:
@@ -224,20 +193,20 @@ def _build_all(
     store: WorkStore,
     processes: int,
     extras: Mapping[str, ProblemExtras] | None = None,
-) -> list[_Done]:
+) -> list[Done]:
     """Build every problem not already in `store`, saving each as it finishes.
 
     Only counts stay in memory: a CRUXEval-sized build holds hundreds of thousands of probes.
     """
-    results: list[_Done | None] = []
+    results: list[Done | None] = []
     for index in range(len(problems)):
         earlier = store.load(index)
-        results.append(None if earlier is None else _done(earlier))
+        results.append(None if earlier is None else earlier.done)
     todo = [i for i, r in enumerate(results) if r is None]
     failures = sum(r is not None and r.failure is not None for r in results)
     with Progress("build", total=len(problems), unit="problem") as bar, ExitStack() as stack:
         bar.advance(len(problems) - len(todo))
-        finished: Iterable[tuple[int, ProblemBuild]]
+        finished: Iterable[tuple[int, Finished]]
         if processes > 1 and len(todo) > 1:
             finished = build_in_processes(
                 [(i, problems[i]) for i in todo], options, processes, extras
@@ -249,22 +218,24 @@ def _build_all(
                 SandboxPool(workers=pool.workers, hash_seed=ALT_HASH_SEED)
             )
 
-            def one(index: int) -> ProblemBuild:
+            def one(index: int) -> Finished:
                 extra = extras.get(problems[index].id) if extras else None
-                return build_guarded(
-                    problems[index],
-                    options,
-                    pool,
-                    build_problem,
-                    extras=extra,
-                    hash_pool=hash_pool,
+                return finish(
+                    build_guarded(
+                        problems[index],
+                        options,
+                        pool,
+                        build_problem,
+                        extras=extra,
+                        hash_pool=hash_pool,
+                    )
                 )
 
             finished = zip(todo, executor.map(one, todo), strict=True)
         for index, result in finished:
             store.save(index, result)
-            results[index] = _done(result)
-            failures += result.failure is not None
+            results[index] = result.done  # its records stay on disk only
+            failures += result.done.failure is not None
             bar.advance()
             bar.note(failed=failures)
     return [r for r in results if r is not None]

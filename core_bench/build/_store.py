@@ -1,4 +1,5 @@
-"""Writing a build: per-problem work files as it goes (for resume), then the final files."""
+"""Writing a build: per-problem work files as it goes (for resume), then the final files
+(the work files' lines, in problem order)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from core_bench.benchmark import FILES
-from core_bench.build._problem import ProblemBuild
-from core_bench.schemas import Manifest, Probe, Problem, SkippedRow, Variant
+from core_bench.build._finished import Done, Finished
+from core_bench.schemas import Manifest, SkippedRow
 
 WORK_DIR = ".work"
 
@@ -24,7 +25,11 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 class WorkStore:
-    """One file per finished problem under `DIR/.work/`, so a killed build resumes."""
+    """One file per finished problem under `DIR/.work/`, so a killed build resumes.
+
+    A work file is one JSON line (the tallies, and the length of each file's text) followed by
+    the problem's lines of problems.jsonl, variants.jsonl and probes.jsonl, as they are written.
+    """
 
     def __init__(self, out: Path, fingerprint: str) -> None:
         self.root = out / WORK_DIR
@@ -37,34 +42,38 @@ class WorkStore:
     def _path(self, index: int) -> Path:
         return self.root / f"{index:06d}.json"
 
-    def load(self, index: int) -> ProblemBuild | None:
+    def load(self, index: int) -> Finished | None:
         """The finished work of problem number `index`, if a previous run left it."""
         path = self._path(index)
         if not path.exists():
             return None
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return ProblemBuild(
-            problem=Problem.model_validate(data["problem"]),
-            variants=[Variant.model_validate(v) for v in data["variants"]],
-            probes=[Probe.model_validate(p) for p in data["probes"]],
+        head, _, body = path.read_text(encoding="utf-8").partition("\n")
+        data = json.loads(head)
+        texts: dict[str, str] = {}
+        start = 0
+        for name in FILES:
+            size = data["sizes"][name]
+            texts[name] = body[start : start + size]
+            start += size
+        done = Done(
             failure=data["failure"],
-            counts=Counter(data.get("counts", {})),
-            skipped=[SkippedRow.model_validate(s) for s in data.get("skipped", [])],
-            dropped=data.get("dropped", {}),
+            tally=Counter(data["tally"]),
+            seconds={},
+            skipped=[SkippedRow.model_validate(s) for s in data["skipped"]],
         )
+        return Finished(done, texts)
 
-    def save(self, index: int, built: ProblemBuild) -> None:
+    def save(self, index: int, finished: Finished) -> None:
         """Keep the finished work of problem number `index`."""
-        data = {
-            "problem": built.problem.model_dump(mode="json"),
-            "variants": [v.model_dump(mode="json") for v in built.variants],
-            "probes": [p.model_dump(mode="json") for p in built.probes],
-            "failure": built.failure,
-            "counts": dict(built.counts),
-            "skipped": [s.model_dump(mode="json") for s in built.skipped],
-            "dropped": built.dropped,
+        done = finished.done
+        head = {
+            "failure": done.failure,
+            "tally": dict(done.tally),
+            "skipped": [s.model_dump(mode="json") for s in done.skipped],
+            "sizes": {name: len(finished.texts[name]) for name in FILES},
         }
-        write_atomic(self._path(index), json.dumps(data))
+        body = "".join(finished.texts[name] for name in FILES)
+        write_atomic(self._path(index), json.dumps(head) + "\n" + body)
 
     def discard(self) -> None:
         """Remove the work files once the final files are written."""
@@ -85,12 +94,11 @@ def write_benchmark(out: Path, store: WorkStore, count: int, manifest: Manifest)
             for name, path in partial.items()
         }
         for index in range(count):
-            built = store.load(index)
-            if built is None or built.failure is not None:
+            finished = store.load(index)
+            if finished is None or finished.done.failure is not None:
                 continue
-            files["problems.jsonl"].write(built.problem.model_dump_json() + "\n")
-            files["variants.jsonl"].writelines(v.model_dump_json() + "\n" for v in built.variants)
-            files["probes.jsonl"].writelines(p.model_dump_json() + "\n" for p in built.probes)
+            for name, text in finished.texts.items():
+                files[name].write(text)
     for name, path in paths.items():
         os.replace(partial[name], path)
     write_atomic(out / "manifest.json", manifest.model_dump_json(indent=2) + "\n")

@@ -37,6 +37,8 @@ from core_bench.probes._registry import (
     guessed,
     static_answer,
     task_kind,
+    unanswerable,
+    unguessed,
 )
 from core_bench.probes._select import rng_for, select
 from core_bench.probes._stability import probe_holds
@@ -62,7 +64,7 @@ def _kinds(kinds: Sequence[str] | None) -> list[str]:
 def _readings(ctx: CallContext, kinds: list[str]) -> dict[str, list[Reading]]:
     if ctx.trace.truncated:
         return {}  # counts and "never runs" cannot be told from a cut trace
-    return {kind: [r for r in KINDS[kind].each(ctx) if not answerable(ctx, r)] for kind in kinds}
+    return {kind: unanswerable(ctx, kind, KINDS[kind].each(ctx)) for kind in kinds}
 
 
 def _unguessed(
@@ -77,7 +79,7 @@ def _unguessed(
         if keep >= 1.0 or not found or rng.random() < keep:
             out[kind] = found
         else:
-            out[kind] = [r for r in found if not guessed(ctx, r)]
+            out[kind] = unguessed(ctx, kind, found)
     return out
 
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 from keyword import iskeyword
 
 from core_bench.probes._calls import read_call
-from core_bench.probes._parsed import parsed
+from core_bench.probes._parsed import parsed, segment
 from core_bench.schemas import Anchor, Probe
 
 _DEFAULTS = {
@@ -119,7 +119,7 @@ def source(code: str) -> Source | None:
             for name in names:
                 if name not in assigned or sub.lineno < assigned[name][0]:
                     assigned[name] = (sub.lineno, _empty_of(sub.value), _copied(sub.value))
-            text = ast.get_source_segment(code, sub.value) or ""
+            text = segment(code, sub.value) or ""
             if parse(text)[0]:
                 for name in names:
                     literals.setdefault(name, []).append((sub.lineno, text))
@@ -258,11 +258,13 @@ def anchor_of(seen: Seen) -> tuple[int, int, str | None]:
     return a.line, a.occurrence, a.variable
 
 
-def _loop_iterable_argument(seen: Seen) -> str | None:
-    """The argument a loop header iterates over directly (`for x in xs`, `range(len(xs))`),
-    or whose length bounds a `while` loop's test (`while i < len(xs)`, an index loop)."""
-    line, _, _ = anchor_of(seen)
-    stmt = statement(seen, line)
+@lru_cache(maxsize=4096)
+def _iterated_names(code: str, line: int) -> tuple[str, ...] | None:
+    """The names in what the loop header on `line` iterates over (`for x in xs`,
+    `range(len(xs))`) or in the first `len(...)` of a `while` test, in `ast.walk` order; None
+    when the line heads no such loop (kept per code and line: every call of a variant asks)."""
+    parsed = source(code)
+    stmt = parsed.statements.get(line) if parsed is not None else None
     if isinstance(stmt, ast.For):
         scanned: ast.expr = stmt.iter
     elif isinstance(stmt, ast.While):
@@ -279,10 +281,20 @@ def _loop_iterable_argument(seen: Seen) -> str | None:
         scanned = lengths[0]
     else:
         return None
+    return tuple(sub.id for sub in ast.walk(scanned) if isinstance(sub, ast.Name))
+
+
+def _loop_iterable_argument(seen: Seen) -> str | None:
+    """The argument a loop header iterates over directly (`for x in xs`, `range(len(xs))`),
+    or whose length bounds a `while` loop's test (`while i < len(xs)`, an index loop)."""
+    line, _, _ = anchor_of(seen)
+    names = _iterated_names(seen.code, line)
+    if names is None:
+        return None
     args = dict(_arguments(seen.code, seen.entry, seen.call))
-    for sub in ast.walk(scanned):
-        if isinstance(sub, ast.Name) and sub.id in args:
-            return args[sub.id]
+    for name in names:
+        if name in args:
+            return args[name]
     return None
 
 

@@ -27,6 +27,7 @@ from core_bench.probes import _guesses as guess
 from core_bench.probes import _questions as ask
 from core_bench.probes._answerable import StaticFacts, len_argument
 from core_bench.probes._context import CallContext
+from core_bench.probes._parsed import segment
 from core_bench.probes._reading import Reading
 from core_bench.probes._spec import KindSpec
 
@@ -102,7 +103,7 @@ def _argument_value(seen: guess.Seen, node: ast.expr) -> object:
 
 def _bound(seen: guess.Seen, node: ast.expr) -> int | None:
     """An int bound a test compares with: a literal, an argument, or `len` of an argument."""
-    text = ast.get_source_segment(seen.code, node) or ""
+    text = segment(seen.code, node) or ""
     ok, value = guess.parse(text)
     if ok and type(value) is int:
         return value
@@ -202,7 +203,7 @@ def _exit_value(seen: guess.Seen) -> str | None:
         if not (isinstance(left, ast.Name) and left.id == name):
             continue
         if isinstance(op, ast.NotEq | ast.IsNot):
-            return ast.get_source_segment(seen.code, right)
+            return segment(seen.code, right)
         bound = _bound(seen, right)
         if bound is None:
             continue

@@ -54,24 +54,32 @@ def read(ctx: CallContext, line: int, occurrence: int, variable: str | None) -> 
 
 
 def each(ctx: CallContext) -> Iterator[Reading]:
-    """Every state_after reading of the call."""
+    """Every state_after reading of the call: `read` at each name each run assigns or
+    changes, with what the names of one run share (its next step, weight) worked out once."""
     for line, runs in ctx.runs.items():
         facts = ctx.line(line)
         if facts is None or facts.has_yield:
             continue
+        binds = facts.binds
         for occurrence, index in enumerate(runs, 1):
             after = ctx.after_step(index)
             if after is None or after.event == "exception":
                 continue
             before = ctx.steps[index].locals
-            names = list(facts.binds)
-            names.extend(
-                n for n, v in after.locals.items() if before.get(n) != v and n not in facts.binds
-            )
+            values, opaque = after.locals, after.opaque
+            names = list(binds)
+            names.extend(n for n, v in values.items() if before.get(n) != v and n not in binds)
+            base = 1.0 + ctx.lateness(index) + operator_weight(facts.operators, facts.compound)
+            leaves = leaves_loop(facts, after)
             for name in names:
-                reading = read(ctx, line, occurrence, name)
-                if reading is not None:
-                    yield reading
+                text = values.get(name)
+                if text is None or name in opaque:
+                    continue
+                changed = before.get(name) != text
+                if not changed and name not in binds:
+                    continue
+                weight = base + 2.0 if leaves else (base if changed else base * 0.5)
+                yield Reading("state_after", line, occurrence, name, text, index, weight)
 
 
 def question(ctx: CallContext, r: Reading) -> str:

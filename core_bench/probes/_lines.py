@@ -13,7 +13,7 @@ import ast
 from collections import Counter
 from dataclasses import dataclass
 
-from core_bench.probes._parsed import parsed
+from core_bench.probes._parsed import parsed, segment
 from tracer import Loop, build_code_map
 
 FRAMELESS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>", "<lambda>"})
@@ -257,7 +257,8 @@ class _Collector:
         self.functions: dict[int, FunctionFacts] = {}
 
     def run(self) -> None:
-        for node in ast.walk(self.tree):
+        nodes = list(ast.walk(self.tree))  # walked once, read three times
+        for node in nodes:
             if isinstance(node, ast.stmt):
                 self.starts[node.lineno] += 1
                 end = _header_end(node)
@@ -272,14 +273,10 @@ class _Collector:
                     self.same_line_body.add(node.lineno)
             if isinstance(node, ast.ExceptHandler | ast.match_case):
                 self.continued.add(getattr(node, "lineno", 0))
-        names = Counter(
-            n.name
-            for n in ast.walk(self.tree)
-            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
-        )
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                self._function(node, names[node.name] == 1)
+        defs = [n for n in nodes if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+        names = Counter(n.name for n in defs)
+        for node in defs:
+            self._function(node, names[node.name] == 1)
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, unique: bool) -> None:
         args = node.args
@@ -376,12 +373,12 @@ def module_facts(source: str) -> ModuleFacts:
         registered = code_map.conditions.get(line)
         if isinstance(stmt, ast.If | ast.While):
             if not _is_constant(stmt.test) and registered is not None:
-                condition = ast.get_source_segment(collector.source, stmt.test)
+                condition = segment(collector.source, stmt.test)
                 kind = registered.kind
         elif registered is not None and registered.kind == "ifexp":
             ifexp = _lone_ifexp(stmt)
             if ifexp is not None and not _is_constant(ifexp.test):
-                condition = ast.get_source_segment(collector.source, ifexp.test)
+                condition = segment(collector.source, ifexp.test)
                 kind = "ifexp"
         loop = loops.get(line)
         constant_expr = isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)

@@ -13,6 +13,7 @@ the kind.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -188,21 +189,23 @@ class Guesses:
 
     @classmethod
     def of(cls, texts: list[str]) -> Guesses:
-        """The guesses the rules gave (a rule's None, not an answer text, never matches)."""
-        kept = dict.fromkeys(t for t in texts if isinstance(t, str))
-        values = []
-        for text in kept:
-            ok, value = read_value(text)
-            if ok:
-                values.append(value)
-        return cls(frozenset(kept), tuple(values))
+        """The guesses the rules gave (a rule's None, not an answer text, never matches).
+
+        Shared: anchors whose rules give the same texts (most give the same few constants
+        and defaults) get one object, with the answers it has matched so far.
+        """
+        return _guesses_of_texts(tuple(t if isinstance(t, str) else None for t in texts))
 
     def match(self, answer: str) -> bool:
         """Whether one of the guesses is the answer: `same_value` of each guess and the
         answer, with the answer read once (or not at all where no guess can equal it)."""
         known = self.matched.get(answer)
         if known is None:
-            known = self.matched[answer] = self._match(answer)
+            known = self._match(answer)
+            if len(answer) <= _REMEMBERED_ANSWER:
+                if len(self.matched) >= _REMEMBERED_ANSWERS:
+                    self.matched.clear()  # shared by many calls: bounded
+                self.matched[answer] = known
         return known
 
     def _match(self, answer: str) -> bool:
@@ -217,6 +220,24 @@ class Guesses:
                 return False
         ok, value = read_value(answer)
         return ok and any(values_equal(g, value, strictness="typed") for g in values)
+
+
+_REMEMBERED_ANSWER = 512
+"""Longest answer whose match a shared `Guesses` remembers (long ones are rare)."""
+
+_REMEMBERED_ANSWERS = 4096
+"""Most answers a shared `Guesses` remembers at once."""
+
+
+@lru_cache(maxsize=4096)
+def _guesses_of_texts(texts: tuple[str | None, ...]) -> Guesses:
+    kept = dict.fromkeys(t for t in texts if isinstance(t, str))
+    values = []
+    for text in kept:
+        ok, value = read_value(text)
+        if ok:
+            values.append(value)
+    return Guesses(frozenset(kept), tuple(values))
 
 
 @lru_cache(maxsize=4096)
@@ -253,3 +274,32 @@ def answerable(ctx: CallContext, reading: Reading) -> bool:
     derives an answer, and it is the recorded one."""
     derived = static_answer(ctx, reading)
     return derived is not None and same_value(derived, reading.answer, strictness="typed")
+
+
+def unanswerable(ctx: CallContext, kind: str, readings: Iterable[Reading]) -> list[Reading]:
+    """The readings of one kind that are not `answerable`, in order: the kind's rule and the
+    call's static facts are looked up once for all of them (a call offers thousands)."""
+    rule = KINDS[kind].static
+    facts = _static_facts(ctx) if rule is not None else None
+    if rule is None or facts is None:
+        return list(readings)
+    memo = ctx.memo
+    kept: list[Reading] = []
+    for reading in readings:
+        key = ("static", "calls", reading.line)
+        calls = memo.get(key)
+        if calls is None:
+            calls = memo[key] = _calls(ctx, reading.line)
+        derived = rule(facts, reading.line, reading.occurrence, reading.variable, calls)
+        if derived is None or not same_value(derived, reading.answer, strictness="typed"):
+            kept.append(reading)
+    return kept
+
+
+def unguessed(ctx: CallContext, kind: str, readings: list[Reading]) -> list[Reading]:
+    """The readings of one kind that are not `guessed`, in order, with the kind's rules and
+    the call's memo looked up once."""
+    if not KINDS[kind].guesses:
+        return list(readings)
+    memo: GuessMemo = ctx.memo.setdefault("guesses", {})
+    return [r for r in readings if not guessed(ctx, r, memo)]

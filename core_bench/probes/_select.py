@@ -21,8 +21,9 @@ def rng_for(seed: int, variant_id: str, call_index: int) -> random.Random:
 def weighted_order(readings: Sequence[Reading], rng: random.Random) -> list[Reading]:
     """A random order in which heavier readings tend to come first (weighted sampling without
     replacement, by Efraimidis and Spirakis' keys u ** (1 / weight))."""
-    keyed = [(rng.random() ** (1.0 / max(r.weight, 0.05)), i) for i, r in enumerate(readings)]
-    keyed.sort(key=lambda pair: (-pair[0], pair[1]))
+    draw = rng.random
+    keyed = [(-(draw() ** (1.0 / max(r.weight, 0.05))), i) for i, r in enumerate(readings)]
+    keyed.sort()  # heaviest key first, ties in reading order
     return [readings[i] for _, i in keyed]
 
 
