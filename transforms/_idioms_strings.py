@@ -200,7 +200,7 @@ class FormatToFString(IdiomRewrite):
 
     def find_sites(self, info: ModuleInfo) -> Sequence[tuple[cst.Call, str]]:
         """Calls of `format` on a plain str literal, each with its f-string."""
-        return function_sites(info, lambda node, _func, _kinds: self._site(node, info))
+        return function_sites(info, lambda node, _func, _kinds: self._site(node, info), (cst.Call,))
 
     def take_site(self, site: tuple[cst.Call, str], info: ModuleInfo) -> bool:
         """Keep the call and its f-string apart."""

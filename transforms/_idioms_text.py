@@ -93,6 +93,8 @@ class RemovePrefixToSlice(_ExpressionIdiom):
     name = "idiom_removeprefix_slice"
     description = "slice a prefix or suffix off behind a startswith/endswith test"
 
+    node_types = (cst.Call,)
+
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         call = method_call(node)
         if call is None or call[1] not in ("removeprefix", "removesuffix"):
@@ -170,6 +172,8 @@ class JustifyToConcat(_ExpressionIdiom):
     name = "idiom_justify_concat"
     description = "pad a string by concatenating repeated fill instead of ljust/rjust"
 
+    node_types = (cst.Call,)
+
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         call = method_call(node)
         if call is None or call[1] not in ("ljust", "rjust"):
@@ -217,6 +221,8 @@ class CountToSplit(_ExpressionIdiom):
 
     name = "idiom_count_split"
     description = "count a substring by the pieces splitting on it gives"
+
+    node_types = (cst.Call,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         call = method_call(node)
@@ -303,6 +309,8 @@ class SortToSorted(_ExpressionIdiom):
     name = "idiom_sort_sorted"
     description = "sort a list by assigning sorted() to its whole slice instead of sort()"
 
+    node_types = (cst.Expr,)
+
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.Expr):
             return None
@@ -355,6 +363,8 @@ class InToFind(_ExpressionIdiom):
 
     name = "idiom_in_find"
     description = "test a substring with str.find instead of in"
+
+    node_types = (cst.Comparison,)
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
