@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases, declines
 
 from transforms._booleans import DeMorgan, FlipComparison
@@ -227,6 +226,5 @@ def test_de_morgan_inverts_no_comparison_only_to_negate_it_back() -> None:
     ).check()
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from transform_cases import Case, KeepsLines, Rewrite, cases, declines
 from transform_testing import code, same_ast_ignoring_comments, transform
 
@@ -93,6 +92,5 @@ def test_only_comments_change_and_every_claim_is_a_known_lie() -> None:
     assert len(texts) >= 6
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()

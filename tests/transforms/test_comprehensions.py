@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases, declines
 from transform_testing import assert_equivalent, code, transform
 
@@ -245,7 +244,6 @@ def test_partial_collections_stay_invisible_to_closures() -> None:
     ).check()
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()
 

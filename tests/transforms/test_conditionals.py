@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases, declines
 
 from transforms._conditionals import IfElseSwap, IfToTernary, TernaryToIf
@@ -286,6 +285,5 @@ def test_if_to_ternary_on_returns() -> None:
     assert result.provenance.line_map == {1: [1], 2: [2], 3: [2], 4: [2]}
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()

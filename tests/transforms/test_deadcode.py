@@ -148,6 +148,5 @@ def test_dead_assignment_leaves_overwritten_locals_in_try_alone() -> None:
         assert "    y = " not in result.code.replace("        y = int(x)", "")
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()

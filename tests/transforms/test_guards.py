@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from transform_cases import Case, Equivalent, KeepsLines, Rewrite, cases, declines
 
 from transforms._guards import EarlyReturnToElse, GuardClause
@@ -241,6 +240,5 @@ def test_function_guard_duplicates_the_final_return() -> None:
     assert result.provenance.line_map[6] == [4, 8]
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()

@@ -543,7 +543,6 @@ def test_helper_names_from_the_expression(expr: str, predicate: bool, name: str 
     assert found == ([name] if name else [])
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import libcst as cst
-import pytest
 from transform_cases import Case, Declines, Rewrite, Rewrites, cases, declines
 from transform_testing import assert_equivalent
 
@@ -1091,6 +1090,5 @@ def test_str_methods_swap_for_equivalent_str_methods() -> None:
     Rewrite(StrMethodSwap, before, after, calls=[("abc", "b"), ("abc", "z"), ("", "")]).check()
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from transform_cases import Case, Declines, Equivalent, Rewrite, cases, declines
 from transform_testing import assert_equivalent, code, transform
 
@@ -556,6 +555,5 @@ def test_join_of_split_or_sorted_becomes_loop() -> None:
     ).check()
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()

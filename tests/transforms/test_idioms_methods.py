@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from transform_cases import Case, Declines, Rewrite, Rewrites, cases, declines
 from transform_testing import assert_equivalent, transform
 
@@ -456,7 +455,6 @@ def test_list_methods_become_slice_and_item_operations() -> None:
     Declines(ListMethodToSlice, "def f(s):\n    s.remove(1)\n    return s\n").check()
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from transform_cases import Case, Declines, Rewrite, cases, declines
 
 from transforms._idioms_counters import CounterToEnumerate, SwapToTemp
@@ -235,6 +234,5 @@ CASES = cases(
 )
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()

@@ -3,7 +3,6 @@ count, sort, and str.format as an f-string."""
 
 from __future__ import annotations
 
-import pytest
 from transform_cases import Case, Declines, Equivalent, Rewrite, cases, declines
 
 from transforms._idioms_strings import FormatToFString
@@ -361,7 +360,6 @@ CASES = cases(
 )
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()
 

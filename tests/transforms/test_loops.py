@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from transform_cases import Case, Declines, Equivalent, KeepsLines, Rewrite, cases, declines
 from transform_testing import code, transform
 
@@ -351,7 +350,6 @@ def test_enumerate_loop_counts_its_own_index() -> None:
     ).check()
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()
 

@@ -146,7 +146,6 @@ CASES = cases(
 )
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()
 

@@ -666,7 +666,6 @@ def test_a_character_and_an_unpacked_dict_are_named_for_what_they_are() -> None:
     assert set(result.provenance.renames.values()) <= {"lookup_table", "mapping", "key_to_value"}
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from transform_cases import Case, Equivalent, KeepsLines, Rewrite, cases, declines
 
 from transforms._reorder import ReorderStatements
@@ -106,6 +105,5 @@ def test_swaps_independent_initialisations() -> None:
     }  # fmt: skip
 
 
-@pytest.mark.parametrize("case", CASES)
 def test_case(case: Case) -> None:
     case.check()

@@ -1,8 +1,8 @@
 """Tables of transform test cases: a test module lists its cases in one table,
 `CASES = cases(name=Rewrite(...), ...)`, each case one of `Rewrite` (or `Rewrites`, one source
 with several seeds), `Declines`, `KeepsLines` and `Equivalent`, and checks them all with
+(the conftest parametrizes `case` by the module's `CASES`)
 
-    @pytest.mark.parametrize("case", CASES)
     def test_case(case: Case) -> None:
         case.check()
 
