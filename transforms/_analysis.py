@@ -781,6 +781,28 @@ def subscript_index(expr: cst.CSTNode, name: str) -> cst.Index | None:
     return None
 
 
+def copied_name(expr: cst.BaseExpression) -> str | None:
+    """`x` when `expr` is `x`, `x.copy()` or `x[a:b]`: a value of the same kind as `x`."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if (
+        isinstance(expr, cst.Call)
+        and not expr.args
+        and isinstance(expr.func, cst.Attribute)
+        and expr.func.attr.value == "copy"
+        and isinstance(expr.func.value, cst.Name)
+    ):
+        return expr.func.value.value
+    if (
+        isinstance(expr, cst.Subscript)
+        and isinstance(expr.value, cst.Name)
+        and len(expr.slice) == 1
+        and isinstance(expr.slice[0].slice, cst.Slice)
+    ):
+        return expr.value.value
+    return None
+
+
 def name_values(node: cst.CSTNode) -> set[str]:
     """Identifiers used as variables in `node` (attribute and keyword names excluded)."""
     return {sub.value for sub in variable_names(node)}

@@ -68,11 +68,13 @@ from transforms._idioms_common import (
     assign,
     bare_genexp,
     builtin_call,
+    call_expr,
     function_nodes,
     inside_try,
     is_simple,
     line,
     method_call,
+    method_expr,
     next_use,
     private_to,
     str_value,
@@ -86,17 +88,6 @@ _SIZED = (STR, LIST, DICT, SEQ)
 
 def _code(node: cst.CSTNode) -> str:
     return _EMPTY.code_for_node(node)
-
-
-def _call(name: str, *args: cst.BaseExpression) -> cst.Call:
-    return cst.Call(func=cst.Name(name), args=[cst.Arg(value=a) for a in args])
-
-
-def _method(receiver: cst.BaseExpression, name: str, *args: cst.BaseExpression) -> cst.Call:
-    return cst.Call(
-        func=cst.Attribute(value=receiver, attr=cst.Name(name)),
-        args=[cst.Arg(value=a) for a in args],
-    )
 
 
 def _compare(left: cst.BaseExpression, op: cst.BaseCompOp, right: int) -> cst.Comparison:
@@ -207,8 +198,8 @@ class LenToTruth(_ExpressionIdiom):
         if form == "truth":
             return name
         if form == "len>0":
-            return _compare(_call("len", name), cst.GreaterThan(), 0)
-        return _compare(_call("len", name), cst.Equal(), 0)
+            return _compare(call_expr("len", name), cst.GreaterThan(), 0)
+        return _compare(call_expr("len", name), cst.Equal(), 0)
 
 
 # -- membership test -> dict.get / dict.setdefault ----------------------------------------------
@@ -339,18 +330,18 @@ class MembershipToGet(_ExpressionIdiom):
         receiver = cst.Name(mapping)
         if form == "get":
             if isinstance(value, cst.Name) and value.value == "None":
-                return _method(receiver, "get", key)
-            return _method(receiver, "get", key, value)
+                return method_expr(receiver, "get", key)
+            return method_expr(receiver, "get", key, value)
         if form == "setdefault":
-            return line(cst.Expr(value=_method(receiver, "setdefault", key, value))).with_changes(
-                leading_lines=updated.leading_lines
-            )
+            return line(
+                cst.Expr(value=method_expr(receiver, "setdefault", key, value))
+            ).with_changes(leading_lines=updated.leading_lines)
         if form == "count":
             item = cst.Subscript(
                 value=cst.Name(mapping), slice=[cst.SubscriptElement(slice=cst.Index(value=key))]
             )
             total = cst.BinaryOperation(
-                left=_method(receiver, "get", key, cst.Integer("0")),
+                left=method_expr(receiver, "get", key, cst.Integer("0")),
                 operator=cst.Add(),
                 right=value,
             )
@@ -361,7 +352,7 @@ class MembershipToGet(_ExpressionIdiom):
             args = [key] if isinstance(value, cst.Name) and value.value == "None" else [key, value]
             small = cst.Assign(
                 targets=[cst.AssignTarget(target=cst.Name(rest[0]))],
-                value=_method(receiver, "get", *args),
+                value=method_expr(receiver, "get", *args),
             )
         return line(small).with_changes(leading_lines=updated.leading_lines)
 
@@ -495,12 +486,12 @@ class ReverseSlice(_ExpressionIdiom):
             )
             return _index(seq, backwards)
         seq = updated.value
-        reversed_ = _call("reversed", seq.with_changes(lpar=[], rpar=[]))
+        reversed_ = call_expr("reversed", seq.with_changes(lpar=[], rpar=[]))
         if form == "iterate":
             return reversed_
         if form == "list":
-            return _call("list", reversed_)
-        return _method(cst.SimpleString("''"), "join", reversed_)
+            return call_expr("list", reversed_)
+        return method_expr(cst.SimpleString("''"), "join", reversed_)
 
 
 # -- join over a list comprehension <-> over a generator ------------------------------------------
@@ -639,7 +630,9 @@ class MapToComprehension(_ExpressionIdiom):
         target = cst.Name(variable)
         if form == "map":
             elt: cst.BaseExpression = (
-                _call(body.value, cst.Name(variable)) if isinstance(func, cst.Name) else func.body
+                call_expr(body.value, cst.Name(variable))
+                if isinstance(func, cst.Name)
+                else func.body
             )
             test: cst.BaseExpression | None = None
         else:
@@ -719,9 +712,9 @@ class CopyComprehension(_ExpressionIdiom):
     def build(self, updated: Any) -> Any:
         form, builtin = self.data[0], self.data[1]
         if form == "call":
-            return _call(builtin, updated.for_in.iter)
+            return call_expr(builtin, updated.for_in.iter)
         if form == "call_star":
-            return _call(builtin, updated.elements[0].value)
+            return call_expr(builtin, updated.elements[0].value)
         arg = updated.args[0].value
         if form == "unpack":
             star = [cst.StarredElement(value=arg)]
@@ -778,7 +771,7 @@ class DictKeys(_ExpressionIdiom):
     def build(self, updated: Any) -> Any:
         if self.data == "drop":
             return updated.func.value
-        return _method(updated, "keys")
+        return method_expr(updated, "keys")
 
 
 def _sized(node: cst.CSTNode, info: ModuleInfo) -> bool:
@@ -832,7 +825,7 @@ class NegativeIndex(_ExpressionIdiom):
             index: cst.BaseExpression = _int_literal(-k)
         else:
             index = cst.BinaryOperation(
-                left=_call("len", cst.Name(seq.value)),
+                left=call_expr("len", cst.Name(seq.value)),
                 operator=cst.Subtract(),
                 right=cst.Integer(str(k)),
             )
@@ -987,17 +980,17 @@ class StrMethodSwap(_ExpressionIdiom):
         form, _ = self.data
         if form == "unstrip":
             args = [a.value for a in updated.args]
-            left = _method(updated.func.value, "lstrip", *args)
-            return _method(left, "rstrip", *[a.deep_clone() for a in args])
+            left = method_expr(updated.func.value, "lstrip", *args)
+            return method_expr(left, "rstrip", *[a.deep_clone() for a in args])
         if form == "all":
             receiver = updated.func.value
             variable = self.fresh_name(["ch", "c", "char"])
-            each = _method(cst.Name(variable), self.data[1])
-            every = _call("all", bare_genexp(each, cst.Name(variable), receiver))
-            nonempty = _compare(_call("len", receiver.deep_clone()), cst.GreaterThan(), 0)
+            each = method_expr(cst.Name(variable), self.data[1])
+            every = call_expr("all", bare_genexp(each, cst.Name(variable), receiver))
+            nonempty = _compare(call_expr("len", receiver.deep_clone()), cst.GreaterThan(), 0)
             return cst.BooleanOperation(left=nonempty, operator=cst.And(), right=every)
         if form == "find==0":
-            position = _method(updated.func.value, "find", updated.args[0].value)
+            position = method_expr(updated.func.value, "find", updated.args[0].value)
             return _compare(position, cst.Equal(), 0)
         if form == "index":
             receiver, sub = updated.func.value, updated.args[0].value
@@ -1008,20 +1001,20 @@ class StrMethodSwap(_ExpressionIdiom):
             )
             return cst.IfExp(
                 test=found,
-                body=_method(receiver.deep_clone(), method, sub.deep_clone()),
+                body=method_expr(receiver.deep_clone(), method, sub.deep_clone()),
                 orelse=_int_literal(-1),
             )
         if form == "strip":
             inner = updated.func.value
-            return _method(inner.func.value, "strip", *[a.value for a in updated.args])
+            return method_expr(inner.func.value, "strip", *[a.value for a in updated.args])
         if form in ("partition", "rpartition", "split"):
             split = updated.value
             receiver, sep = split.func.value, split.args[0].value
             if form == "split":
-                whole = _method(receiver, "split", sep, cst.Integer("1"))
+                whole = method_expr(receiver, "split", sep, cst.Integer("1"))
                 return _index(whole, cst.Index(cst.Integer("0")))
             index = "0" if form == "partition" else "2"
-            return _index(_method(receiver, form, sep), cst.Index(cst.Integer(index)))
+            return _index(method_expr(receiver, form, sep), cst.Index(cst.Integer(index)))
         count = updated.left
         op: cst.BaseCompOp = cst.In() if form == "in" else cst.NotIn()
         return cst.Comparison(
@@ -1252,9 +1245,9 @@ class ReversedRange(_ExpressionIdiom):
         if form == "reversed":
             upper, lower = _shifted(first, 1), _shifted(second, 1)
             bounds = [upper] if _literal_int(lower) == 0 else [lower, upper]
-            return _call("reversed", _call("range", *bounds))
+            return call_expr("reversed", call_expr("range", *bounds))
         lower, upper = first, second
-        return _call("range", _shifted(upper, -1), _shifted(lower, -1), _int_literal(-1))
+        return call_expr("range", _shifted(upper, -1), _shifted(lower, -1), _int_literal(-1))
 
 
 # -- s = '' + s += piece in a loop -> a list of parts joined after the loop ------------------
@@ -1381,7 +1374,7 @@ class StrConcatToJoin(IdiomRewrite):
             small = updated_node.body[0]
             assert isinstance(small, cst.AugAssign)
             append = cst.Expr(
-                value=_method(cst.Name(self.parts), "append", strip_parens(small.value))
+                value=method_expr(cst.Name(self.parts), "append", strip_parens(small.value))
             )
             return updated_node.with_changes(body=[append])
         return updated_node
@@ -1390,7 +1383,7 @@ class StrConcatToJoin(IdiomRewrite):
         if original_node is not self.site.loop:
             return updated_node
         joined = assign(
-            self.site.acc, _method(cst.SimpleString("''"), "join", cst.Name(self.parts))
+            self.site.acc, method_expr(cst.SimpleString("''"), "join", cst.Name(self.parts))
         )
         self.note_origin(original_node, joined)
         return cst.FlattenSentinel([updated_node, joined])

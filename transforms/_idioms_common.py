@@ -29,6 +29,7 @@ from transforms._analysis import (
     STR_ONLY_METHODS,
     ModuleInfo,
     bound_names,
+    copied_name,
     count_refs,
     name_values,
     param_names,
@@ -308,6 +309,19 @@ def inside_try(node: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo) -> bo
 def line(small: cst.BaseSmallStatement) -> cst.SimpleStatementLine:
     """A statement line holding one small statement."""
     return cst.SimpleStatementLine(body=[small])
+
+
+def call_expr(func: str, *args: cst.BaseExpression) -> cst.Call:
+    """`func(args)`, positional arguments only."""
+    return cst.Call(func=cst.Name(func), args=[cst.Arg(value=a) for a in args])
+
+
+def method_expr(receiver: cst.BaseExpression, name: str, *args: cst.BaseExpression) -> cst.Call:
+    """`receiver.name(args)`, positional arguments only."""
+    return cst.Call(
+        func=cst.Attribute(value=receiver, attr=cst.Name(name)),
+        args=[cst.Arg(value=a) for a in args],
+    )
 
 
 def assign(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
@@ -636,30 +650,12 @@ class Kinds:
                     continue
                 if value is None or isinstance(value, _LoopItem):
                     return False
-                source = self._copied(value)
+                source = copied_name(value)
                 if source is not None:
                     todo.append(source)
                 elif self.of(value) is None:
                     return False
         return True
-
-    @staticmethod
-    def _copied(value: cst.BaseExpression) -> str | None:
-        """`x` for `x`, `x[a:b]` or `x.copy()`, whose value has x's type."""
-        if isinstance(value, cst.Name):
-            return value.value
-        if (
-            isinstance(value, cst.Subscript)
-            and isinstance(value.value, cst.Name)
-            and len(value.slice) == 1
-            and isinstance(value.slice[0].slice, cst.Slice)
-        ):
-            return value.value.value
-        method = method_call(value)
-        if method is not None and method[1] == "copy" and not method[2]:
-            receiver = method[0]
-            return receiver.value if isinstance(receiver, cst.Name) else None
-        return None
 
     def _evidence(self, name: str) -> str | None:
         if name not in param_names(self.func):

@@ -46,21 +46,12 @@ from transforms._idioms_common import (
     STR,
     Kinds,
     builtin_call,
+    call_expr,
     method_call,
+    method_expr,
     str_value,
 )
 from transforms._idioms_methods import _ExpressionIdiom
-
-
-def _call(func: str, *args: cst.BaseExpression) -> cst.Call:
-    return cst.Call(func=cst.Name(func), args=[cst.Arg(value=a) for a in args])
-
-
-def _method(receiver: cst.BaseExpression, name: str, *args: cst.BaseExpression) -> cst.Call:
-    return cst.Call(
-        func=cst.Attribute(value=receiver, attr=cst.Name(name)),
-        args=[cst.Arg(value=a) for a in args],
-    )
 
 
 def _slice(
@@ -130,21 +121,21 @@ class RemovePrefixToSlice(_ExpressionIdiom):
         receiver, affix = updated.func.value, updated.args[0].value
         piece: cst.BaseExpression
         if method == "removeprefix":
-            lower = cst.Integer(str(n)) if n is not None else _call("len", affix.deep_clone())
+            lower = cst.Integer(str(n)) if n is not None else call_expr("len", affix.deep_clone())
             piece = _slice(receiver.deep_clone(), lower, None)
-            test = _method(receiver.deep_clone(), "startswith", affix)
+            test = method_expr(receiver.deep_clone(), "startswith", affix)
         else:
             upper: cst.BaseExpression
             if n is not None:
                 upper = cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer(str(n)))
             else:
                 upper = cst.BinaryOperation(
-                    left=_call("len", receiver.deep_clone()),
+                    left=call_expr("len", receiver.deep_clone()),
                     operator=cst.Subtract(),
-                    right=_call("len", affix.deep_clone()),
+                    right=call_expr("len", affix.deep_clone()),
                 )
             piece = _slice(receiver.deep_clone(), None, upper)
-            test = _method(receiver.deep_clone(), "endswith", affix)
+            test = method_expr(receiver.deep_clone(), "endswith", affix)
         return cst.IfExp(test=test, body=piece, orelse=receiver)
 
 
@@ -204,7 +195,7 @@ class JustifyToConcat(_ExpressionIdiom):
         missing = cst.BinaryOperation(
             left=wrap(args[0].value, 10),
             operator=cst.Subtract(),
-            right=_call("len", receiver.deep_clone()),
+            right=call_expr("len", receiver.deep_clone()),
         )
         padding = cst.BinaryOperation(
             left=fill,
@@ -241,7 +232,7 @@ class CountToSplit(_ExpressionIdiom):
 
     def build(self, updated: Any) -> Any:
         receiver, needle = updated.func.value, updated.args[0].value
-        pieces = _call("len", _method(receiver, "split", needle))
+        pieces = call_expr("len", method_expr(receiver, "split", needle))
         return cst.BinaryOperation(left=pieces, operator=cst.Subtract(), right=cst.Integer("1"))
 
 
@@ -390,7 +381,7 @@ class InToFind(_ExpressionIdiom):
     def build(self, updated: Any) -> Any:
         needle = updated.left.with_changes(lpar=[], rpar=[])
         haystack = wrap(updated.comparisons[0].comparator, 16)
-        found = _method(haystack, "find", needle)
+        found = method_expr(haystack, "find", needle)
         op: cst.BaseCompOp = cst.NotEqual() if self.data else cst.Equal()
         minus_one = cst.UnaryOperation(operator=cst.Minus(), expression=cst.Integer("1"))
         return cst.Comparison(left=found, comparisons=[cst.ComparisonTarget(op, minus_one)])

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import libcst as cst
 
-from transforms._analysis import STR_ONLY_METHODS, walk
+from transforms._analysis import STR_ONLY_METHODS, copied_name, walk
 
 # `clear` is not here: dicts and sets have it too.
 _LIST_METHODS = frozenset({"append", "extend", "insert", "sort", "reverse", "remove"})
@@ -239,28 +239,6 @@ def _keyed(node: cst.Subscript) -> bool:
     return not isinstance(key, cst.Integer)
 
 
-def _copied(expr: cst.BaseExpression) -> str | None:
-    """`d` when `expr` is `d`, `d.copy()` or `d[:]`: a value of the same kind."""
-    if isinstance(expr, cst.Name):
-        return expr.value
-    if (
-        isinstance(expr, cst.Call)
-        and not expr.args
-        and isinstance(expr.func, cst.Attribute)
-        and expr.func.attr.value == "copy"
-        and isinstance(expr.func.value, cst.Name)
-    ):
-        return expr.func.value.value
-    if (
-        isinstance(expr, cst.Subscript)
-        and isinstance(expr.value, cst.Name)
-        and len(expr.slice) == 1
-        and isinstance(expr.slice[0].slice, cst.Slice)
-    ):
-        return expr.value.value
-    return None
-
-
 class _Votes:
     """Evidence for each wanted name, gathered in one walk of the module."""
 
@@ -298,7 +276,7 @@ class _Votes:
                 # `ks = list(d.keys())` keys, `m = max(xs)` the largest, however used.
                 strong = role in ("length", "keys", "largest", "smallest")
                 self.vote(target.target, role, 3 if strong else 1)
-            source = _copied(node.value)
+            source = copied_name(node.value)
             assigned = node.targets[0].target if len(node.targets) == 1 else None
             if source is not None and isinstance(assigned, cst.Name):
                 self.aliases.append((assigned.value, source))
