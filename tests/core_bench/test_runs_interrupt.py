@@ -43,6 +43,22 @@ def ctrl_c() -> Iterator[None]:
     signal.signal(signal.SIGINT, previous)
 
 
+@pytest.fixture
+def config(bench: Benchmark, server: FakeOpenAI, tmp_path: Path) -> RunConfig:
+    """One problem's input tasks (graded in the sandbox, in batches: `InputGrader`), two
+    requests at a time, against the fake server, written to `tmp_path`."""
+    return RunConfig(
+        model="openai:m",
+        bench=bench.root,
+        out=tmp_path,
+        tasks=("input",),
+        limit=1,
+        base_urls=(server.url,),
+        api_key="sk-test",
+        concurrency=2,
+    )
+
+
 def ctrl_c_before(function: Callable[..., Any], nth: int = 1) -> Callable[..., Any]:
     """`function` (plain or async) that first sends SIGINT on its `nth` call."""
     calls = 0
@@ -88,6 +104,7 @@ def test_ctrl_c_stops_the_run_with_an_interrupted_manifest_and_it_resumes(
     name: str,
     nth: int,
     all_made: bool,
+    config: RunConfig,
     bench: Benchmark,
     pool: SandboxPool,
     server: FakeOpenAI,
@@ -95,16 +112,6 @@ def test_ctrl_c_stops_the_run_with_an_interrupted_manifest_and_it_resumes(
     monkeypatch: pytest.MonkeyPatch,
     ctrl_c: None,
 ) -> None:
-    config = RunConfig(
-        model="openai:m",
-        bench=bench.root,
-        out=tmp_path,
-        tasks=("input",),  # graded in the sandbox, in batches (`InputGrader`)
-        limit=1,
-        base_urls=(server.url,),
-        api_key="sk-test",
-        concurrency=2,
-    )
     server.reset_counts()
     with monkeypatch.context() as patch:
         patch.setattr(owner, name, ctrl_c_before(getattr(owner, name), nth))
@@ -129,24 +136,13 @@ def test_ctrl_c_stops_the_run_with_an_interrupted_manifest_and_it_resumes(
 
 
 def test_a_cancellation_a_library_loses_still_stops_the_request_loop(
+    config: RunConfig,
     bench: Benchmark,
     pool: SandboxPool,
-    server: FakeOpenAI,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     ctrl_c: None,
 ) -> None:
-    concurrency = 2
-    config = RunConfig(
-        model="openai:m",
-        bench=bench.root,
-        out=tmp_path,
-        tasks=("input",),
-        limit=1,
-        base_urls=(server.url,),
-        api_key="sk-test",
-        concurrency=concurrency,
-    )
     complete = OpenAIBackend.complete
     calls = 0
 
@@ -167,4 +163,4 @@ def test_a_cancellation_a_library_loses_still_stops_the_request_loop(
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["status"] == "interrupted"
     # The requests begun before the Ctrl-C, not every request of the run (40 here).
-    assert manifest["counts"]["requested"] <= calls <= 3 + concurrency
+    assert manifest["counts"]["requested"] <= calls <= 3 + config.concurrency
