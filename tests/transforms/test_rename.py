@@ -68,6 +68,15 @@ def f(nums, a, x):
     return out
 """
 
+REMOVE_KEYS = """
+def f(d, rm):
+    res = d.copy()
+    for k in rm:
+        if k in res:
+            del res[k]
+    return res
+"""  # CRUXEval sample_100
+
 
 HELPER = """
 def choose_occ(occ, k):
@@ -222,14 +231,7 @@ CASES = cases(
     # dict, `res` a copy of it, so `k` is a key.
     a_dict_key_is_named_as_a_key=Renames(
         RenameVerbose,
-        """
-        def f(d, rm):
-            res = d.copy()
-            for k in rm:
-                if k in res:
-                    del res[k]
-            return res
-        """,
+        REMOVE_KEYS,
         {"d": "lookup_table", "rm": "element_list", "res": "result", "k": "key"},
         options={"calls": ["f({'1': 'a', 1: 'b'}, [1])"]},
     ),
@@ -237,14 +239,7 @@ CASES = cases(
     # index (`del res[k]` may delete a list's item or a dict's key).
     an_unknown_subscript_gives_neutral_names=Renames(
         RenameVerbose,
-        """
-        def f(d, rm):
-            res = d.copy()
-            for k in rm:
-                if k in res:
-                    del res[k]
-            return res
-        """,
+        REMOVE_KEYS,
         {"d": "input_value", "rm": "sequence", "res": "result", "k": "current_item"},
     ),
     # Reviewer's find: a helper extracted before renaming kept the old variable's name
