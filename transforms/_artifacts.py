@@ -55,7 +55,9 @@ does not (each kind is counted in both, and reported when the variant has more):
   body wrapped in an `else` that the `continue` already makes (`if done: break` / `else:`
   is left alone: it is what swapping a natural `if ...: ... else: break` gives);
 - "parenthesized generator": a generator in parentheses of its own as a call's sole
-  argument (`list((w for w in ws))`), the parentheses a second argument needed left behind.
+  argument (`list((w for w in ws))`), the parentheses a second argument needed left behind;
+- "lambda wrapper": `lambda x: g(x)`, a lambda that only passes its argument on to a named
+  function (`filter(lambda n: is_prime(n), xs)` for `filter(is_prime, xs)`).
 
 Only `distractor` variants may have them; the test over all CRUXEval problems and
 `bench/naturalness.py` use this module to check it.
@@ -108,6 +110,7 @@ ARTIFACT_KINDS: tuple[str, ...] = (
     "bool branch on a call",
     "else after continue",
     "parenthesized generator",
+    "lambda wrapper",
 )
 
 _GENERIC_HELPERS = re.compile(
@@ -270,6 +273,7 @@ _KIND_TYPES = frozenset(
     {
         ast.If, ast.IfExp, ast.While, ast.BinOp, ast.Compare, ast.Name, ast.arg,
         ast.FunctionDef, ast.UnaryOp, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.Call,
+        ast.Lambda,
     }
 )  # fmt: skip
 
@@ -289,6 +293,23 @@ def ast_nodes(root: ast.AST) -> list[ast.AST]:
             elif isinstance(value, list):
                 out.extend(item for item in value if isinstance(item, ast.AST))
     return out
+
+
+def _wraps_a_call(node: ast.Lambda) -> bool:
+    """`lambda x: g(x)`: a lambda that only passes its one argument to a named function."""
+    args = node.args
+    if args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg or len(args.args) != 1:
+        return False
+    body = node.body
+    return (
+        isinstance(body, ast.Call)
+        and isinstance(body.func, ast.Name)
+        and not body.keywords
+        and len(body.args) == 1
+        and isinstance(body.args[0], ast.Name)
+        and body.args[0].id == args.args[0].arg
+        and body.func.id != args.args[0].arg
+    )
 
 
 def _kind(node: ast.AST) -> str | None:
@@ -351,6 +372,8 @@ def _kind(node: ast.AST) -> str | None:
             and node.elt.id == first.target.id
         ):
             return "identity comprehension"
+    if isinstance(node, ast.Lambda) and _wraps_a_call(node):
+        return "lambda wrapper"
     if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
         arg, func = node.args[0], node.func
         # A sole generator argument starts where the call's own `(` is; one that starts

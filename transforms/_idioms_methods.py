@@ -817,10 +817,10 @@ class ComprehensionToMapFilter(_ExpressionIdiom):
             return None
         if not (info.is_builtin("filter") and (wrapper is None or info.is_builtin(wrapper))):
             return None
-        return ("filter", wrapper)
+        return ("filter", wrapper, _called_with_only(for_in.ifs[0].test, var, info))
 
     def build(self, updated: Any) -> Any:
-        how, wrapper = self.data
+        how, wrapper, *direct = self.data
         for_in = updated.for_in
         iterable = strip_parens(for_in.iter)
         if how == "map":
@@ -830,16 +830,41 @@ class ComprehensionToMapFilter(_ExpressionIdiom):
             )
         else:
             test = strip_parens(for_in.ifs[0].test)
-            predicate = cst.Lambda(
-                params=cst.Parameters(params=[cst.Param(name=for_in.target)]),
-                body=test,
-            )
+            # `filter(is_prime, xs)`, not `filter(lambda x: is_prime(x), xs)`: no one wraps
+            # a function in a lambda that only calls it.
+            predicate: cst.BaseExpression
+            if direct and direct[0] and isinstance(test, cst.Call):
+                predicate = test.func
+            else:
+                predicate = cst.Lambda(
+                    params=cst.Parameters(params=[cst.Param(name=for_in.target)]), body=test
+                )
             call = cst.Call(
                 func=cst.Name("filter"), args=[cst.Arg(value=predicate), cst.Arg(value=iterable)]
             )
         if wrapper is None:
             return call
         return cst.Call(func=cst.Name(wrapper), args=[cst.Arg(value=call)])
+
+
+def _called_with_only(test: cst.BaseExpression, var: str, info: ModuleInfo) -> bool:
+    """Whether `test` is `g(var)`, `g` a function the module defines at its top or a
+    builtin (bound before the filter runs, whatever the iterable holds)."""
+    test = strip_parens(test)
+    if not (
+        isinstance(test, cst.Call)
+        and isinstance(test.func, cst.Name)
+        and test.func.value != var
+        and len(test.args) == 1
+        and test.args[0].keyword is None
+        and not test.args[0].star
+        and isinstance(test.args[0].value, cst.Name)
+        and test.args[0].value.value == var
+    ):
+        return False
+    name = test.func.value
+    defined = {stmt.name.value for stmt in info.module.body if isinstance(stmt, cst.FunctionDef)}
+    return info.is_builtin(name) or (name in defined and name not in info.names.declared)
 
 
 TRANSFORMS: tuple[type[Transform], ...] = (

@@ -140,6 +140,13 @@ def f(text, n):
             "parenthesized generator",
         ),
         (ORIGINAL.replace("''.join(out)", "''.join(c for c in out if c)"), None),
+        # The bundled cb-234: `filter(lambda el: is_prime(el), arr)`.
+        (
+            ORIGINAL.replace("''.join(out)", "''.join(filter(lambda c: bool(c), out))"),
+            "lambda wrapper",
+        ),
+        (ORIGINAL.replace("''.join(out)", "''.join(filter(bool, out))"), None),
+        (ORIGINAL.replace("''.join(out)", "''.join(sorted(out, key=lambda c: c.lower()))"), None),
         (ORIGINAL.replace("''.join(out)", "sorted((c for c in out if c), key=len)"), None),
         (
             ORIGINAL.replace(

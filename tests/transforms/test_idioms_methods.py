@@ -397,6 +397,40 @@ CASES = cases(
             """,
             calls=[(["abc", "d", "efgh"],), ([],)],
         ),
+        # The bundled cb-234: a test that only calls a function of the module (or a builtin)
+        # with the item filters by that function, not by `lambda n: is_prime(n)`.
+        Rewrite(
+            ComprehensionToMapFilter,
+            """
+            def is_prime(n):
+                return n > 1 and all(n % d for d in range(2, n))
+
+            def f(nums):
+                return [n for n in nums if is_prime(n)], [s for s in nums if bool(s)]
+            """,
+            """
+            def is_prime(n):
+                return n > 1 and all(n % d for d in range(2, n))
+
+            def f(nums):
+                return list(filter(is_prime, nums)), list(filter(bool, nums))
+            """,
+            calls=[([1, 2, 3, 4, 5, 0],), ([],)],
+            seed=0,
+        ),
+        Rewrite(
+            ComprehensionToMapFilter,
+            "def f(words):\n    return [w for w in words if callable(w)]\n",
+            "def f(words):\n    return list(filter(callable, words))\n",
+            calls=[(["a", len],), ([],)],
+        ),
+        # A method, or a function the item is not the only argument of, keeps the lambda.
+        Rewrite(
+            ComprehensionToMapFilter,
+            "def f(words):\n    return [w for w in words if w.isdigit()]\n",
+            "def f(words):\n    return list(filter(lambda w: w.isdigit(), words))\n",
+            calls=[(["1", "a"],), ([],)],
+        ),
         # A generator that is not consumed at once stays lazy either way, but one passed on
         # elsewhere is left alone.
         Declines(
