@@ -810,7 +810,7 @@ class ComprehensionToMapFilter(_ExpressionIdiom):
                 and elt.func.value != var
             ):
                 return None
-            return ("map", wrapper)
+            return ("map", wrapper, False)
         if not (isinstance(elt, cst.Name) and elt.value == var):
             return None
         if any(isinstance(n, cst.NamedExpr | cst.Yield | cst.Await) for n in walk(node)):
@@ -820,7 +820,7 @@ class ComprehensionToMapFilter(_ExpressionIdiom):
         return ("filter", wrapper, _called_with_only(for_in.ifs[0].test, var, info))
 
     def build(self, updated: Any) -> Any:
-        how, wrapper, *direct = self.data
+        how, wrapper, direct = self.data
         for_in = updated.for_in
         iterable = strip_parens(for_in.iter)
         if how == "map":
@@ -833,7 +833,7 @@ class ComprehensionToMapFilter(_ExpressionIdiom):
             # `filter(is_prime, xs)`, not `filter(lambda x: is_prime(x), xs)`: no one wraps
             # a function in a lambda that only calls it.
             predicate: cst.BaseExpression
-            if direct and direct[0] and isinstance(test, cst.Call):
+            if direct and isinstance(test, cst.Call):
                 predicate = test.func
             else:
                 predicate = cst.Lambda(
