@@ -28,6 +28,7 @@ obfuscated ones (`lI1lI1`) are distractors, off by default.
 
 from __future__ import annotations
 
+import functools
 import keyword
 import random
 import re
@@ -227,32 +228,19 @@ def renameable_names(info: ModuleInfo, *, rename_params: bool) -> dict[str, list
     return {name: nodes for name, nodes in groups.items() if name not in bad}
 
 
-def _called_names(calls: Sequence[str]) -> set[str]:
+@functools.lru_cache(maxsize=256)
+def _called_names(calls: tuple[str, ...]) -> frozenset[str]:
     """The module-level names the calls start from (`f` of `f(1)`, `Solution` of
-    `Solution().solve(1)`); empty when a call cannot be read (read once per list of calls:
-    every renaming of every code of a problem asks)."""
-    key = tuple(calls)
-    found = _CALLED.get(key)
-    if found is None:
-        if len(_CALLED) >= _CALLED_LIMIT:
-            _CALLED.clear()
-        found = _CALLED[key] = frozenset(_read_called_names(key))
-    return set(found)
-
-
-_CALLED: dict[tuple[str, ...], frozenset[str]] = {}
-_CALLED_LIMIT = 256
-
-
-def _read_called_names(calls: Sequence[str]) -> set[str]:
+    `Solution().solve(1)`); empty when a call cannot be read (kept per list of calls: every
+    renaming of every code of a problem asks)."""
     names: set[str] = set()
     for text in calls:
         try:
             head = Call.read(text).func
         except TraceError:
-            return set()
+            return frozenset()
         names.add(head.split("(", 1)[0].split(".", 1)[0].strip())
-    return names
+    return frozenset(names)
 
 
 def _names_global(info: ModuleInfo, node: cst.Name) -> bool:

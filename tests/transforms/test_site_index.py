@@ -290,11 +290,15 @@ def test_function_members_and_blocks_by_type_are_those_of_every_node() -> None:
 
 
 def test_called_names_read_once_are_those_read_afresh() -> None:
-    for calls in (["f(1)"], ["Solution().solve([1, 2])", "g(x=1)"], ["f(("], []):
+    for calls in (("f(1)",), ("Solution().solve([1, 2])", "g(x=1)"), ("f((",), ()):
         first = _rename._called_names(calls)
-        assert first == _rename._read_called_names(calls)
-        first.add("mutated")
-        assert _rename._called_names(calls) == _rename._read_called_names(calls)
+        assert first == _rename._called_names.__wrapped__(calls)
+        # What is kept cannot be changed by a caller.
+        assert isinstance(first, frozenset)
+        assert _rename._called_names(calls) == _rename._called_names.__wrapped__(calls)
+    assert _rename._called_names(("f(1)",)) == {"f"}
+    assert _rename._called_names(("Solution().solve([1, 2])", "g(x=1)")) == {"Solution", "g"}
+    assert _rename._called_names(("f((",)) == frozenset()
 
 
 def test_the_analysis_s_nodes_are_a_walk_s_and_index_the_names_as_a_walk_does() -> None:
