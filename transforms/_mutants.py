@@ -6,6 +6,7 @@ transforms only guarantee that the edit is real and the code still parses.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import libcst as cst
@@ -68,23 +69,29 @@ def _shift(expr: cst.BaseExpression, delta: int) -> cst.BaseExpression:
     )
 
 
+_Mutations = Iterator[tuple[cst.CSTNode, cst.CSTNode | cst.RemovalSentinel]]
+
+
 class _Mutant(Transform):
-    """Replaces one chosen node by a prepared replacement: the sites are
-    `(node, replacement)` pairs that `collect` fills in."""
+    """Replaces one chosen node inside a function by a prepared replacement: the sites are
+    the `(node, replacement)` pairs that `mutations` offers for each node of a function."""
 
     kind = "mutant"
     family = "mutant"
+    keeps_lines = True
     site_local = True
-    sites: list[tuple[cst.CSTNode, cst.CSTNode | cst.RemovalSentinel]]
 
     def find_sites(self, info: ModuleInfo) -> list[tuple[cst.CSTNode, Any]]:
-        """The (node, replacement) pairs `collect` finds."""
-        self.sites = []
-        self.collect(info)
-        return self.sites
+        """The (node, replacement) pairs of every node inside a function, in source order."""
+        return [
+            site
+            for node in info.nodes
+            if in_function(node, info)
+            for site in self.mutations(node, info)
+        ]
 
-    def collect(self, info: ModuleInfo) -> None:
-        """Fill `self.sites` with (node, replacement) pairs."""
+    def mutations(self, node: cst.CSTNode, info: ModuleInfo) -> _Mutations:
+        """The (node, replacement) pairs `node` offers (hook)."""
         raise NotImplementedError
 
     def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
@@ -97,26 +104,22 @@ class MutantOffByOne(_Mutant):
     bound moved by one."""
 
     name = "mutant_off_by_one"
-    keeps_lines = True
     description = "move a range bound, a slice bound or a literal index by one"
 
-    def collect(self, info: ModuleInfo) -> None:
+    def mutations(self, node: cst.CSTNode, info: ModuleInfo) -> _Mutations:
         """Range bounds, slice bounds and integer-literal subscripts."""
-        for node in info.nodes:
-            if not in_function(node, info):
-                continue
-            args = range_args(node, info)
-            if args is not None:
-                for arg in args[:1] if len(args) == 1 else args[:2]:
-                    delta = self.rng.choice([1, -1])
-                    self.sites.append((arg, _shift(arg, delta)))
-            elif isinstance(node, cst.Slice):
-                for bound in (node.lower, node.upper):
-                    if bound is not None:
-                        self.sites.append((bound, _shift(bound, self.rng.choice([1, -1]))))
-            elif isinstance(node, cst.Index) and _int_literal(node.value) is not None:
-                value = node.value
-                self.sites.append((value, _shift(value, self.rng.choice([1, -1]))))
+        args = range_args(node, info)
+        if args is not None:
+            for arg in args[:1] if len(args) == 1 else args[:2]:
+                delta = self.rng.choice([1, -1])
+                yield arg, _shift(arg, delta)
+        elif isinstance(node, cst.Slice):
+            for bound in (node.lower, node.upper):
+                if bound is not None:
+                    yield bound, _shift(bound, self.rng.choice([1, -1]))
+        elif isinstance(node, cst.Index) and _int_literal(node.value) is not None:
+            value = node.value
+            yield value, _shift(value, self.rng.choice([1, -1]))
 
 
 _COMPARISON_SWAPS: dict[type[cst.BaseCompOp], list[type[cst.BaseCompOp]]] = {
@@ -137,17 +140,15 @@ class MutantSwapComparison(_Mutant):
     """`<` -> `<=` or `>`, `==` -> `!=`, `in` -> `not in`..."""
 
     name = "mutant_swap_comparison"
-    keeps_lines = True
     description = "replace a comparison operator by a neighbouring or opposite one"
 
-    def collect(self, info: ModuleInfo) -> None:
+    def mutations(self, node: cst.CSTNode, info: ModuleInfo) -> _Mutations:
         """Every comparison operator."""
-        for node in info.nodes:
-            if isinstance(node, cst.ComparisonTarget) and in_function(node, info):
-                choices = _COMPARISON_SWAPS.get(type(node.operator))
-                if choices:
-                    new = operator_like(self.rng.choice(choices), node.operator)
-                    self.sites.append((node, node.with_changes(operator=new)))
+        if isinstance(node, cst.ComparisonTarget):
+            choices = _COMPARISON_SWAPS.get(type(node.operator))
+            if choices:
+                new = operator_like(self.rng.choice(choices), node.operator)
+                yield node, node.with_changes(operator=new)
 
 
 def _mutate_text(content: str, index: int) -> str:
@@ -167,55 +168,44 @@ class MutantChangeConstant(_Mutant):
     """An integer moved by one, one character of a string changed, or True <-> False."""
 
     name = "mutant_change_constant"
-    keeps_lines = True
     description = "change a constant: an integer by one, a character of a string, or a boolean"
 
-    def collect(self, info: ModuleInfo) -> None:
+    def mutations(self, node: cst.CSTNode, info: ModuleInfo) -> _Mutations:
         """Integer, string and boolean literals."""
-        for node in info.nodes:
-            if not in_function(node, info) or _excluded(node, info):
-                continue
-            if isinstance(node, cst.Integer) and _DECIMAL.match(node.value):
-                value = int(node.value)
-                new = value + 1 if value == 0 else value + self.rng.choice([1, -1])
-                self.sites.append((node, node.with_changes(value=str(new))))
-            elif isinstance(node, cst.SimpleString):
-                plain = _plain_string(node)
-                if plain is None:
-                    continue
-                quote, content = plain
-                if content:
-                    content = _mutate_text(content, self.rng.randrange(len(content)))
-                else:
-                    content = "a"
-                self.sites.append((node, node.with_changes(value=quote + content + quote)))
-            elif isinstance(node, cst.Name) and node.value in ("True", "False"):
-                flipped = "False" if node.value == "True" else "True"
-                self.sites.append((node, node.with_changes(value=flipped)))
+        if _excluded(node, info):
+            return
+        if isinstance(node, cst.Integer) and _DECIMAL.match(node.value):
+            value = int(node.value)
+            new = value + 1 if value == 0 else value + self.rng.choice([1, -1])
+            yield node, node.with_changes(value=str(new))
+        elif isinstance(node, cst.SimpleString):
+            plain = _plain_string(node)
+            if plain is None:
+                return
+            quote, content = plain
+            content = _mutate_text(content, self.rng.randrange(len(content))) if content else "a"
+            yield node, node.with_changes(value=quote + content + quote)
+        elif isinstance(node, cst.Name) and node.value in ("True", "False"):
+            flipped = "False" if node.value == "True" else "True"
+            yield node, node.with_changes(value=flipped)
 
 
 class MutantDropNegation(_Mutant):
     """`not x` -> `x`, `a not in b` -> `a in b`, `a is not b` -> `a is b`."""
 
     name = "mutant_drop_negation"
-    keeps_lines = True
     description = "drop a negation: remove a `not`, or turn `not in`/`is not` into `in`/`is`"
 
-    def collect(self, info: ModuleInfo) -> None:
+    def mutations(self, node: cst.CSTNode, info: ModuleInfo) -> _Mutations:
         """Every `not`, `not in` and `is not`."""
-        for node in info.nodes:
-            if not in_function(node, info):
-                continue
-            if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-                operand = strip_parens(node.expression)
-                replacement = keep_parens(node, wrap(operand, required_precedence(node, info)))
-                self.sites.append((node, replacement))
-            elif isinstance(node, cst.ComparisonTarget) and isinstance(
-                node.operator, cst.NotIn | cst.IsNot
-            ):
-                kind = cst.In if isinstance(node.operator, cst.NotIn) else cst.Is
-                new = operator_like(kind, node.operator)
-                self.sites.append((node, node.with_changes(operator=new)))
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            operand = strip_parens(node.expression)
+            yield node, keep_parens(node, wrap(operand, required_precedence(node, info)))
+        elif isinstance(node, cst.ComparisonTarget) and isinstance(
+            node.operator, cst.NotIn | cst.IsNot
+        ):
+            kind = cst.In if isinstance(node.operator, cst.NotIn) else cst.Is
+            yield node, node.with_changes(operator=operator_like(kind, node.operator))
 
 
 _ARITHMETIC_SWAPS: dict[type[cst.CSTNode], type[cst.CSTNode]] = {
@@ -236,37 +226,28 @@ class MutantArithmetic(_Mutant):
     """`+` <-> `-`, `*` <-> `//` (also in augmented assignments)."""
 
     name = "mutant_arithmetic"
-    keeps_lines = True
     description = "replace an arithmetic operator: + and - swapped, * and // swapped"
 
-    def collect(self, info: ModuleInfo) -> None:
+    def mutations(self, node: cst.CSTNode, info: ModuleInfo) -> _Mutations:
         """Every arithmetic operator with a counterpart."""
-        for node in info.nodes:
-            if not isinstance(node, cst.BinaryOperation | cst.AugAssign):
-                continue
-            if not in_function(node, info):
-                continue
+        if isinstance(node, cst.BinaryOperation | cst.AugAssign):
             operator = node.operator
             swapped: Any = _ARITHMETIC_SWAPS.get(type(operator))
-            if swapped is None:
-                continue
-            self.sites.append((node, node.with_changes(operator=operator_like(swapped, operator))))
+            if swapped is not None:
+                yield node, node.with_changes(operator=operator_like(swapped, operator))
 
 
 class MutantBooleanOperator(_Mutant):
     """`and` <-> `or`."""
 
     name = "mutant_boolean_operator"
-    keeps_lines = True
     description = "replace `and` by `or` or the reverse"
 
-    def collect(self, info: ModuleInfo) -> None:
+    def mutations(self, node: cst.CSTNode, info: ModuleInfo) -> _Mutations:
         """Every boolean operator."""
-        for node in info.nodes:
-            if isinstance(node, cst.BooleanOperation) and in_function(node, info):
-                swapped = cst.Or if isinstance(node.operator, cst.And) else cst.And
-                new_op = operator_like(swapped, node.operator)
-                self.sites.append((node, node.with_changes(operator=new_op)))
+        if isinstance(node, cst.BooleanOperation):
+            swapped = cst.Or if isinstance(node.operator, cst.And) else cst.And
+            yield node, node.with_changes(operator=operator_like(swapped, node.operator))
 
 
 _NON_COMMUTATIVE = (
@@ -285,48 +266,44 @@ class MutantSwapOperands(_Mutant):
     """`a - b` -> `b - a`, `s.replace(a, b)` -> `s.replace(b, a)`, `s[i:j]` -> `s[j:i]`."""
 
     name = "mutant_swap_operands"
-    keeps_lines = True
     description = "swap the operands of a non-commutative operator, a method call or a slice"
 
-    def collect(self, info: ModuleInfo) -> None:
+    def mutations(self, node: cst.CSTNode, info: ModuleInfo) -> _Mutations:
         """Binary operations, two-argument method calls and two-bound slices."""
-        for node in info.nodes:
-            if not in_function(node, info):
-                continue
-            if (
-                isinstance(node, cst.BinaryOperation)
-                and isinstance(node.operator, _NON_COMMUTATIVE)
-                and not (
-                    isinstance(node.operator, cst.Add)
-                    and (_is_number(node.left) or _is_number(node.right))
-                )
-            ):
-                left, right = strip_parens(node.left), strip_parens(node.right)
-                if isinstance(node.operator, cst.Power):
-                    new_left, new_right = wrap(right, 14), wrap(left, 12)
-                else:
-                    own = _BINARY_LEVEL[type(node.operator)]
-                    new_left, new_right = wrap(right, own), wrap(left, own + 1)
-                self.sites.append((node, node.with_changes(left=new_left, right=new_right)))
-            elif (
-                isinstance(node, cst.Call)
-                and isinstance(node.func, cst.Attribute)
-                and len(node.args) == 2
-                and all(a.keyword is None and not a.star for a in node.args)
-            ):
-                first, second = node.args
-                swapped = [
-                    first.with_changes(value=second.value),
-                    second.with_changes(value=first.value),
-                ]
-                self.sites.append((node, node.with_changes(args=swapped)))
-            elif (
-                isinstance(node, cst.Slice)
-                and node.lower is not None
-                and node.upper is not None
-                and node.step is None
-            ):
-                self.sites.append((node, node.with_changes(lower=node.upper, upper=node.lower)))
+        if (
+            isinstance(node, cst.BinaryOperation)
+            and isinstance(node.operator, _NON_COMMUTATIVE)
+            and not (
+                isinstance(node.operator, cst.Add)
+                and (_is_number(node.left) or _is_number(node.right))
+            )
+        ):
+            left, right = strip_parens(node.left), strip_parens(node.right)
+            if isinstance(node.operator, cst.Power):
+                new_left, new_right = wrap(right, 14), wrap(left, 12)
+            else:
+                own = _BINARY_LEVEL[type(node.operator)]
+                new_left, new_right = wrap(right, own), wrap(left, own + 1)
+            yield node, node.with_changes(left=new_left, right=new_right)
+        elif (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and len(node.args) == 2
+            and all(a.keyword is None and not a.star for a in node.args)
+        ):
+            first, second = node.args
+            swapped = [
+                first.with_changes(value=second.value),
+                second.with_changes(value=first.value),
+            ]
+            yield node, node.with_changes(args=swapped)
+        elif (
+            isinstance(node, cst.Slice)
+            and node.lower is not None
+            and node.upper is not None
+            and node.step is None
+        ):
+            yield node, node.with_changes(lower=node.upper, upper=node.lower)
 
 
 def _is_number(expr: cst.BaseExpression) -> bool:
@@ -354,34 +331,32 @@ class MutantDropCall(_Mutant):
     """`sorted(xs)` -> `xs`, `text.upper()` -> `text`: a conversion left out."""
 
     name = "mutant_drop_call"
-    keeps_lines = True
     description = "leave out a conversion call: sorted(x), reversed(x), x.upper()... become x"
 
-    def collect(self, info: ModuleInfo) -> None:
+    def mutations(self, node: cst.CSTNode, info: ModuleInfo) -> _Mutations:
         """One-argument builtin conversions and argument-less string/copy methods."""
-        for node in info.nodes:
-            if not isinstance(node, cst.Call) or not in_function(node, info):
-                continue
-            func = node.func
-            operand: cst.BaseExpression | None = None
-            if (
-                isinstance(func, cst.Name)
-                and func.value in _DROPPABLE_BUILTINS
-                and info.is_builtin(func.value)
-                and len(node.args) == 1
-                and node.args[0].keyword is None
-                and not node.args[0].star
-            ):
-                operand = node.args[0].value
-            elif (
-                isinstance(func, cst.Attribute)
-                and func.attr.value in _DROPPABLE_METHODS
-                and not node.args
-            ):
-                operand = func.value
-            if operand is not None:
-                replacement = wrap(strip_parens(operand), required_precedence(node, info))
-                self.sites.append((node, keep_parens(node, replacement)))
+        if not isinstance(node, cst.Call):
+            return
+        func = node.func
+        operand: cst.BaseExpression | None = None
+        if (
+            isinstance(func, cst.Name)
+            and func.value in _DROPPABLE_BUILTINS
+            and info.is_builtin(func.value)
+            and len(node.args) == 1
+            and node.args[0].keyword is None
+            and not node.args[0].star
+        ):
+            operand = node.args[0].value
+        elif (
+            isinstance(func, cst.Attribute)
+            and func.attr.value in _DROPPABLE_METHODS
+            and not node.args
+        ):
+            operand = func.value
+        if operand is not None:
+            replacement = wrap(strip_parens(operand), required_precedence(node, info))
+            yield node, keep_parens(node, replacement)
 
 
 class MutantDropStatement(_Mutant):
@@ -389,36 +364,36 @@ class MutantDropStatement(_Mutant):
     assignment to a name that already has a value."""
 
     name = "mutant_drop_statement"
+    keeps_lines = False
     description = "delete one statement (a call, an augmented assignment or a reassignment)"
 
-    def collect(self, info: ModuleInfo) -> None:
+    def mutations(self, node: cst.CSTNode, info: ModuleInfo) -> _Mutations:
         """Simple statements whose removal leaves every name bound."""
-        for node in info.nodes:
-            if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
-                continue
-            block = info.parent(node)
-            func = info.enclosing_function(node)
-            if not isinstance(block, cst.IndentedBlock) or func is None or info.in_class(node):
-                continue
-            small = node.body[0]
-            droppable = isinstance(small, cst.AugAssign) or (
-                isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
-            )
-            if isinstance(small, cst.Assign):
-                names: set[str] = set()
-                for target in small.targets:
-                    names |= target_names(target.target) or {"?"}
-                droppable = names <= bound_before(node, func, info)
-            if not droppable:
-                continue
-            commented = node.trailing_whitespace.comment is not None or any(
-                line.comment for line in node.leading_lines
-            )
-            if len(block.body) > 1 and not commented:
-                self.sites.append((node, cst.RemovalSentinel.REMOVE))
-            else:
-                # `pass` keeps the block non-empty and the comments around the statement.
-                self.sites.append((node, node.with_changes(body=[cst.Pass()])))
+        if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
+            return
+        block = info.parent(node)
+        func = info.enclosing_function(node)
+        if not isinstance(block, cst.IndentedBlock) or func is None:
+            return
+        small = node.body[0]
+        droppable = isinstance(small, cst.AugAssign) or (
+            isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
+        )
+        if isinstance(small, cst.Assign):
+            names: set[str] = set()
+            for target in small.targets:
+                names |= target_names(target.target) or {"?"}
+            droppable = names <= bound_before(node, func, info)
+        if not droppable:
+            return
+        commented = node.trailing_whitespace.comment is not None or any(
+            line.comment for line in node.leading_lines
+        )
+        if len(block.body) > 1 and not commented:
+            yield node, cst.RemovalSentinel.REMOVE
+        else:
+            # `pass` keeps the block non-empty and the comments around the statement.
+            yield node, node.with_changes(body=[cst.Pass()])
 
 
 _METHOD_SWAPS: dict[str, str] = {
@@ -438,21 +413,17 @@ class MutantSwapMethod(_Mutant):
     """`s.lstrip()` -> `s.rstrip()`, `d.keys()` -> `d.values()`...: a sibling method."""
 
     name = "mutant_swap_method"
-    keeps_lines = True
     description = "call a sibling method instead: lstrip/rstrip, upper/lower, keys/values..."
 
-    def collect(self, info: ModuleInfo) -> None:
+    def mutations(self, node: cst.CSTNode, info: ModuleInfo) -> _Mutations:
         """Method calls with a same-signature sibling."""
-        for node in info.nodes:
-            if (
-                isinstance(node, cst.Call)
-                and isinstance(node.func, cst.Attribute)
-                and node.func.attr.value in _METHOD_SWAPS
-                and in_function(node, info)
-            ):
-                attr = node.func.attr
-                new_attr = attr.with_changes(value=_METHOD_SWAPS[attr.value])
-                self.sites.append((attr, new_attr))
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in _METHOD_SWAPS
+        ):
+            attr = node.func.attr
+            yield attr, attr.with_changes(value=_METHOD_SWAPS[attr.value])
 
 
 class MutantSwapBranches(_Mutant):
@@ -460,30 +431,30 @@ class MutantSwapBranches(_Mutant):
     condition kept."""
 
     name = "mutant_swap_branches"
+    keeps_lines = False
     description = "exchange the two branches of an if/else or a conditional expression"
 
-    def collect(self, info: ModuleInfo) -> None:
+    def mutations(self, node: cst.CSTNode, info: ModuleInfo) -> _Mutations:
         """If/else statements with same-kind bodies and conditional expressions."""
-        for node in info.nodes:
-            if not in_function(node, info):
-                continue
-            if isinstance(node, cst.IfExp):
-                swapped = node.with_changes(
+        if isinstance(node, cst.IfExp):
+            yield (
+                node,
+                node.with_changes(
                     body=wrap(strip_parens(node.orelse), 2), orelse=wrap(strip_parens(node.body), 1)
-                )
-                self.sites.append((node, swapped))
-            elif (
-                isinstance(node, cst.If)
-                and isinstance(node.orelse, cst.Else)
-                and type(node.body) is type(node.orelse.body)
-            ):
-                then_body, else_body = node.body, node.orelse.body
-                new_then = then_body.with_changes(body=else_body.body)
-                new_else = else_body.with_changes(body=then_body.body)
-                swapped_if = node.with_changes(
-                    body=new_then, orelse=node.orelse.with_changes(body=new_else)
-                )
-                self.sites.append((node, swapped_if))
+                ),
+            )
+        elif (
+            isinstance(node, cst.If)
+            and isinstance(node.orelse, cst.Else)
+            and type(node.body) is type(node.orelse.body)
+        ):
+            then_body, else_body = node.body, node.orelse.body
+            new_then = then_body.with_changes(body=else_body.body)
+            new_else = else_body.with_changes(body=then_body.body)
+            yield (
+                node,
+                node.with_changes(body=new_then, orelse=node.orelse.with_changes(body=new_else)),
+            )
 
 
 TRANSFORMS: tuple[type[Transform], ...] = (
