@@ -69,12 +69,37 @@ class _ReturnSites(Transform):
         """The sites of one function block (hook)."""
         raise NotImplementedError
 
+    #: How many statements from the site on `rewrite` replaces.
+    replaced: int
+
+    def rewrite_block(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock, i: int
+    ) -> cst.IndentedBlock:
+        """Put the statements `rewrite` makes in place of the `replaced` statements from the
+        site on; each new statement comes from every statement it replaces."""
+        body = list(updated_node.body)
+        stmt = body[i]
+        assert isinstance(stmt, cst.SimpleStatementLine)
+        new = self.rewrite(stmt, stmt.body[0])
+        for original in original_node.body[i : i + self.replaced]:
+            self.note_origin(original, *new)
+        body[i : i + self.replaced] = new
+        return updated_node.with_changes(body=body)
+
+    def rewrite(
+        self, stmt: cst.SimpleStatementLine, small: cst.BaseSmallStatement
+    ) -> list[cst.BaseStatement]:
+        """The statements that replace the site's, from its first statement `stmt` and the
+        one small statement in it (hook)."""
+        raise NotImplementedError
+
 
 class NameReturnedValue(_ReturnSites):
     """`return <expr>` -> `<name> = <expr>` then `return <name>`."""
 
     name = "name_returned_value"
     description = "hold a returned computation in a local variable, then return the variable"
+    replaced = 1
 
     def block_sites(self, block: cst.IndentedBlock, info: ModuleInfo) -> list[_Site]:
         """Returns of a computation."""
@@ -106,14 +131,10 @@ class NameReturnedValue(_ReturnSites):
         self.variable = fresh.take(named[0])
         return True
 
-    def rewrite_block(
-        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock, i: int
-    ) -> cst.IndentedBlock:
+    def rewrite(
+        self, stmt: cst.SimpleStatementLine, small: cst.BaseSmallStatement
+    ) -> list[cst.BaseStatement]:
         """Split the chosen return into an assignment and a return of the variable."""
-        body = list(updated_node.body)
-        stmt = body[i]
-        assert isinstance(stmt, cst.SimpleStatementLine)
-        small = stmt.body[0]
         assert isinstance(small, cst.Return) and small.value is not None
         assigned = stmt.with_changes(
             body=[
@@ -123,10 +144,7 @@ class NameReturnedValue(_ReturnSites):
                 )
             ]
         )
-        returned = cst.SimpleStatementLine(body=[cst.Return(value=cst.Name(self.variable))])
-        self.note_origin(original_node.body[i], assigned, returned)
-        body[i : i + 1] = [assigned, returned]
-        return updated_node.with_changes(body=body)
+        return [assigned, cst.SimpleStatementLine(body=[cst.Return(value=cst.Name(self.variable))])]
 
 
 class InlineReturnedVariable(_ReturnSites):
@@ -134,6 +152,7 @@ class InlineReturnedVariable(_ReturnSites):
 
     name = "inline_returned_variable"
     description = "return a computation directly instead of through a variable used only there"
+    replaced = 2  # the assignment and the return
 
     def block_sites(self, block: cst.IndentedBlock, info: ModuleInfo) -> list[_Site]:
         """An assignment to a local read only by the `return` right after it."""
@@ -159,23 +178,15 @@ class InlineReturnedVariable(_ReturnSites):
             sites.append(_Site(block, i))
         return sites
 
-    def rewrite_block(
-        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock, i: int
-    ) -> cst.IndentedBlock:
+    def rewrite(
+        self, stmt: cst.SimpleStatementLine, small: cst.BaseSmallStatement
+    ) -> list[cst.BaseStatement]:
         """Return the assigned value directly."""
-        body = list(updated_node.body)
-        stmt = body[i]
-        assert isinstance(stmt, cst.SimpleStatementLine)
-        small = stmt.body[0]
         assert isinstance(small, cst.Assign)
         value = small.value
         if isinstance(value, cst.Tuple) and not value.lpar and not value.elements:
             value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-        returned = stmt.with_changes(body=[cst.Return(value=value)])
-        self.note_origin(original_node.body[i], returned)
-        self.note_origin(original_node.body[i + 1], returned)
-        body[i : i + 2] = [returned]
-        return updated_node.with_changes(body=body)
+        return [stmt.with_changes(body=[cst.Return(value=value)])]
 
 
 TRANSFORMS: tuple[type[Transform], ...] = (NameReturnedValue, InlineReturnedVariable)
