@@ -923,7 +923,7 @@ def generate_variants_report(
         )
         verification_calls += [call for call, _ in generated]
         known.update(generated)
-    reference = _reference(pool, code, verification_calls, known, limits)
+    reference = _reference(pool, code, verification_calls, known, limits, trace=False)
     report = GenerationReport(variants=[], calls=verification_calls)
     report.execute_s += time.perf_counter() - clock
 
@@ -953,32 +953,35 @@ def _reference(
     calls: list[str],
     known: Mapping[str, Outcome],
     limits: _Limits,
-) -> list[Outcome]:
-    """The original's outcome on every call; calls whose outcome is `known` (generated calls,
-    already run once on the original) and returned are not run again. A raising call is: a
-    traced run reports the arguments' state after an exception, an untraced one does not, and
-    variants run untraced."""
-    reused = {call: o for call, o in known.items() if o.status == "ok"}
-    return _run_the_rest(pool, code, calls, reused, limits, trace=False)
-
-
-def _run_the_rest(
-    pool: SandboxPool,
-    code: str,
-    calls: list[str],
-    reused: Mapping[str, Outcome],
-    limits: _Limits,
     *,
     trace: bool,
 ) -> list[Outcome]:
-    """`code`'s outcome on every call, in order: `reused`'s where it has one, the others run
-    once each (a call listed twice runs once)."""
+    """The original's outcome (traced with `trace`) on every call, in order; a call listed
+    twice runs once. A call whose outcome is `known` (generated calls, already run once on the
+    original) is not run again when that outcome serves (`_reusable`)."""
+    reused = {
+        call: o
+        for call in calls
+        if (o := known.get(call)) is not None and _reusable(o, limits, trace)
+    }
     missing = list(dict.fromkeys(call for call in calls if call not in reused))
     ran: dict[str, Outcome] = {}
     if missing:
         (outcomes,) = _run_many(pool, [code], missing, limits, trace=trace)
         ran = dict(zip(missing, outcomes, strict=True))
     return [reused[call] if call in reused else ran[call] for call in calls]
+
+
+def _reusable(outcome: Outcome, limits: _Limits, trace: bool) -> bool:
+    """Whether a known outcome of the original serves as its reference outcome. Untraced: one
+    that returned (a raising call is run again: a traced run reports the arguments' state
+    after an exception, an untraced one does not, and variants run untraced). Traced: one
+    traced that finished within fewer steps than `limits.max_steps` (each call runs in fresh
+    globals, so a second run would trace the same steps)."""
+    if not trace:
+        return outcome.status == "ok"
+    steps = outcome.trace
+    return steps is not None and _finished(outcome) and len(steps.steps) < limits.max_steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -1078,7 +1081,7 @@ def _mutants(
     names = [t.name for t in all_transforms("mutant")]
     random.Random(f"core-bench-mutants:{builder.seed}:{builder.code}").shuffle(names)
     clock = time.perf_counter()
-    reference = _traced_reference(pool, builder.code, report.calls, known, limits)
+    reference = _reference(pool, builder.code, report.calls, known, limits, trace=True)
     report.execute_s += time.perf_counter() - clock
     # A mutant that loops is stopped at a step budget relative to the original's longest
     # call, not at `max_steps`: tracing thousands of steps of a runaway loop is what would
@@ -1116,27 +1119,6 @@ def _mutants(
             out.append(_to_variant(candidate, verdict.calls, separating))
             out[-1].traced = dict(zip(report.calls, result, strict=True))
     return out
-
-
-def _traced_reference(
-    pool: SandboxPool,
-    code: str,
-    calls: list[str],
-    known: Mapping[str, Outcome],
-    limits: _Limits,
-) -> list[Outcome]:
-    """The original's traced outcome on every call. A call already run traced (`known`:
-    generated calls) that finished within fewer steps than `limits.max_steps` is not run
-    again: each call runs in fresh globals, so a second run would trace the same steps."""
-
-    def reusable(outcome: Outcome | None) -> bool:
-        trace = None if outcome is None else outcome.trace
-        if outcome is None or trace is None or not _finished(outcome):
-            return False
-        return len(trace.steps) < limits.max_steps
-
-    reused = {call: known[call] for call in calls if reusable(known.get(call))}
-    return _run_the_rest(pool, code, calls, reused, limits, trace=True)
 
 
 def _finished(outcome: Outcome) -> bool:

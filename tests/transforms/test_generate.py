@@ -257,9 +257,9 @@ def test_mutants_reuse_the_original_s_traced_outcomes(
     known = dict(zip(generated, pool.map([(MUTATING, generated)], trace=True)[0], strict=True))
     monkeypatch.setattr(pool, "map", counting_map)
     limits = _generate._Limits(2.0, 512, 10_000)
-    reused = _generate._traced_reference(pool, MUTATING, report.calls, known, limits)
+    reused = _generate._reference(pool, MUTATING, report.calls, known, limits, trace=True)
     assert runs == Counter({own: 1})  # only the call no traced outcome is known for
-    fresh = _generate._traced_reference(pool, MUTATING, report.calls, {}, limits)
+    fresh = _generate._reference(pool, MUTATING, report.calls, {}, limits, trace=True)
     for a, b in zip(reused, fresh, strict=True):
         assert (a.status, a.result, a.args_after) == (b.status, b.result, b.args_after)
         assert a.trace is not None and b.trace is not None
@@ -267,7 +267,7 @@ def test_mutants_reuse_the_original_s_traced_outcomes(
     # A known outcome that used up the step budget is run again.
     runs.clear()
     tight = _generate._Limits(2.0, 512, min(len(o.trace.steps) for o in fresh if o.trace))
-    _generate._traced_reference(pool, MUTATING, report.calls, known, tight)
+    _generate._reference(pool, MUTATING, report.calls, known, tight, trace=True)
     assert runs[own] == 1 and sum(runs.values()) > 1
 
 
