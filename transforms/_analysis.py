@@ -151,19 +151,12 @@ def _fields_children(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
     for name in fields:
         value = getattr(node, name)
         value_type = type(value)
-        is_node = _IS_NODE.get(value_type)
-        if is_node is None:
-            is_node = _IS_NODE[value_type] = issubclass(value_type, cst.CSTNode)
-        if is_node:
-            found.append(value)
-        elif value_type is tuple or value_type is list:
+        if value_type is tuple or value_type is list:
             for item in value:
-                item_type = type(item)
-                is_item = _IS_NODE.get(item_type)
-                if is_item is None:
-                    is_item = _IS_NODE[item_type] = issubclass(item_type, cst.CSTNode)
-                if is_item:
+                if _is_node_type(type(item)):
                     found.append(item)
+        elif _is_node_type(value_type):
+            found.append(value)
     return tuple(found)
 
 
@@ -708,9 +701,8 @@ def function_members(info: ModuleInfo, kind: type[_N]) -> Iterator[tuple[_N, cst
 
 def function_blocks(info: ModuleInfo) -> Iterator[cst.IndentedBlock]:
     """Every indented block inside a function (see `in_function`), in source order."""
-    for node in info.of_types((cst.IndentedBlock,)):
-        if in_function(node, info):
-            yield cast(cst.IndentedBlock, node)
+    for block, _func in function_members(info, cst.IndentedBlock):
+        yield block
 
 
 def in_function(node: cst.CSTNode, info: ModuleInfo) -> bool:
@@ -858,16 +850,22 @@ def target_names(target: cst.CSTNode) -> set[str] | None:
     if isinstance(target, cst.Name):
         return {target.value}
     if isinstance(target, cst.Tuple | cst.List):
-        out: set[str] = set()
-        for element in target.elements:
-            inner = target_names(element.value)
-            if inner is None:
-                return None
-            out |= inner
-        return out
+        return all_target_names(element.value for element in target.elements)
     if isinstance(target, cst.StarredElement):
         return target_names(target.value)
     return None
+
+
+def all_target_names(targets: Iterable[cst.CSTNode]) -> set[str] | None:
+    """The names several assignment targets (`a, b = ...`, `a = b = ...`) bind together, or
+    None when one of them stores into an object."""
+    out: set[str] = set()
+    for target in targets:
+        inner = target_names(target)
+        if inner is None:
+            return None
+        out |= inner
+    return out
 
 
 # --------------------------------------------------------------------------------------------

@@ -274,18 +274,12 @@ class LoopToComprehension(Transform):
 
     def find_sites(self, info: ModuleInfo) -> list[_Fold]:
         """Empty-collection initialisations followed by an accumulating loop."""
-        folds: list[_Fold] = []
-        for block in info.nodes:
-            if not isinstance(block, cst.IndentedBlock):
-                continue
-            func = info.enclosing_function(block)
-            if func is None or info.in_class(block):
-                continue
-            for i in range(len(block.body) - 1):
-                fold = self._fold(block, i, func, info)
-                if fold is not None:
-                    folds.append(fold)
-        return folds
+        return [
+            fold
+            for block, func in function_members(info, cst.IndentedBlock)
+            for i in range(len(block.body) - 1)
+            if (fold := self._fold(block, i, func, info)) is not None
+        ]
 
     def _fold(
         self, block: cst.IndentedBlock, i: int, func: cst.FunctionDef, info: ModuleInfo

@@ -17,14 +17,14 @@ import libcst as cst
 from transforms._analysis import (
     BUILTIN_NAMES,
     ModuleInfo,
+    all_target_names,
     bound_before,
     definitely_assigned,
-    function_blocks,
+    function_members,
     is_pure,
     leading_lines,
     may_raise,
     name_values,
-    target_names,
     touched_names,
 )
 from transforms._base import Transform
@@ -42,12 +42,9 @@ def _effects(stmt: cst.BaseStatement, info: ModuleInfo, bound: set[str]) -> _Eff
         return None
     small = stmt.body[0]
     if isinstance(small, cst.Assign):
-        writes: set[str] = set()
-        for target in small.targets:
-            names = target_names(target.target)
-            if names is None:
-                return None
-            writes |= names
+        writes = all_target_names(target.target for target in small.targets)
+        if writes is None:
+            return None
         value = small.value
         unpacks = any(not isinstance(t.target, cst.Name) for t in small.targets)
     elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
@@ -89,11 +86,9 @@ class ReorderStatements(Transform):
     def find_sites(self, info: ModuleInfo) -> list[_Pair]:
         """Adjacent independent assignments."""
         pairs: list[_Pair] = []
-        for block in function_blocks(info):
+        for block, func in function_members(info, cst.IndentedBlock):
             if any(isinstance(a, cst.Try | cst.TryStar | cst.With) for a in info.ancestors(block)):
                 continue
-            func = info.enclosing_function(block)
-            assert func is not None
             if info.has_global_or_nonlocal(func):
                 continue
             captured = info.captured_names(func)
