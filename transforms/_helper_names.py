@@ -489,16 +489,27 @@ def _value(expr: cst.BaseExpression, words: Words) -> str | None:
             return _join("build", _word(left, words) or _word(right, words) or "text")
         return _join(op_noun, _word(expr.left, words)) if op_noun else None
     if isinstance(expr, cst.Subscript):
-        inner = _word(expr.value, words)
-        slice_ = expr.slice[0].slice if len(expr.slice) == 1 else None
-        if isinstance(slice_, cst.Slice):
-            if _reverses(slice_):
-                return _join("reversed", inner or "copy")
-            return _join("part_of", inner)
-        return _join(inner, "at") if inner else None
+        return _subscript_phrase(expr, words, verb=False)
     if isinstance(expr, cst.IfExp):
         return _join("pick", _word(expr.body, words) or _word(expr.orelse, words))
     return None
+
+
+def _subscript_phrase(expr: cst.Subscript, words: Words, *, verb: bool) -> str | None:
+    """What a subscript gives (`reversed_text`, `part_of_text`, `text_at`) or, with `verb`,
+    what a helper returning it does (`reverse_text`, `slice_text`, `pick_from_text`)."""
+    inner = _word(expr.value, words)
+    slice_ = expr.slice[0].slice if len(expr.slice) == 1 else None
+    if isinstance(slice_, cst.Slice):
+        if _reverses(slice_):
+            return _join("reverse" if verb else "reversed", inner or "copy")
+        if not verb:
+            return _join("part_of", inner)
+    if not inner:
+        return None
+    if verb:
+        return _join("slice" if isinstance(slice_, cst.Slice) else "pick_from", inner)
+    return _join(inner, "at")
 
 
 def _verb_phrase(expr: cst.BaseExpression, words: Words) -> str | None:
@@ -562,13 +573,7 @@ def _verb_phrase(expr: cst.BaseExpression, words: Words) -> str | None:
             return _join("compute", result) if result else None
         return _join(verb, subject)
     if isinstance(expr, cst.Subscript):
-        inner = _word(expr.value, words)
-        slice_ = expr.slice[0].slice if len(expr.slice) == 1 else None
-        if isinstance(slice_, cst.Slice):
-            if _reverses(slice_):
-                return _join("reverse", inner or "copy")
-            return _join("slice", inner) if inner else None
-        return _join("pick_from", inner) if inner else None
+        return _subscript_phrase(expr, words, verb=True)
     if isinstance(expr, cst.IfExp):
         chosen = _word(expr.body, words) or _word(expr.orelse, words)
         return _join("choose", chosen) if chosen else None  # `choose` alone says nothing
