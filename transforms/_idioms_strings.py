@@ -74,15 +74,43 @@ def _escape(text: str, quote: str) -> str:
     return "".join(out)
 
 
-class ConcatToFString(IdiomRewrite):
+def _field_code(expr: cst.BaseExpression) -> str | None:
+    """The source of `expr` as the expression of an f-string field, or None where it cannot
+    be one (a string, a lambda, a dict... inside it; a backslash, a brace, a `#` or a line
+    break in its text)."""
+    if any(isinstance(n, _FORBIDDEN) for n in walk(expr)):
+        return None
+    code = _EMPTY.code_for_node(expr.with_changes(lpar=[], rpar=[])).strip()
+    if any(c in code for c in "\\\n{}#") or code.startswith("{"):
+        return None
+    return code
+
+
+class _ToFString(IdiomRewrite):
+    """Base of both rewrites: the site is `(node, source)`, an expression and the f-string
+    that takes its place."""
+
+    site_local = True
+    source: str
+
+    def take_site(self, site: tuple[cst.BaseExpression, str], info: ModuleInfo) -> bool:
+        """Keep the expression and its f-string apart."""
+        self.site, self.source = site
+        return True
+
+    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
+        """Swap the expression for the f-string."""
+        if not self.at_site(original_node):
+            return updated_node
+        new = cst.parse_expression(self.source)
+        return new.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
+
+
+class ConcatToFString(_ToFString):
     """`'a' + str(x) + b` (all strs) -> `f'a{x}{b}'`."""
 
     name = "idiom_concat_fstring"
-    site_local = True
     description = "build a string with an f-string instead of concatenation and str()"
-
-    site: cst.BinaryOperation
-    source: str
 
     def find_sites(self, info: ModuleInfo) -> Sequence[tuple[cst.BinaryOperation, str]]:
         """Maximal `+` chains of strs, each with its f-string."""
@@ -91,11 +119,6 @@ class ConcatToFString(IdiomRewrite):
             lambda node, _func, kinds: self._site(node, kinds, info),
             (cst.BinaryOperation,),
         )
-
-    def take_site(self, site: tuple[cst.BinaryOperation, str], info: ModuleInfo) -> bool:
-        """Keep the chain and its f-string apart."""
-        self.site, self.source = site
-        return True
 
     def _site(
         self, node: cst.CSTNode, kinds: Kinds, info: ModuleInfo
@@ -148,10 +171,8 @@ class ConcatToFString(IdiomRewrite):
                 inner = operand
             else:
                 return None
-            if any(isinstance(n, _FORBIDDEN) for n in walk(inner)):
-                return None
-            code = _EMPTY.code_for_node(inner.with_changes(lpar=[], rpar=[])).strip()
-            if any(c in code for c in "\\\n{}#") or code.startswith("{"):
+            code = _field_code(inner)
+            if code is None:
                 return None
             pieces.append(("expr", code))
         if not any(kind == "expr" for kind, _ in pieces):
@@ -172,13 +193,6 @@ class ConcatToFString(IdiomRewrite):
             return None
         return source
 
-    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
-        """Swap the chain for the f-string."""
-        if not self.at_site(original_node):
-            return updated_node
-        new = cst.parse_expression(self.source)
-        return new.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
-
 
 def _fields(template: str) -> list[tuple[str, str | None, str | None, str | None]] | None:
     """`(text, field, spec, conversion)` of a format string, or None when it does not parse."""
@@ -188,24 +202,15 @@ def _fields(template: str) -> list[tuple[str, str | None, str | None, str | None
         return None
 
 
-class FormatToFString(IdiomRewrite):
+class FormatToFString(_ToFString):
     """`'{} and {!r:>4}'.format(a, b)` -> `f'{a} and {b!r:>4}'`."""
 
     name = "idiom_format_fstring"
-    site_local = True
     description = "build a string with an f-string instead of str.format"
-
-    site: cst.Call
-    source: str
 
     def find_sites(self, info: ModuleInfo) -> Sequence[tuple[cst.Call, str]]:
         """Calls of `format` on a plain str literal, each with its f-string."""
         return function_sites(info, lambda node, _func, _kinds: self._site(node, info), (cst.Call,))
-
-    def take_site(self, site: tuple[cst.Call, str], info: ModuleInfo) -> bool:
-        """Keep the call and its f-string apart."""
-        self.site, self.source = site
-        return True
 
     def _site(self, node: cst.CSTNode, info: ModuleInfo) -> tuple[cst.Call, str] | None:
         if not (
@@ -227,10 +232,8 @@ class FormatToFString(IdiomRewrite):
         args = [a.value for a in node.args]
         codes = []
         for arg in args:
-            if not is_pure(arg, info) or any(isinstance(n, _FORBIDDEN) for n in walk(arg)):
-                return None
-            code = _EMPTY.code_for_node(arg.with_changes(lpar=[], rpar=[])).strip()
-            if any(c in code for c in "\\\n{}#") or code.startswith("{"):
+            code = _field_code(arg) if is_pure(arg, info) else None
+            if code is None:
                 return None
             codes.append(code)
         used: list[int] = []
@@ -275,13 +278,6 @@ class FormatToFString(IdiomRewrite):
         if len(fields) != len(used):
             return None  # an argument's text read back as more than its own field
         return node, source
-
-    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
-        """Swap the call for the f-string."""
-        if not self.at_site(original_node):
-            return updated_node
-        new = cst.parse_expression(self.source)
-        return new.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
 
 
 TRANSFORMS: tuple[type[Transform], ...] = (ConcatToFString, FormatToFString)
