@@ -19,9 +19,9 @@ share most of str's methods with other semantics, and the rules above would conf
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 import libcst as cst
 
@@ -392,6 +392,53 @@ class IdiomRewrite(Transform):
             produced.append(line(cst.Return(value=cst.Name(self.acc))))
         self.note_origin(original, *produced)
         return cst.FlattenSentinel(produced)
+
+
+class Statement(NamedTuple):
+    """A statement line `target = value` (`target` None: `return value`) of the function
+    `func`, whose `Kinds` are `kinds`."""
+
+    node: cst.SimpleStatementLine
+    target: str | None
+    value: cst.BaseExpression
+    func: cst.FunctionDef
+    kinds: Kinds
+
+
+class StatementIdiom(IdiomRewrite):
+    """Base of the rewrites of one statement `name = <value>` or `return <value>` of a
+    function: `statement_site` says what site such a statement offers, if any (the statement,
+    or a tuple whose first item is it), and `rewrite_statement` builds what takes its place."""
+
+    def find_sites(self, info: ModuleInfo) -> Sequence[Any]:
+        """The sites `statement_site` finds among the functions' statements."""
+
+        def site(node: cst.CSTNode, func: cst.FunctionDef, kinds: Kinds) -> Any:
+            found = stored_or_returned(node)
+            if found is None:
+                return None
+            assert isinstance(node, cst.SimpleStatementLine)
+            return self.statement_site(Statement(node, *found, func, kinds), info)
+
+        return function_sites(info, site, (cst.SimpleStatementLine,))
+
+    def statement_site(self, statement: Statement, info: ModuleInfo) -> Any:
+        """The site `statement` offers, or None (hook)."""
+        raise NotImplementedError
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
+        """What `rewrite_statement` builds, at the site's statement."""
+        if not self.at_site(original_node):
+            return updated_node
+        return self.rewrite_statement(original_node, updated_node)
+
+    def rewrite_statement(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
+        """What replaces the site's statement (`updated_node`: its children visited) (hook)."""
+        raise NotImplementedError
 
 
 class LoopReplacement(IdiomRewrite):

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import libcst as cst
 
@@ -56,6 +56,8 @@ from transforms._idioms_common import (
     IdiomRewrite,
     Kinds,
     LoopReplacement,
+    Statement,
+    StatementIdiom,
     added_to,
     adjacent_statements,
     assign,
@@ -70,7 +72,6 @@ from transforms._idioms_common import (
     private_to,
     single_small,
     statements,
-    stored_or_returned,
     str_value,
 )
 from transforms._idioms_common import (
@@ -310,29 +311,20 @@ class LoopToJoin(_LoopToFold):
     fold = "join"
 
 
-@dataclass
-class _Unfold:
+class _Unfold(NamedTuple):
     stmt: cst.SimpleStatementLine
     fold: str  # "sum" | "join"
     acc: str | None  # None: a `return`, which needs a fresh accumulator
     comp: cst.GeneratorExp | cst.ListComp
 
 
-class AccumulatorToLoop(IdiomRewrite):
+class AccumulatorToLoop(StatementIdiom):
     """`n = sum(e for x in xs)` / `s = ''.join(...)` -> an explicit accumulating loop."""
 
     name = "idiom_accumulator_loop"
     description = "replace sum() or ''.join() over a generator with an accumulating loop"
 
     site: _Unfold
-
-    def find_sites(self, info: ModuleInfo) -> Sequence[_Unfold]:
-        """`acc = sum(...)`, `acc = ''.join(...)` or `return` of one."""
-        return function_sites(
-            info,
-            lambda node, func, kinds: self._site(node, func, info, kinds),
-            (cst.SimpleStatementLine,),
-        )
 
     def take_site(self, chosen: _Unfold, info: ModuleInfo) -> bool:
         """Name the accumulator of a `return`."""
@@ -344,16 +336,11 @@ class AccumulatorToLoop(IdiomRewrite):
             self.acc = fresh.choose(bases, self.rng)
         return True
 
-    def _site(
-        self, stmt: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
-    ) -> _Unfold | None:
-        found = stored_or_returned(stmt)
-        if found is None:
-            return None
-        acc, value = found
+    def statement_site(self, statement: Statement, info: ModuleInfo) -> _Unfold | None:
+        """`acc = sum(...)`, `acc = ''.join(...)` or `return` of one."""
+        stmt, acc, value, func, kinds = statement
         if not isinstance(value, cst.Call) or len(value.args) != 1:
             return None
-        assert isinstance(stmt, cst.SimpleStatementLine)
         arg = value.args[0]
         if arg.keyword is not None or arg.star:
             return None
@@ -389,13 +376,11 @@ class AccumulatorToLoop(IdiomRewrite):
             return None
         return _Unfold(stmt, fold, acc, comp)
 
-    def leave_SimpleStatementLine(
+    def rewrite_statement(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
     ) -> Any:
         """Replace the statement with the loop."""
         site = self.site
-        if original_node is not site.stmt:
-            return updated_node
         for_in = site.comp.for_in
         start: cst.BaseExpression = (
             cst.Integer("0") if site.fold == "sum" else cst.SimpleString("''")
@@ -415,15 +400,14 @@ class AccumulatorToLoop(IdiomRewrite):
         return self.accumulate(original_node, updated_node, start, loop, site.acc is None)
 
 
-@dataclass
-class _JoinSite:
+class _JoinSite(NamedTuple):
     stmt: cst.SimpleStatementLine
     acc: str | None
     sep: cst.BaseExpression | None  # None: the empty separator
     items: cst.BaseExpression  # a name, or a generator/list comprehension without `if`
 
 
-class JoinToLoop(IdiomRewrite):
+class JoinToLoop(StatementIdiom):
     """`s = sep.join(words)` -> `for i in range(len(words)): if i > 0: s += sep; s += words[i]`,
     or a loop adding `word + sep` then `s = s[:-len(sep)]` (`''.join(words)`: a loop that
     adds every item)."""
@@ -436,14 +420,6 @@ class JoinToLoop(IdiomRewrite):
     item: str
     index: str
     indexed: bool
-
-    def find_sites(self, info: ModuleInfo) -> Sequence[_JoinSite]:
-        """`acc = sep.join(items)` or `return sep.join(items)`."""
-        return function_sites(
-            info,
-            lambda node, func, kinds: self._site(node, func, info, kinds),
-            (cst.SimpleStatementLine,),
-        )
 
     def take_site(self, chosen: _JoinSite, info: ModuleInfo) -> bool:
         """Name the accumulator, the item and the index."""
@@ -462,14 +438,9 @@ class JoinToLoop(IdiomRewrite):
         self.indexed = isinstance(items, cst.Name) and self.rng.random() < 0.5
         return True
 
-    def _site(
-        self, stmt: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo, kinds: Kinds
-    ) -> _JoinSite | None:
-        found = stored_or_returned(stmt)
-        if found is None:
-            return None
-        acc, value = found
-        assert isinstance(stmt, cst.SimpleStatementLine)
+    def statement_site(self, statement: Statement, info: ModuleInfo) -> _JoinSite | None:
+        """`acc = sep.join(items)` or `return sep.join(items)`."""
+        stmt, acc, value, func, kinds = statement
         method = method_call(value)
         if method is None or method[1] != "join" or len(method[2]) != 1:
             return None
@@ -518,13 +489,11 @@ class JoinToLoop(IdiomRewrite):
         sep = method[0] if sep_value else None
         return _JoinSite(stmt, acc, sep, items)
 
-    def leave_SimpleStatementLine(
+    def rewrite_statement(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
     ) -> Any:
         """Replace the statement with the loop."""
         site = self.site
-        if original_node is not site.stmt:
-            return updated_node
         items = site.items
         acc = cst.Name(self.acc)
         trim: cst.BaseExpression | None = None
@@ -657,7 +626,7 @@ class LoopToAnyAll(LoopReplacement):
         ).with_changes(leading_lines=loop.leading_lines)
 
 
-class AnyAllToLoop(IdiomRewrite):
+class AnyAllToLoop(StatementIdiom):
     """`return any(c for x in xs)` -> `for x in xs: if c: return True` + `return False`."""
 
     name = "idiom_any_all_loop"
@@ -665,21 +634,14 @@ class AnyAllToLoop(IdiomRewrite):
 
     site: tuple[cst.SimpleStatementLine, bool, cst.GeneratorExp]
 
-    def find_sites(self, info: ModuleInfo) -> Sequence[Any]:
-        """`return any(...)` / `return all(...)` over a one-loop generator."""
-        return function_sites(
-            info,
-            lambda node, func, _: self._site(node, func, info),
-            (cst.SimpleStatementLine,),
-        )
-
-    def _site(
-        self, node: cst.CSTNode, func: cst.FunctionDef, info: ModuleInfo
+    def statement_site(
+        self, statement: Statement, info: ModuleInfo
     ) -> tuple[cst.SimpleStatementLine, bool, cst.GeneratorExp] | None:
-        found = stored_or_returned(node)
-        if found is None or found[0] is not None:
+        """`return any(...)` / `return all(...)` over a one-loop generator."""
+        stmt, target, value, func, _ = statement
+        if target is not None:
             return None
-        call = builtin_call(found[1], info)
+        call = builtin_call(value, info)
         if call is None or call[0] not in ("any", "all") or len(call[1]) != 1:
             return None
         gen = call[1][0].value
@@ -688,23 +650,20 @@ class AnyAllToLoop(IdiomRewrite):
         for_in = gen.for_in
         if for_in.inner_for_in is not None or for_in.ifs or for_in.asynchronous:
             return None
-        if contains(gen, _UNSAFE) or has_comments(node):
+        if contains(gen, _UNSAFE) or has_comments(stmt):
             return None
         if call[0] == "all" and not negates_naturally(gen.elt, boolean_context=True):
             return None  # `if not x < k: return False`
         names = target_names(for_in.target)
         if names is None or names & info.captured_names(func):
             return None
-        assert isinstance(node, cst.SimpleStatementLine)
-        return (node, call[0] == "any", gen)
+        return (stmt, call[0] == "any", gen)
 
-    def leave_SimpleStatementLine(
+    def rewrite_statement(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
     ) -> Any:
         """Replace the return with the loop and the final return."""
-        stmt, is_any, gen = self.site
-        if original_node is not stmt:
-            return updated_node
+        _, is_any, gen = self.site
         test = gen.elt if is_any else negate(gen.elt, boolean_context=True)
         hit = line(cst.Return(value=cst.Name("True" if is_any else "False")))
         loop = cst.For(
@@ -1054,7 +1013,7 @@ class IterationToIndexLoop(IdiomRewrite):
 # -- sorted() -> list.sort() ------------------------------------------------------------------
 
 
-class SortedToSort(IdiomRewrite):
+class SortedToSort(StatementIdiom):
     """`ys = sorted(xs, ...)` -> `ys = list(xs)` + `ys.sort(...)`."""
 
     name = "idiom_sorted_sort"
@@ -1064,33 +1023,22 @@ class SortedToSort(IdiomRewrite):
     site: cst.SimpleStatementLine
     fresh_name: str
 
-    def find_sites(self, info: ModuleInfo) -> Sequence[cst.SimpleStatementLine]:
+    def statement_site(
+        self, statement: Statement, info: ModuleInfo
+    ) -> cst.SimpleStatementLine | None:
         """`name = sorted(iterable, key=..., reverse=...)` (or `return sorted(...)`)."""
-        if not info.is_builtin("list"):
-            return []
-        return function_sites(
-            info,
-            lambda node, _func, _kinds: self._site(node, info),
-            (cst.SimpleStatementLine,),
-        )
-
-    def _site(self, node: cst.CSTNode, info: ModuleInfo) -> cst.SimpleStatementLine | None:
-        found = stored_or_returned(node)
-        if found is None:
-            return None
-        target, value = found
+        stmt, target, value, _, _ = statement
         call = builtin_call(value, info)
-        if call is None or call[0] != "sorted":
+        if call is None or call[0] != "sorted" or not info.is_builtin("list"):
             return None
         args = call[1]
         if not args or args[0].keyword is not None:
             return None
         if any(a.keyword is None or a.keyword.value not in ("key", "reverse") for a in args[1:]):
             return None
-        if (target is not None and target in name_values(value)) or has_comments(node):
+        if (target is not None and target in name_values(value)) or has_comments(stmt):
             return None
-        assert isinstance(node, cst.SimpleStatementLine)
-        return node
+        return stmt
 
     def take_site(self, chosen: cst.SimpleStatementLine, info: ModuleInfo) -> bool:
         """Name the list a `return sorted(...)` sorts."""
@@ -1099,10 +1047,10 @@ class SortedToSort(IdiomRewrite):
         )
         return True
 
-    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
+    def rewrite_statement(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
         """Split the statement into the copy and the in-place sort."""
-        if not self.at_site(original_node):
-            return updated_node
         small = updated_node.body[0]
         assert isinstance(small, cst.Assign | cst.Return) and isinstance(small.value, cst.Call)
         args = list(small.value.args)

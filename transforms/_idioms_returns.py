@@ -26,12 +26,12 @@ from transforms._analysis import (
 from transforms._base import Transform
 from transforms._idioms_common import (
     IdiomRewrite,
+    Statement,
+    StatementIdiom,
     adjacent_statements,
     bool_return,
-    function_sites,
     line,
     method_call,
-    stored_or_returned,
 )
 
 _BOOL_METHODS = frozenset(
@@ -78,7 +78,7 @@ def _returns(value: str) -> cst.SimpleStatementLine:
     return line(cst.Return(value=cst.Name(value)))
 
 
-class ReturnConditionToBranch(IdiomRewrite):
+class ReturnConditionToBranch(StatementIdiom):
     """`return c` (c a bool) -> `if c: return True` + `return False`."""
 
     name = "idiom_return_branch"
@@ -87,19 +87,13 @@ class ReturnConditionToBranch(IdiomRewrite):
 
     site: cst.SimpleStatementLine
 
-    def find_sites(self, info: ModuleInfo) -> Sequence[cst.SimpleStatementLine]:
+    def statement_site(
+        self, statement: Statement, info: ModuleInfo
+    ) -> cst.SimpleStatementLine | None:
         """`return <condition>` statements."""
-        return function_sites(
-            info,
-            lambda node, _func, _kinds: self._site(node, info),
-            (cst.SimpleStatementLine,),
-        )
-
-    def _site(self, node: cst.CSTNode, info: ModuleInfo) -> cst.SimpleStatementLine | None:
-        found = stored_or_returned(node)
-        if found is None or found[0] is not None or has_comments(node):
+        stmt, target, value, _, _ = statement
+        if target is not None or has_comments(stmt):
             return None
-        value = found[1]
         if isinstance(value, cst.Name) or not is_bool_valued(value, info):
             return None
         tested = strip_parens(value)
@@ -111,13 +105,12 @@ class ReturnConditionToBranch(IdiomRewrite):
             and tested.func.value in _module_functions(info)
         ):
             return None  # `if is_vowel(c): return True`: the helper returns the bool itself
-        assert isinstance(node, cst.SimpleStatementLine)
-        return node
+        return stmt
 
-    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
+    def rewrite_statement(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> Any:
         """Branch on the returned condition."""
-        if not self.at_site(original_node):
-            return updated_node
         small = updated_node.body[0]
         assert isinstance(small, cst.Return) and small.value is not None
         test = strip_parens(small.value)
