@@ -119,7 +119,7 @@ def _authors(args: argparse.Namespace) -> AuthorOptions | None:
         temperature=args.temperature,
         top_p=args.top_p,
         max_tokens=args.max_tokens,
-        **endpoint_settings(args),
+        endpoint=endpoint_settings(args),
     )
 
 

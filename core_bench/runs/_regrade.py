@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from core_bench.benchmark import Benchmark, load_benchmark
+from core_bench.endpoint import Endpoint
 from core_bench.errors import UsageError
 from core_bench.runs._client import Sampling
 from core_bench.runs._config import RunConfig
@@ -58,6 +59,13 @@ def _config(manifest: RunManifest, out: Path, bench: Path | None) -> RunConfig:
     data: dict[str, Any] = dict(manifest.config)
     names = {f.name for f in dataclasses.fields(Sampling)}
     sampling = Sampling(**{k: v for k, v in manifest.sampling.items() if k in names})
+    names = {f.name for f in dataclasses.fields(Endpoint)}
+    endpoint = Endpoint(**{k: v for k, v in data.items() if k in names})
+    endpoint = replace(
+        endpoint,
+        base_urls=tuple(manifest.base_urls),
+        api_key="unused",  # the model is never asked
+    )
     fields = {f.name for f in dataclasses.fields(RunConfig)}
     data = {k: v for k, v in data.items() if k in fields}
     data.update(
@@ -66,10 +74,9 @@ def _config(manifest: RunManifest, out: Path, bench: Path | None) -> RunConfig:
         out=out,
         tasks=tuple(data.get("tasks", ())),
         strategies=tuple(data.get("strategies", ())),
-        base_urls=tuple(manifest.base_urls),
         sampling=sampling,
+        endpoint=endpoint,
         cache=Path(data["cache"]) if data.get("cache") else None,
-        api_key="unused",  # the model is never asked
     )
     return RunConfig(**data)
 
