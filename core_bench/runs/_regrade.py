@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from core_bench._lock import exclusive
 from core_bench.benchmark import Benchmark, load_benchmark
 from core_bench.endpoint import Endpoint
 from core_bench.errors import UsageError
@@ -97,7 +98,8 @@ def regrade(
         pool: the sandbox pool for input predictions (else one is made and closed).
 
     Raises:
-        UsageError: not a run directory, or the benchmark differs from the run's.
+        UsageError: not a run directory, the benchmark differs from the run's, or another
+            process is writing the run directory.
     """
     out = Path(out)
     bench = Path(bench) if bench is not None else None
@@ -106,24 +108,25 @@ def regrade(
         manifest = RunManifest.model_validate_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise UsageError(f"{out}: not a run directory ({path}: {exc})") from None
-    config = _config(manifest, out, bench)
-    if float_tolerance is not None:
-        config = replace(config, float_tolerance=float_tolerance)
-    try:
-        benchmark = load_benchmark(config.bench)
-    except ValueError as exc:
-        raise UsageError(f"{exc} (pass --bench where the run's benchmark now is)") from None
-    if benchmark_ref(benchmark).sha256 != manifest.benchmark.sha256:
-        raise UsageError(f"{config.bench}: not the benchmark the run used (sha256 differs)")
-    benchmark = select_suite(benchmark, config.suite, seed=config.suite_seed).benchmark
-    old = read_samples(out / "samples.jsonl") if (out / "samples.jsonl").is_file() else []
-    result = asyncio.run(_regrade(config, manifest, benchmark, old, pool))
-    if float_tolerance is not None:
-        manifest = manifest.model_copy(update={"config": config.public()})
-        write_manifest(out, manifest)
-    write_atomic(out / "samples.jsonl", sample_lines(result.samples))
-    write_summary(out, manifest, result.metrics)
-    return result
+    with exclusive(out, "run or regrade"):
+        config = _config(manifest, out, bench)
+        if float_tolerance is not None:
+            config = replace(config, float_tolerance=float_tolerance)
+        try:
+            benchmark = load_benchmark(config.bench)
+        except ValueError as exc:
+            raise UsageError(f"{exc} (pass --bench where the run's benchmark now is)") from None
+        if benchmark_ref(benchmark).sha256 != manifest.benchmark.sha256:
+            raise UsageError(f"{config.bench}: not the benchmark the run used (sha256 differs)")
+        benchmark = select_suite(benchmark, config.suite, seed=config.suite_seed).benchmark
+        old = read_samples(out / "samples.jsonl") if (out / "samples.jsonl").is_file() else []
+        result = asyncio.run(_regrade(config, manifest, benchmark, old, pool))
+        if float_tolerance is not None:
+            manifest = manifest.model_copy(update={"config": config.public()})
+            write_manifest(out, manifest)
+        write_atomic(out / "samples.jsonl", sample_lines(result.samples))
+        write_summary(out, manifest, result.metrics)
+        return result
 
 
 async def _regrade(
