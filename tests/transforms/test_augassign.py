@@ -7,6 +7,8 @@ from transform_cases import Case, Equivalent, KeepsLines, Rewrite, cases, declin
 from transforms._augassign import AugAssignContract, AugAssignExpand
 
 CASES = cases(
+    # Every update of `total` is expanded (before: `total **= 2` was left beside
+    # `total = total * (n - 1)`, two spellings of one update).
     expand_parenthesizes_the_right_operand=Rewrite(
         AugAssignExpand,
         """
@@ -20,7 +22,7 @@ CASES = cases(
         def f(x, n):
             total = 1
             total = total * (n - 1)
-            total **= 2
+            total = total ** 2
             return total
         """,
         seed=1,
@@ -118,6 +120,71 @@ CASES = cases(
             return s, c
         """,
         [(3,), (0,)],
+    ),
+    # Bundled cb-027: both updates of `out` change (before: `out = out + rep` beside `out += c`).
+    expand_rewrites_every_update_of_the_name=Rewrite(
+        AugAssignExpand,
+        """
+        def f(s, ch, k, rep):
+            count = 0
+            out = ''
+            for c in s:
+                if c == ch:
+                    count += 1
+                    if count % k == 0:
+                        out += rep
+                        continue
+                out += c
+            return out
+        """,
+        """
+        def f(s, ch, k, rep):
+            count = 0
+            out = ''
+            for c in s:
+                if c == ch:
+                    count += 1
+                    if count % k == 0:
+                        out = out + rep
+                        continue
+                out = out + c
+            return out
+        """,
+        calls=[("banana", "a", 2, "@"), ("aaaaa", "a", 1, ""), ("", "a", 3, "!")],
+    ),
+    # Only the updates of the picked name, and of its function (`g` keeps its own).
+    contract_rewrites_every_update_of_the_name_in_its_function=Rewrite(
+        AugAssignContract,
+        """
+        def g(t):
+            t = t + 1
+            return t
+
+        def f(n):
+            t = 0
+            i = 0
+            while i < n:
+                t = t + i
+                i = i + 1
+            t = t * 2
+            return t + g(i)
+        """,
+        """
+        def g(t):
+            t = t + 1
+            return t
+
+        def f(n):
+            t = 0
+            i = 0
+            while i < n:
+                t += i
+                i = i + 1
+            t *= 2
+            return t + g(i)
+        """,
+        seed=1,
+        calls=[(0,), (4,)],
     ),
 )
 

@@ -19,13 +19,13 @@ CASES = cases(
     removeprefix_and_removesuffix_with_literals_become_conditional_slices=Rewrite(
         RemovePrefixToSlice,
         """
-        def f(text):
-            return text.removeprefix('ab') + text.removesuffix('yz')
+        def f(s):
+            return s.removeprefix('ab') + s.removesuffix('yz')
         """,
         """
-        def f(text):
-            return (text[2:] if text.startswith('ab') else text) + (text[:-2] if text.endswith('yz') else text)
-        """,  # noqa: E501
+        def f(s):
+            return (s[2:] if s.startswith('ab') else s) + (s[:-2] if s.endswith('yz') else s)
+        """,
         calls=[("abxyz",), ("",), ("ab",), ("yz",), ("a",)],
     ),
     # A str name: `len(s) - len(p)` keeps all of `s` for an empty `p` (`s[:-0]` would not).
