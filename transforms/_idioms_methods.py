@@ -21,6 +21,7 @@ receiver proven to be of another kind is left alone.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -144,40 +145,47 @@ class _ExpressionIdiom(IdiomRewrite):
         self._found = self._complete_operations(found)
         return self._found
 
+    #: The node types `operation` names an operation of (None: `node_types`).
+    operation_types: ClassVar[tuple[type[cst.CSTNode], ...] | None] = None
+
     def operation(self, node: cst.CSTNode) -> Hashable | None:
-        """The operation `node` spells the way this idiom rewrites it, site or not
-        (`('get', 'd')` for `d.get(...)`), or None (the default: the site stands alone).
+        """The operation a node of `operation_types` spells the way this idiom rewrites it,
+        in a site or not (`('get', 'd')` for `d.get(...)`), or None (the default: the site
+        stands alone).
 
         In a function, the sites of one operation are rewritten together, and none of them
         when another node spells it the old way without being a site (`d.get(k.lower(),
         0)`, whose key is not simple): a person who prefers one spelling uses it
         throughout, not `ans += g(x)` in one branch and `ans.extend(g(y))` in the next.
-        Exactly one node of an occurrence may give the key (an `Expr` or the call in it)."""
+        One node of an occurrence gives its key (the call, not also the `Expr` around it)."""
         return None
 
     def _complete_operations(
         self, found: list[tuple[cst.CSTNode, Any]]
     ) -> list[tuple[cst.CSTNode, Any]]:
-        """`found` without the sites of an operation some non-site of their function
-        spells; each kept site's key in `_operations`."""
+        """`found` without the sites of an operation that a node of their function spells
+        outside every site; each kept site's operation in `_operations` (that of the first
+        node in it that spells one: the site itself, or the call in a statement)."""
         self._operations: dict[int, tuple[int, Hashable]] = {}
         if type(self).operation is _ExpressionIdiom.operation or not found:
             return found
-        spelled: dict[tuple[int, Hashable], int] = {}
-        for node, func in function_nodes(self.info, self.node_types):
+        spelling: dict[int, tuple[int, Hashable]] = {}
+        spelled: Counter[tuple[int, Hashable]] = Counter()
+        for node, func in function_nodes(self.info, self.operation_types or self.node_types):
             key = self.operation(node)
             if key is not None:
-                spelled[(id(func), key)] = spelled.get((id(func), key), 0) + 1
-                self._operations[id(node)] = (id(func), key)
-        sites: dict[tuple[int, Hashable], int] = {}
-        for node, _ in found:
-            where = self._operations.get(id(node))
+                spelling[id(node)] = (id(func), key)
+                spelled[(id(func), key)] += 1
+        covered: Counter[tuple[int, Hashable]] = Counter()
+        for site, _ in found:
+            where = next((w for n in walk(site) if (w := spelling.get(id(n)))), None)
             if where is not None:
-                sites[where] = sites.get(where, 0) + 1
+                self._operations[id(site)] = where
+                covered[where] += 1
         return [
             (node, data)
             for node, data in found
-            if (where := self._operations.get(id(node))) is None or sites[where] == spelled[where]
+            if (where := self._operations.get(id(node))) is None or covered[where] == spelled[where]
         ]
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
@@ -489,16 +497,12 @@ class AppendToAugAssign(_ExpressionIdiom):
     name = "idiom_append_augassign"
     description = "grow a list with += instead of append/extend"
     node_types = (cst.Expr,)
+    operation_types = (cst.Call,)
 
     def operation(self, node: cst.CSTNode) -> Hashable | None:
-        """Every append or extend statement on one list (`+=` for one, `extend` for the
-        other is two spellings of one operation)."""
-        if not isinstance(node, cst.Expr):
-            return None
-        call = method_call(node.value)
-        if call is None or call[1] not in ("append", "extend") or not isinstance(call[0], cst.Name):
-            return None
-        return ("grow", call[0].value)
+        """Every append or extend on one list (`+=` for one, `extend` for the other is
+        two spellings of one operation)."""
+        return method_operation(node, ("append", "extend"), "grow")
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.Expr):
@@ -623,15 +627,11 @@ class PopToDel(_ExpressionIdiom):
     name = "idiom_pop_del"
     description = "take an item by index and delete it instead of calling pop"
     node_types = (cst.SimpleStatementLine,)
+    operation_types = (cst.Call,)
 
     def operation(self, node: cst.CSTNode) -> Hashable | None:
-        """Every statement that pops from one receiver."""
-        small = node.body[0] if isinstance(node, cst.SimpleStatementLine) else None
-        if isinstance(small, cst.Expr | cst.Assign):
-            call = method_call(small.value)
-            if call is not None and call[1] == "pop" and isinstance(call[0], cst.Name):
-                return ("pop", call[0].value)
-        return None
+        """Every pop from one receiver (`tmp[xs.pop()] = v` too, which cannot change)."""
+        return method_operation(node, ("pop",), "pop")
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
@@ -792,6 +792,9 @@ class ItemsToKeyLookup(_ExpressionIdiom):
         )
 
 
+_SLICE_METHODS = frozenset({"clear", "copy", "reverse", "insert", "remove", "update"})
+
+
 class ListMethodToSlice(_ExpressionIdiom):
     """List (and dict) methods as the slice or item operations they stand for:
     `xs.clear()` -> `del xs[:]`, `xs.copy()` -> `xs[:]` (a dict: `dict(d)`),
@@ -801,19 +804,14 @@ class ListMethodToSlice(_ExpressionIdiom):
     name = "idiom_list_method_slice"
     description = "replace a list or dict method with the slice or item operation it performs"
     node_types = (cst.Expr, cst.Call)
+    operation_types = (cst.Call,)
 
     def operation(self, node: cst.CSTNode) -> Hashable | None:
-        """Every statement calling one of these methods on one receiver, and every copy of
-        it (`xs.copy()` outside a statement of its own)."""
-        if isinstance(node, cst.Expr):
-            call = method_call(node.value)
-            methods = ("clear", "reverse", "insert", "remove", "update")
-            if call is not None and call[1] in methods and isinstance(call[0], cst.Name):
-                return (call[1], call[0].value)
+        """Every call of one of these methods on one receiver."""
+        call = method_call(node)
+        if call is None or call[1] not in _SLICE_METHODS:
             return None
-        if isinstance(node, cst.Call) and not isinstance(self.info.parent(node), cst.Expr):
-            return method_operation(node, ("copy",), "copy")
-        return None
+        return method_operation(node, (call[1],), call[1])
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if isinstance(node, cst.Expr):

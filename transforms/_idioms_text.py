@@ -314,14 +314,11 @@ class SortToSorted(_ExpressionIdiom):
     description = "sort a list by assigning sorted() to its whole slice instead of sort()"
 
     node_types = (cst.Expr,)
+    operation_types = (cst.Call,)
 
     def operation(self, node: cst.CSTNode) -> Hashable | None:
-        """Every sort statement of one list."""
-        if isinstance(node, cst.Expr):
-            call = method_call(node.value)
-            if call is not None and call[1] == "sort" and isinstance(call[0], cst.Name):
-                return ("sort", call[0].value)
-        return None
+        """Every sort of one list."""
+        return method_operation(node, ("sort",), "sort")
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.Expr):

@@ -517,6 +517,41 @@ CASES = cases(
         """,
         calls=[("abcabc",), ("",)],
     ),
+    # CRUXEval sample_224: a pop used inside an expression cannot change, so neither does
+    # the pop statement on the same list (before: `del array[-1]` beside `array.pop()`).
+    pop_declines_when_another_pop_of_the_list_cannot_change=declines(
+        PopToDel,
+        """
+        def f(array, value):
+            array.reverse()
+            array.pop()
+            odd = []
+            while len(array) > 0:
+                odd.append({array.pop(): value})
+            return odd
+        """,
+    ),
+    # Every pop statement of a list changes together (`append` makes `xs` a list, for the
+    # bare `pop()`).
+    pop_statements_of_one_list_all_become_del=Rewrite(
+        PopToDel,
+        """
+        def f(xs):
+            xs.append(0)
+            xs.pop(0)
+            last = xs.pop()
+            return last, xs
+        """,
+        """
+        def f(xs):
+            xs.append(0)
+            del xs[0]
+            last = xs[-1]
+            del xs[-1]
+            return last, xs
+        """,
+        calls=[([1, 2, 3],), ([1, 2],)],
+    ),
 )
 
 
