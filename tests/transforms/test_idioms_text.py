@@ -357,6 +357,21 @@ CASES = cases(
         # A call may act: the f-string would run it at another moment.
         "def f(a, xs):\n    return '{}{}'.format(xs.pop(), a)\n",
     ),
+    # Both `format` calls of the function change (before: one of the two, seed by seed).
+    every_format_call_of_the_function_becomes_an_fstring=Rewrite(
+        FormatToFString,
+        """
+        def f(a, b):
+            head = '{}:'.format(a)
+            return '{} {}'.format(head, b)
+        """,
+        """
+        def f(a, b):
+            head = f'{a}:'
+            return f'{head} {b}'
+        """,
+        calls=[("x", 1), ("", "")],
+    ),
 )
 
 
