@@ -1,5 +1,5 @@
 """`x op= y` <-> `x = x op y`, only where `x` provably holds an immutable value; every
-update of that name in its function is rewritten, so the two spellings never stand together.
+such update of its function is rewritten with it, so the two spellings never stand together.
 
 For a list, `x += y` extends the list in place (other references see the change) while
 `x = x + y` builds a new list, so the rewrite is only exact when the value has no in-place
@@ -286,24 +286,18 @@ def _immutable_sites(
 
 
 class _EveryUpdate(Transform):
-    """Base: the picked site's every sibling (the same name updated in the same function)
-    is rewritten with it: a person who writes `out = out + c` writes `out = out + rep` in
-    the next branch too, not `out += rep`. Subclasses name their sites (`name_of`)."""
+    """Base: every site of the picked one's function (each update of an immutable local
+    there) is rewritten with it: a person who writes `out = out + c` writes
+    `out = out + rep` in the next branch too, not `out += rep`, and `count = count + 1`
+    beside them."""
 
     site_local = True
     _sites: list[cst.CSTNode]
 
-    @staticmethod
-    def name_of(node: cst.CSTNode) -> str | None:
-        """The name a site updates (hook)."""
-        raise NotImplementedError
-
     def take_site(self, site: Any, info: ModuleInfo) -> bool:
-        """Take every site updating the same name in the same function along."""
-        name, func = self.name_of(site), info.enclosing_function(site)
-        group = [
-            n for n in self._sites if self.name_of(n) == name and info.enclosing_function(n) is func
-        ]
+        """Take every site of the same function along."""
+        func = info.enclosing_function(site)
+        group = [n for n in self._sites if info.enclosing_function(n) is func]
         self._group = {id(n) for n in group}
         self.limit_visit(group, info)
         return True
@@ -320,7 +314,6 @@ class AugAssignExpand(_EveryUpdate):
     kind = "equivalent"
     keeps_lines = True
     description = "expand an augmented assignment x op= y into x = x op y (immutable x only)"
-    name_of = staticmethod(_augmented_name)
 
     def find_sites(self, info: ModuleInfo) -> list[cst.CSTNode]:
         """Find augmented assignments to locals whose every value is immutable."""
@@ -372,7 +365,6 @@ class AugAssignContract(_EveryUpdate):
     kind = "equivalent"
     keeps_lines = True
     description = "contract x = x op y into an augmented assignment x op= y (immutable x only)"
-    name_of = staticmethod(_self_operation_name)
 
     def find_sites(self, info: ModuleInfo) -> list[cst.CSTNode]:
         """Find `x = x op y` assignments to locals whose every value is immutable."""

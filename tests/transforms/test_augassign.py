@@ -121,8 +121,8 @@ CASES = cases(
         """,
         [(3,), (0,)],
     ),
-    # Bundled cb-027: both updates of `out` change (before: `out = out + rep` beside `out += c`).
-    expand_rewrites_every_update_of_the_name=Rewrite(
+    # Bundled cb-027: every update changes (before: `out = out + rep` beside `out += c`).
+    expand_rewrites_every_update_of_its_function=Rewrite(
         AugAssignExpand,
         """
         def f(s, ch, k, rep):
@@ -143,7 +143,7 @@ CASES = cases(
             out = ''
             for c in s:
                 if c == ch:
-                    count += 1
+                    count = count + 1
                     if count % k == 0:
                         out = out + rep
                         continue
@@ -152,8 +152,8 @@ CASES = cases(
         """,
         calls=[("banana", "a", 2, "@"), ("aaaaa", "a", 1, ""), ("", "a", 3, "!")],
     ),
-    # Only the updates of the picked name, and of its function (`g` keeps its own).
-    contract_rewrites_every_update_of_the_name_in_its_function=Rewrite(
+    # Every update of the function, whatever its name (`g` keeps its own).
+    contract_rewrites_every_update_of_its_function=Rewrite(
         AugAssignContract,
         """
         def g(t):
@@ -179,7 +179,7 @@ CASES = cases(
             i = 0
             while i < n:
                 t += i
-                i = i + 1
+                i += 1
             t *= 2
             return t + g(i)
         """,
@@ -207,7 +207,7 @@ def test_expand_counter_keeps_trailing_comment() -> None:
             out = ""
             for ch in text:
                 count = count + 1  # tally
-                out += ch * 2
+                out = out + ch * 2
             return count, out
         """,
         seed=1,
