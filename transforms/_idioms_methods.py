@@ -500,9 +500,10 @@ class AppendToAugAssign(_ExpressionIdiom):
     operation_types = (cst.Call,)
 
     def operation(self, node: cst.CSTNode) -> Hashable | None:
-        """Every append or extend on one list (`+=` for one, `extend` for the other is
-        two spellings of one operation)."""
-        return method_operation(node, ("append", "extend"), "grow")
+        """Every append or extend of the function, on any list: `higgs += [i]` beside
+        `lows.append(i)` is two spellings of one operation."""
+        call = method_call(node)
+        return ("grow",) if call is not None and call[1] in ("append", "extend") else None
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.Expr):
@@ -544,13 +545,16 @@ class AugAssignToAppend(_ExpressionIdiom):
     node_types = (cst.AugAssign,)
 
     def operation(self, node: cst.CSTNode) -> Hashable | None:
-        """Every `xs += ...` on one name."""
+        """Every `xs += ...` of the function on a list."""
+        func = self.info.enclosing_function(node)
         if (
             isinstance(node, cst.AugAssign)
             and isinstance(node.operator, cst.AddAssign)
             and isinstance(node.target, cst.Name)
+            and func is not None
+            and Kinds(func, self.info).of_name(node.target.value) == LIST
         ):
-            return ("grow", node.target.value)
+            return ("grow",)
         return None
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:

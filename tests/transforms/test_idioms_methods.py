@@ -552,6 +552,47 @@ CASES = cases(
         """,
         calls=[([1, 2, 3],), ([1, 2],)],
     ),
+    # CRUXEval sample_261: both lists grow by `+=` (before: `higgs += [i]` beside
+    # `lows.append(i)`, two spellings of one operation in one loop).
+    every_list_of_the_function_grows_one_way=Rewrite(
+        AppendToAugAssign,
+        """
+        def f(nums, target):
+            lows, higgs = [], []
+            for i in nums:
+                if i < target:
+                    lows.append(i)
+                else:
+                    higgs.append(i)
+            lows.clear()
+            return lows, higgs
+        """,
+        """
+        def f(nums, target):
+            lows, higgs = [], []
+            for i in nums:
+                if i < target:
+                    lows += [i]
+                else:
+                    higgs += [i]
+            lows.clear()
+            return lows, higgs
+        """,
+        calls=[([1, 5, 2], 3), ([], 0)],
+    ),
+    # An append that cannot change (to an item of a dict) keeps the function's others.
+    append_declines_where_another_append_of_the_function_cannot_change=declines(
+        AppendToAugAssign,
+        """
+        def f(words):
+            groups = {}
+            out = []
+            for w in words:
+                groups.setdefault(w[0], []).append(w)
+                out.append(w)
+            return groups, out
+        """,
+    ),
 )
 
 
