@@ -811,11 +811,9 @@ class ListMethodToSlice(_ExpressionIdiom):
     operation_types = (cst.Call,)
 
     def operation(self, node: cst.CSTNode) -> Hashable | None:
-        """Every call of one of these methods on one receiver."""
-        call = method_call(node)
-        if call is None or call[1] not in _SLICE_METHODS:
-            return None
-        return method_operation(node, (call[1],), call[1])
+        """Every call of one of these methods on one receiver (`del xs[:]` beside
+        `xs.reverse()` mixes the two ways of changing a list in place)."""
+        return method_operation(node, _SLICE_METHODS, "slice method")
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if isinstance(node, cst.Expr):

@@ -593,6 +593,30 @@ CASES = cases(
             return groups, out
         """,
     ),
+    # CRUXEval sample_446: both in-place changes of `array` become slice operations
+    # (before: `array[:] = array[::-1]` in one branch, `array.clear()` in the other).
+    every_list_method_on_one_list_becomes_a_slice_operation=Rewrite(
+        ListMethodToSlice,
+        """
+        def f(array):
+            l = len(array)
+            if l % 2 == 0:
+                array.clear()
+            else:
+                array.reverse()
+            return array
+        """,
+        """
+        def f(array):
+            l = len(array)
+            if l % 2 == 0:
+                del array[:]
+            else:
+                array[:] = array[::-1]
+            return array
+        """,
+        calls=[([1, 2],), ([1, 2, 3],)],
+    ),
 )
 
 
