@@ -231,33 +231,23 @@ CASES = cases(
             "def f(xs):\n    xs[0], xs[xs[0]] = xs[xs[0]], xs[0]\n    return xs\n",
         ),
     ],
-    # Bundled cb-203: both concatenations of the function become f-strings (before: one,
-    # `f'{cur})'` beside `cur + '('`).
+    # Bundled cb-203 had `f'{cur})'` beside `cur + '('`: every concatenation of the function
+    # becomes an f-string.
     every_concatenation_of_the_function_becomes_an_fstring=Rewrite(
         ConcatToFString,
         """
-        def f(n, opened=0, closed=0, cur=''):
-            if closed == n:
-                return [cur]
-            out = []
-            if opened < n:
-                out += f(n, opened + 1, closed, cur + '(')
-            if closed < opened:
-                out += f(n, opened, closed + 1, cur + ')')
-            return out
+        def f(words, sep):
+            if not words:
+                return '(' + sep + ')'
+            return words[0] + sep + '...'
         """,
         """
-        def f(n, opened=0, closed=0, cur=''):
-            if closed == n:
-                return [cur]
-            out = []
-            if opened < n:
-                out += f(n, opened + 1, closed, f'{cur}(')
-            if closed < opened:
-                out += f(n, opened, closed + 1, f'{cur})')
-            return out
+        def f(words, sep):
+            if not words:
+                return f'({sep})'
+            return f'{words[0]}{sep}...'
         """,
-        calls=[(0,), (2,), (3,)],
+        calls=[([], "-"), (["a", "b"], ", ")],
     ),
     # A concatenation that cannot become an f-string (`str(1)` is a literal in disguise)
     # keeps the function's others as they are.

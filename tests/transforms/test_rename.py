@@ -800,25 +800,25 @@ def test_a_role_whose_names_run_out_takes_plain_names_not_respellings() -> None:
     # The bundled cb-127:eq8: six variables of the neutral "number" and "value" roles. Before,
     # descriptive names gave `a, b` -> `val, v` and `rest` -> `current_value` beside
     # `den` -> `value`: the pools ran out and the names were respellings of one another.
+    # Its gcd and divmod, shortened (main: `val, value` for `a, b`, `v, current_value` for
+    # `whole, rest`).
     assert_transform(
         RenameDescriptive,
-        CB_127,
         """
-        def f(x, value):
-            if value == 0:
-                return 'undefined'
-            y, z = abs(x), abs(value)
-            while z:
-                y, z = z, y % z
-            x, value = x // y, value // y
-            if value < 0:
-                x, value = -x, -value
-            n, p = divmod(x, value)
-            if p and n == 0:
-                return str(x) + '/' + str(value)
-            return f'{n} {p}/{value}' if p else str(n)
+        def f(num, den):
+            a, b = abs(num), abs(den)
+            while b: a, b = b, a % b
+            whole, rest = divmod(num // a, den // a)
+            return f'{whole} {rest}/{den // a}'
         """,
-        seed=2,
+        """
+        def f(x, n):
+            value, y = abs(x), abs(n)
+            while y: value, y = y, value % y
+            z, p = divmod(x // value, n // value)
+            return f'{z} {p}/{n // value}'
+        """,
+        seed=1,
         calls=["f(6, 8)", "f(7, 2)", "f(-7, 2)"],
     )
     for style in (RenameDescriptive, RenameAbbreviated, RenameVerbose):
