@@ -61,7 +61,8 @@ LINE_NODES: tuple[type[cst.CSTNode], ...] = (
 
 
 #: The longest line an equivalent transform may write (the project's own line length, ruff's
-#: `line-length` in pyproject.toml), unless the code it rewrites already has a longer one.
+#: `line-length` in pyproject.toml), unless the code it rewrites already has a longer one;
+#: distractors, unnatural by design (`lI1lI1` names), are not held to it.
 LINE_LIMIT = 100
 
 
@@ -475,8 +476,8 @@ def apply_transform(
         The variant and its provenance, or None when the transform declines (it does not
         apply, it is not safe here, or the code does not parse). Equivalent transforms
         always decline on code that reaches variables by name (`locals()`, `eval`...),
-        and where they would write a line longer than `LINE_LIMIT` and the code's own
-        longest line.
+        and, but for distractors, where they would write a line longer than `LINE_LIMIT`
+        and the code's own longest line.
 
     Raises:
         KeyError: `transform` names no registered transform.
@@ -577,7 +578,11 @@ def apply_transform_lazily(
     new_code, positions = printed_statement_positions(result)
     if new_code == code:  # `wrapper.module` prints as `code`: LibCST round-trips exactly
         return None
-    if cls.kind == "equivalent" and longest_line(new_code) > max(LINE_LIMIT, longest_line(code)):
+    if (
+        cls.kind == "equivalent"
+        and cls.family != "distractor"
+        and longest_line(new_code) > max(LINE_LIMIT, longest_line(code))
+    ):
         return None  # nobody writes `d[k] = (d[k] if k in d else 0) + 1` on 101 columns
     try:
         compile(new_code, "<variant>", "exec", dont_inherit=True)

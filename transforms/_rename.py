@@ -622,8 +622,9 @@ _NEUTRAL_ROLES = {role: _NEUTRAL for role in ("value", "number", "item", "entry"
 
 def role_names(style: str, role: str, old: str) -> set[str]:
     """The names a default renaming style may give a variable of `role` called `old`: the
-    role's names (of any style, where the style's own run out), the short style's names
-    for the role and the old name's initials.
+    role's names (of any style, where the style's own run out), for a neutral role the
+    plain names that follow them, the short style's names for the role and the old name's
+    initials.
 
     Args:
         style: "rename_short", "rename_descriptive", "rename_abbreviated" or "rename_verbose".
@@ -632,7 +633,7 @@ def role_names(style: str, role: str, old: str) -> set[str]:
     """
     if style == RenameShort.name:
         return {*RenameShort._PREFERRED[role], _initials(old), old} - {""}
-    return {name for pools in _STYLES for name in pools[role]}
+    return {name for pools in _STYLES for name in pools[role]} | set(_NEUTRAL_ROLES.get(role, ()))
 
 
 TRANSFORMS: tuple[type[Transform], ...] = (

@@ -380,3 +380,20 @@ def test_longest_line_counts_characters_of_the_longest_line() -> None:
     pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
     ruff = tomllib.loads(pyproject.read_text(encoding="utf-8"))["tool"]["ruff"]
     assert ruff["line-length"] == _base.LINE_LIMIT
+
+
+def test_a_distractor_may_write_a_long_line() -> None:
+    # Obfuscated names are unnatural by design: the line limit does not hold them back
+    # (CRUXEval sample_81, whose 91-column line passes 100 with six-letter names).
+    sample_81 = (
+        "def f(dic, inx):\n"
+        "    try:\n"
+        "        dic[list(dic)[list(dic).index(inx)]] = list(dic)[list(dic).index(inx)].lower()\n"
+        "    except ValueError:\n"
+        "        pass\n"
+        "    return list(dic.items())\n"
+    )
+    obfuscated = apply_transform("rename_obfuscated", sample_81, seed=0)
+    assert obfuscated is not None
+    assert _base.longest_line(obfuscated.code) > _base.LINE_LIMIT
+    assert apply_transform("rename_verbose", sample_81, seed=0) is None
