@@ -383,17 +383,15 @@ def test_longest_line_counts_characters_of_the_longest_line() -> None:
 
 
 def test_a_distractor_may_write_a_long_line() -> None:
-    # Obfuscated names are unnatural by design: the line limit does not hold them back
-    # (CRUXEval sample_81, whose 91-column line passes 100 with six-letter names).
-    sample_81 = (
-        "def f(dic, inx):\n"
-        "    try:\n"
-        "        dic[list(dic)[list(dic).index(inx)]] = list(dic)[list(dic).index(inx)].lower()\n"
-        "    except ValueError:\n"
-        "        pass\n"
-        "    return list(dic.items())\n"
+    # Obfuscated names are unnatural by design: the line limit does not hold them back.
+    wide = code(
+        """
+        def f(ab, cd):
+            return [ab + cd, ab - cd, ab * cd, ab // cd, ab % cd, ab**2, cd**2, ab + 1, cd + 1]
+        """
     )
-    obfuscated = apply_transform("rename_obfuscated", sample_81, seed=0)
+    assert _base.longest_line(wide) <= _base.LINE_LIMIT
+    obfuscated = apply_transform("rename_obfuscated", wide, seed=0)
     assert obfuscated is not None
     assert _base.longest_line(obfuscated.code) > _base.LINE_LIMIT
-    assert apply_transform("rename_verbose", sample_81, seed=0) is None
+    assert apply_transform("rename_verbose", wide, seed=0) is None
