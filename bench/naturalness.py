@@ -221,7 +221,7 @@ def summarize(rows: list[Row]) -> None:
     equivalent = [x for f, xs in similarity.items() if f != "distractor" for x in xs]
     print("identifier-normalised token Jaccard to the original (equivalent variants)")
     if equivalent:
-        print(f"  all (no distractor)  mean {statistics.fmean(equivalent):.3f}")
+        print(f"  all (no distractor)  mean {statistics.fmean(equivalent):.4f}")
         print(f"    deciles            {_deciles(equivalent)}")
     for family, values in sorted(similarity.items()):
         print(f"  {family:<20} mean {statistics.fmean(values):.3f}  n={len(values)}")
