@@ -11,7 +11,7 @@ each function gives a name a type tag only when every binding of the name in tha
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import libcst as cst
 
@@ -241,28 +241,6 @@ def _function_types(info: ModuleInfo) -> dict[int, _Types]:
     }
 
 
-def _augmented_name(node: cst.CSTNode) -> str | None:
-    """`x` for `x op= y`."""
-    if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
-        return node.target.value
-    return None
-
-
-def _self_operation_name(node: cst.CSTNode) -> str | None:
-    """`x` for `x = x op y` (an operator that has an augmented form)."""
-    if not isinstance(node, cst.Assign) or len(node.targets) != 1:
-        return None
-    target, value = node.targets[0].target, node.value
-    if not isinstance(target, cst.Name) or not isinstance(value, cst.BinaryOperation):
-        return None
-    if value.lpar or type(value.operator) not in _BIN_TO_AUG:
-        return None
-    left = value.left
-    if not isinstance(left, cst.Name) or left.value != target.value or left.lpar:
-        return None
-    return target.value
-
-
 def _immutable_sites(
     info: ModuleInfo,
     name_of: Callable[[cst.CSTNode], str | None],
@@ -286,13 +264,34 @@ def _immutable_sites(
 
 
 class _EveryUpdate(Transform):
-    """Base: every site of the picked one's function (each update of an immutable local
-    there) is rewritten with it: a person who writes `out = out + c` writes
-    `out = out + rep` in the next branch too, not `out += rep`, and `count = count + 1`
-    beside them."""
+    """Base of both rewrites: the sites are the statements of type `site_type` that
+    `site_name` names a local of whose every value is immutable, and every site of the
+    picked one's function is rewritten with it (`rewrite`): a person who writes
+    `out = out + c` writes `out = out + rep` in the next branch too, not `out += rep`, and
+    `count = count + 1` beside them."""
 
+    kind = "equivalent"
+    keeps_lines = True
     site_local = True
+    site_type: ClassVar[type[cst.CSTNode]]
     _sites: list[cst.CSTNode]
+
+    def find_sites(self, info: ModuleInfo) -> list[cst.CSTNode]:
+        """The statements `site_name` names a local of whose every value is immutable."""
+        self._sites = _immutable_sites(info, self.site_name, self.site_type)
+        return self._sites
+
+    def site_name(self, node: cst.CSTNode) -> str | None:
+        """The local the statement `node` would update, or None (hook)."""
+        raise NotImplementedError
+
+    def rewrite(self, node: Any) -> cst.BaseSmallStatement:
+        """A site rewritten (`node`: its children visited) (hook)."""
+        raise NotImplementedError
+
+    def replace(self, original_node: cst.CSTNode, result: Any) -> Any:
+        """Each site rewritten."""
+        return self.rewrite(result) if self.at_site(original_node) else result
 
     def take_site(self, site: Any, info: ModuleInfo) -> bool:
         """Take every site of the same function along."""
@@ -311,22 +310,18 @@ class AugAssignExpand(_EveryUpdate):
     """`x += y` -> `x = x + y` where `x` holds an immutable value."""
 
     name = "augassign_expand"
-    kind = "equivalent"
-    keeps_lines = True
     description = "expand an augmented assignment x op= y into x = x op y (immutable x only)"
+    site_type = cst.AugAssign
 
-    def find_sites(self, info: ModuleInfo) -> list[cst.CSTNode]:
-        """Find augmented assignments to locals whose every value is immutable."""
-        self._sites = _immutable_sites(info, _augmented_name, cst.AugAssign)
-        return self._sites
+    def site_name(self, node: cst.CSTNode) -> str | None:
+        """`x` for `x op= y`."""
+        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+            return node.target.value
+        return None
 
-    def leave_AugAssign(
-        self, original_node: cst.AugAssign, updated_node: cst.AugAssign
-    ) -> cst.BaseSmallStatement:
-        """Expand the chosen statement."""
-        if not self.at_site(original_node):
-            return updated_node
-        aug = updated_node.operator
+    def rewrite(self, node: cst.AugAssign) -> cst.BaseSmallStatement:
+        """Expand the statement."""
+        aug = node.operator
         binary = _AUG_TO_BIN[type(aug)]
         op = binary(
             whitespace_before=cst.SimpleWhitespace(" "),  # type: ignore[call-arg]
@@ -334,20 +329,20 @@ class AugAssignExpand(_EveryUpdate):
         )
         needed = 12 if binary is cst.Power else _precedence_of(binary) + 1
         value = cst.BinaryOperation(
-            left=cst.Name(updated_node.target.value),  # type: ignore[attr-defined]
+            left=cst.Name(node.target.value),  # type: ignore[attr-defined]
             operator=op,
-            right=wrap(updated_node.value, needed),
+            right=wrap(node.value, needed),
         )
         return cst.Assign(
             targets=[
                 cst.AssignTarget(
-                    target=updated_node.target,
+                    target=node.target,
                     whitespace_before_equal=aug.whitespace_before,  # type: ignore[attr-defined]
                     whitespace_after_equal=aug.whitespace_after,  # type: ignore[attr-defined]
                 )
             ],
             value=value,
-            semicolon=updated_node.semicolon,
+            semicolon=node.semicolon,
         )
 
 
@@ -362,24 +357,28 @@ class AugAssignContract(_EveryUpdate):
     """`x = x + y` -> `x += y` where `x` holds an immutable value."""
 
     name = "augassign_contract"
-    kind = "equivalent"
-    keeps_lines = True
     description = "contract x = x op y into an augmented assignment x op= y (immutable x only)"
+    site_type = cst.Assign
 
-    def find_sites(self, info: ModuleInfo) -> list[cst.CSTNode]:
-        """Find `x = x op y` assignments to locals whose every value is immutable."""
-        self._sites = _immutable_sites(info, _self_operation_name, cst.Assign)
-        return self._sites
+    def site_name(self, node: cst.CSTNode) -> str | None:
+        """`x` for `x = x op y` (an operator that has an augmented form)."""
+        if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+            return None
+        target, value = node.targets[0].target, node.value
+        if not isinstance(target, cst.Name) or not isinstance(value, cst.BinaryOperation):
+            return None
+        if value.lpar or type(value.operator) not in _BIN_TO_AUG:
+            return None
+        left = value.left
+        if not isinstance(left, cst.Name) or left.value != target.value or left.lpar:
+            return None
+        return target.value
 
-    def leave_Assign(
-        self, original_node: cst.Assign, updated_node: cst.Assign
-    ) -> cst.BaseSmallStatement:
-        """Contract the chosen statement."""
-        if not self.at_site(original_node):
-            return updated_node
-        value = updated_node.value
+    def rewrite(self, node: cst.Assign) -> cst.BaseSmallStatement:
+        """Contract the statement."""
+        value = node.value
         assert isinstance(value, cst.BinaryOperation)
-        assign_target = updated_node.targets[0]
+        assign_target = node.targets[0]
         aug_type: Any = _BIN_TO_AUG[type(value.operator)]
         aug = aug_type(
             whitespace_before=assign_target.whitespace_before_equal,
@@ -389,7 +388,7 @@ class AugAssignContract(_EveryUpdate):
             target=assign_target.target,
             operator=aug,
             value=strip_parens(value.right),
-            semicolon=updated_node.semicolon,
+            semicolon=node.semicolon,
         )
 
 

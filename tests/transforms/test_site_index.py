@@ -248,10 +248,9 @@ def test_augmented_assignment_sites_by_type_are_those_of_every_node() -> None:
         wrapper = analysed(code)
         assert wrapper is not None
         info = ModuleInfo.of(wrapper)
-        for name_of, kind in (
-            (_augassign._augmented_name, cst.AugAssign),
-            (_augassign._self_operation_name, cst.Assign),
-        ):
+        for cls in (_augassign.AugAssignExpand, _augassign.AugAssignContract):
+            transform = cls(random.Random(0))
+            name_of, kind = transform.site_name, cls.site_type
             types = _augassign._function_types(info)
             expected = [
                 node
@@ -263,6 +262,7 @@ def test_augmented_assignment_sites_by_type_are_those_of_every_node() -> None:
                 and _augassign._immutable(types[id(func)].tags.get(name))
             ]
             assert _augassign._immutable_sites(info, name_of, kind) == expected
+            assert transform.find_sites(info) == expected
             checked += len(expected)
     assert checked > 20
 
