@@ -85,6 +85,16 @@ NON_MUTATING_METHODS = frozenset(
 STR_ONLY_METHODS = NON_MUTATING_METHODS - {"count", "index", "copy", "get", "keys", "values",
                                            "items", "join", "format"}  # fmt: skip
 
+#: Expressions that give a list, a tuple or a str by their syntax alone.
+SEQUENCE_LITERALS = (
+    cst.List,
+    cst.Tuple,
+    cst.ListComp,
+    cst.SimpleString,
+    cst.ConcatenatedString,
+    cst.FormattedString,
+)
+
 
 # --------------------------------------------------------------------------------------------
 # Names

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import libcst as cst
 
-from transforms._analysis import strip_parens, walk
+from transforms._analysis import SEQUENCE_LITERALS, strip_parens, walk
 
 _BUILTIN_NOUNS = {
     "len": "length",
@@ -360,15 +360,7 @@ def _sequence(expr: cst.BaseExpression, words: Words) -> bool:
     expr = strip_parens(expr)
     if isinstance(expr, cst.Subscript):
         return any(isinstance(e.slice, cst.Slice) for e in expr.slice)
-    if isinstance(
-        expr,
-        cst.List
-        | cst.ListComp
-        | cst.Tuple
-        | cst.SimpleString
-        | cst.FormattedString
-        | cst.ConcatenatedString,
-    ):
+    if isinstance(expr, SEQUENCE_LITERALS):
         return True
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name):
         return expr.func.value in _SEQUENCE_CALLS

@@ -27,6 +27,7 @@ import libcst as cst
 
 from transforms._analysis import (
     NON_MUTATING_METHODS,
+    SEQUENCE_LITERALS,
     FreshNames,
     ModuleInfo,
     always_exits,
@@ -445,15 +446,7 @@ _READERS = frozenset(
 
 def _sequence_expr(expr: cst.BaseExpression, info: ModuleInfo) -> bool:
     """Whether `expr` surely gives a list, tuple or string (indexable like its iteration)."""
-    if isinstance(
-        expr,
-        cst.List
-        | cst.Tuple
-        | cst.ListComp
-        | cst.SimpleString
-        | cst.ConcatenatedString
-        | cst.FormattedString,
-    ):
+    if isinstance(expr, SEQUENCE_LITERALS):
         return True
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
         # `key + 'abc'` is a str and `xs + [0]` a list: on builtin values the other operand
