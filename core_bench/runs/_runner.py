@@ -34,6 +34,7 @@ from core_bench.runs._session import Session
 from core_bench.runs._summary import summary_rows
 from core_bench.runs._usage import usage_summary
 from core_bench.schemas import MetricRow, Sample
+from core_bench.stopping import run_stoppable
 from core_bench.suites import select_suite
 from tracer import SandboxPool, default_isolation
 
@@ -93,7 +94,7 @@ def run(
         ValueError: a bad model spec, or no API key for OpenAI.
     """
     with _fewer_collections():
-        return asyncio.run(_run(config, benchmark, pool, progress))
+        return run_stoppable(_run(config, benchmark, pool, progress))
 
 
 @contextlib.contextmanager

@@ -3,69 +3,19 @@ workers (under bubblewrap or not) die with it."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from processes import alive, assert_all_gone, descendants
 from sandbox_modes import HANG_GUARD
 from shared_builds import small_benchmark
 
 pytestmark = HANG_GUARD
 
 CLI = [sys.executable, "-c", "from core_bench.cli import main; raise SystemExit(main())"]
-
-
-def _children(pid: int) -> list[int]:
-    found: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return found
-    for task in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{task}/children") as handle:
-                found.extend(int(p) for p in handle.read().split())
-        except (OSError, ValueError):
-            pass
-    return found
-
-
-def _descendants(pid: int) -> dict[int, str]:
-    """pid -> start time of every process below `pid` (the start time tells a reused pid)."""
-    out: dict[int, str] = {}
-    todo = _children(pid)
-    while todo:
-        child = todo.pop()
-        start = _start_time(child)
-        if start is not None:
-            out[child] = start
-            todo.extend(_children(child))
-    return out
-
-
-def _start_time(pid: int) -> str | None:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None
-
-
-def _alive(processes: dict[int, str]) -> list[int]:
-    alive = []
-    for pid, start in processes.items():
-        if _start_time(pid) == start:
-            try:
-                with open(f"/proc/{pid}/stat") as handle:
-                    state = handle.read().rsplit(")", 1)[1].split()[0]
-            except OSError:
-                continue
-            if state != "Z":
-                alive.append(pid)
-    return alive
 
 
 def _kill_when_busy(
@@ -80,31 +30,24 @@ def _kill_when_busy(
     deadline = time.monotonic() + 120
     try:
         while time.monotonic() < deadline and process.poll() is None:
-            seen.update(_descendants(process.pid))
-            if len(_alive(seen)) >= wanted:
+            seen.update(descendants(process.pid))
+            if len(alive(seen)) >= wanted:
                 break
             time.sleep(0.05)
         assert process.poll() is None, "the command ended before it could be killed"
-        assert len(_alive(seen)) >= wanted, f"only {len(seen)} descendants appeared"
-        seen.update(_descendants(process.pid))
+        assert len(alive(seen)) >= wanted, f"only {len(seen)} descendants appeared"
+        seen.update(descendants(process.pid))
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait()
     return seen
 
 
-def _assert_all_gone(seen: dict[int, str]) -> None:
-    deadline = time.monotonic() + 20
-    while _alive(seen) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert _alive(seen) == [], f"still alive after SIGKILL of their parent: {_alive(seen)}"
-
-
 def test_a_killed_build_leaves_no_process(tmp_path: Path) -> None:
     argv = ["build", "--dataset", "bundled", "--limit", "12", "--out", str(tmp_path / "b")]
     # the build processes and, below them, their sandbox workers
     seen = _kill_when_busy(argv, tmp_path, wanted=4)
-    _assert_all_gone(seen)
+    assert_all_gone(seen)
 
 
 def test_a_killed_run_leaves_no_process(tmp_path: Path) -> None:
@@ -114,7 +57,7 @@ def test_a_killed_run_leaves_no_process(tmp_path: Path) -> None:
         "--strategies", "direct,trace", "--quiet",
     ]  # fmt: skip
     seen = _kill_when_busy(argv, tmp_path, wanted=2)
-    _assert_all_gone(seen)
+    assert_all_gone(seen)
 
 
 def test_killed_variant_generation_leaves_no_process(tmp_path: Path) -> None:
@@ -128,4 +71,4 @@ def test_killed_variant_generation_leaves_no_process(tmp_path: Path) -> None:
         "generate_variants_many(problems, processes=2, chunk_size=1)\n"
     )
     seen = _kill_when_busy([], tmp_path, wanted=4, command=[sys.executable, "-c", program])
-    _assert_all_gone(seen)
+    assert_all_gone(seen)
