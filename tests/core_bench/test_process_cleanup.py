@@ -1,5 +1,6 @@
 """A command killed with SIGKILL leaves no process behind: its build processes and sandbox
-workers (under bubblewrap or not) die with it."""
+workers (under bubblewrap or not) die with it. So does a build ended by SIGTERM (exit 143).
+(A run ended by SIGINT or SIGTERM: test_cli_signals.)"""
 
 from __future__ import annotations
 
@@ -19,10 +20,15 @@ CLI = [sys.executable, "-c", "from core_bench.cli import main; raise SystemExit(
 
 
 def _kill_when_busy(
-    argv: list[str], cwd: Path, wanted: int, command: list[str] = CLI
+    argv: list[str],
+    cwd: Path,
+    wanted: int,
+    command: list[str] = CLI,
+    signum: int = signal.SIGKILL,
+    ended: list[int] | None = None,
 ) -> dict[int, str]:
-    """Start the command, wait until it has `wanted` descendants, SIGKILL it; returns every
-    descendant seen."""
+    """Start the command, wait until it has `wanted` descendants, send it `signum`; returns
+    every descendant seen, and appends the command's exit status to `ended`."""
     process = subprocess.Popen(
         [*command, *argv], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
@@ -38,8 +44,10 @@ def _kill_when_busy(
         assert len(alive(seen)) >= wanted, f"only {len(seen)} descendants appeared"
         seen.update(descendants(process.pid))
     finally:
-        process.send_signal(signal.SIGKILL)
-        process.wait()
+        process.send_signal(signum)
+        status = process.wait()
+    if ended is not None:
+        ended.append(status)
     return seen
 
 
@@ -47,6 +55,14 @@ def test_a_killed_build_leaves_no_process(tmp_path: Path) -> None:
     argv = ["build", "--dataset", "bundled", "--limit", "12", "--out", str(tmp_path / "b")]
     # the build processes and, below them, their sandbox workers
     seen = _kill_when_busy(argv, tmp_path, wanted=4)
+    assert_all_gone(seen)
+
+
+def test_a_build_ended_by_sigterm_exits_143_and_leaves_no_process(tmp_path: Path) -> None:
+    argv = ["build", "--dataset", "bundled", "--limit", "12", "--out", str(tmp_path / "b")]
+    ended: list[int] = []
+    seen = _kill_when_busy(argv, tmp_path, wanted=4, signum=signal.SIGTERM, ended=ended)
+    assert ended == [143]  # it exited (the handler ran), not killed by the signal (-15)
     assert_all_gone(seen)
 
 
