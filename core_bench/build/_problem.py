@@ -87,7 +87,7 @@ def _extend_calls(
     return kept, outputs, kept + extra, known
 
 
-def _finished(outcomes: Mapping[str, Outcome]) -> dict[str, Outcome]:
+def _finished_runs(outcomes: Mapping[str, Outcome]) -> dict[str, Outcome]:
     """The outcomes whose traced run returned or raised within the step limit: the verifier
     compares variants with their results, and runs a call cut short again, untraced."""
     return {
@@ -194,7 +194,7 @@ def build_problem(
         distractors=options.distractors,
         crash_mutants=options.crash_mutants,
         shipped=calls,
-        known_outcomes=_finished(known),
+        known_outcomes=_finished_runs(known),
     )
     counters = {"equivalent": 0, "mutant": 0}
     variants = [
