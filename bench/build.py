@@ -21,8 +21,10 @@ from pathlib import Path
 # bench/ holds a script named tracer.py, which would shadow the `tracer` package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core_bench.build import BuildOptions, build_benchmark
+from core_bench.build import build_benchmark
+from core_bench.commands import build_cmd
 from core_bench.datasets import load_dataset, validate_problems
+from core_bench.errors import UsageError
 from tracer import SandboxPool
 
 
@@ -126,22 +128,15 @@ def cpu_self() -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--dataset", default=os.environ.get("CORE_BENCH_CRUXEVAL") or "bundled")
-    parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("--variants", type=int, default=4)
-    parser.add_argument("--mutants", type=int, default=2)
-    parser.add_argument("--calls", type=int, default=8)
-    parser.add_argument("--probes", type=int, default=6)
+    # What is built is what `core-bench build` with the same flags builds.
+    build_cmd.add_build_flags(parser)
+    parser.set_defaults(dataset=os.environ.get("CORE_BENCH_CRUXEVAL") or "bundled")
     parser.add_argument("--processes", type=int, default=None, help="default: one per CPU")
     args = parser.parse_args()
-    options = BuildOptions(
-        dataset=args.dataset,
-        variants=args.variants,
-        mutants=args.mutants,
-        calls=args.calls,
-        probes=args.probes,
-        limit=args.limit,
-    )
+    try:
+        options = build_cmd.build_options(args)
+    except UsageError as exc:
+        parser.error(str(exc))
     with SandboxPool() as pool:
         rows = load_dataset(args.dataset).rows[: args.limit]
         start = time.perf_counter()
@@ -150,7 +145,9 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as out, TreeCpu() as tree:
             start, own_cpu = time.perf_counter(), cpu_self()
             before, waited = tree.children_seconds(), tree.children_waited()
-            result = build_benchmark(options, Path(out), pool=pool, processes=args.processes)
+            result = build_benchmark(
+                options, Path(out), pool=pool, processes=args.processes, author_cache=args.cache
+            )
             total = time.perf_counter() - start
             own_cpu = cpu_self() - own_cpu - tree.sampling
             size = sum(f.stat().st_size for f in Path(out).iterdir()) / 2**20

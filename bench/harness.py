@@ -37,7 +37,7 @@ import openai  # noqa: E402
 from core_bench.benchmark import load_benchmark  # noqa: E402
 from core_bench.build import BuildOptions, build_benchmark  # noqa: E402
 from core_bench.fake_openai import FakeOpenAI, answers_for, tasks_of  # noqa: E402
-from core_bench.runs import RunConfig, run  # noqa: E402
+from core_bench.runs import Endpoint, RunConfig, run  # noqa: E402
 
 REQUESTS_TARGET = 500.0
 REPLAY_TARGET = 20_000.0
@@ -101,10 +101,9 @@ def main() -> None:
                 bench=bench_dir,
                 out=work / "run",
                 strategies=strategies,
-                base_urls=(url,),
-                api_key="bench",
-                concurrency=args.concurrency,
-                timeout_s=60,
+                endpoint=Endpoint(
+                    base_urls=(url,), api_key="bench", concurrency=args.concurrency, timeout_s=60
+                ),
             )
             fresh = run(config, progress=False)
             # Best of three: other work on a shared machine only ever slows a replay down.

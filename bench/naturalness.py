@@ -10,7 +10,9 @@ CRUXEval problems with the build's default settings, prints:
 - the identifier-normalised token Jaccard to the original (`transforms.normalized_jaccard`:
   names replaced, comments dropped), mean and deciles, overall and per family; the target
   mean is at most 0.8;
-- how many variants differ from their original only cosmetically (names, comments, layout);
+- how many variants differ from their original only cosmetically (names, comments, layout),
+  how many composed variants repeat another variant's structure, and the mean Jaccard with
+  each problem's distinct structures counted once;
 - the share of problems with a variant of each family.
 
 Usage: .venv/bin/python bench/naturalness.py --build DIR
@@ -120,6 +122,36 @@ def _similarity_by_kind(rows: list[Row]) -> None:
     lengths = Counter(len(r.chain) for r in groups["composed"])
     print(f"  composed chain lengths (with renaming): {dict(sorted(lengths.items()))}")
     _composed_spread(groups["composed"], groups["singles"])
+    _distinct_structures(equivalent, score)
+
+
+def _distinct_structures(equivalent: list[Row], score: dict[int, float]) -> None:
+    """Variants of one problem that differ only in names, comments and layout
+    (`cosmetic_only`) are one structure: how many composed variants repeat a single's or an
+    earlier sibling's, and the mean Jaccard with each problem's structures counted once."""
+    by_problem: dict[str, list[Row]] = defaultdict(list)
+    for r in equivalent:
+        by_problem[r.problem].append(r)
+    repeats: Counter[str] = Counter()
+    distinct: list[float] = []
+    for members in by_problem.values():
+        kept: list[Row] = []
+        for r in sorted(members, key=lambda r: not r.single):  # singles first
+            same = next((k for k in kept if cosmetic_only(k.code, r.code)), None)
+            if same is None:
+                kept.append(r)
+                distinct.append(score[id(r)])
+            elif not r.single:
+                repeats["a single" if same.single else "a composed sibling"] += 1
+    composed = sum(not r.single for r in equivalent)
+    print(
+        f"  composed variants that repeat the structure of another variant of their problem: "
+        f"{sum(repeats.values())}/{composed} ({dict(repeats)})"
+    )
+    if distinct:
+        print(
+            f"  each structure once      mean {statistics.fmean(distinct):.3f}  n={len(distinct)}"
+        )
 
 
 def _composed_spread(composed: list[Row], singles: list[Row]) -> None:
@@ -189,7 +221,7 @@ def summarize(rows: list[Row]) -> None:
     equivalent = [x for f, xs in similarity.items() if f != "distractor" for x in xs]
     print("identifier-normalised token Jaccard to the original (equivalent variants)")
     if equivalent:
-        print(f"  all (no distractor)  mean {statistics.fmean(equivalent):.3f}")
+        print(f"  all (no distractor)  mean {statistics.fmean(equivalent):.4f}")
         print(f"    deciles            {_deciles(equivalent)}")
     for family, values in sorted(similarity.items()):
         print(f"  {family:<20} mean {statistics.fmean(values):.3f}  n={len(values)}")

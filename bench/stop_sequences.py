@@ -30,7 +30,7 @@ from core_bench.fake_openai import (  # noqa: E402
     answers_for,
     tasks_of,
 )
-from core_bench.runs import RunConfig, Sampling, run  # noqa: E402
+from core_bench.runs import Endpoint, RunConfig, Sampling, run  # noqa: E402
 from core_bench.runs._prompts import STOP  # noqa: E402
 from tracer import SandboxPool  # noqa: E402
 
@@ -64,9 +64,11 @@ def main() -> None:
                         out=Path(tmp) / f"{api}-{stop}",
                         tasks=KINDS,
                         strategies=STRATEGIES,
-                        base_urls=(fake.url,),
-                        api_key="k",
-                        api=api,  # type: ignore[arg-type]
+                        endpoint=Endpoint(
+                            base_urls=(fake.url,),
+                            api_key="k",
+                            api=api,  # type: ignore[arg-type]
+                        ),
                         sampling=Sampling(max_tokens=args.max_tokens),
                         stop=stop,
                     )

@@ -87,6 +87,8 @@ def test_imports_point_down_and_stay_public(module: str, path: Path) -> None:
 
 # Within core_bench: a run is viewed by the report and driven by the commands, never the reverse.
 NOT_BELOW = {"core_bench.runs": ("core_bench.report", "core_bench.commands", "core_bench.cli")}
+# The endpoint settings sit below both of their users, the runs and the author builds.
+NOT_BELOW["core_bench.endpoint"] = ("core_bench.runs", "core_bench.build")
 # Readers of a benchmark read it through core_bench.benchmark; only the build writes one.
 NOT_BELOW.update(
     {
@@ -123,6 +125,7 @@ PACKAGES = [
     "core_bench.benchmark",
     "core_bench.build",
     "core_bench.datasets",
+    "core_bench.endpoint",
     "core_bench.export",
     "core_bench.fake_openai",
     "core_bench.grading",

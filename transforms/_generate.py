@@ -221,6 +221,7 @@ class _Candidate:
     structure: frozenset[str] = frozenset()  # identifier-normalised tokens
     structural_jaccard: float = 1.0  # of `structure` against the original's
     steps: int = 0  # structural (non-rename) transforms applied
+    shape: tuple[str, ...] = ()  # identifier-normalised token sequence (`_Builder.shape`)
 
 
 @dataclass(slots=True)
@@ -524,6 +525,7 @@ class _Builder:
                     structure=structure,
                     structural_jaccard=_set_jaccard(self.original_structure, structure),
                     steps=len(chain) - renames,
+                    shape=self.shape(code),
                 )
             )
         return out
@@ -735,14 +737,20 @@ def _set_jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def _select_diverse(
-    candidates: Sequence[_Candidate], k: int, renamed: int | None = None
+    candidates: Sequence[_Candidate],
+    k: int,
+    renamed: int | None = None,
+    taken: set[tuple[str, ...]] | frozenset[tuple[str, ...]] = frozenset(),
 ) -> list[_Candidate]:
     """Greedy: each pick minimises the identifier-normalised Jaccard to the original plus the
     highest such Jaccard to a pick already made, plus a small penalty for reusing transforms
     already picked (so the selected variants spread over transforms, which per-transform
     analyses need). Structure, not naming, is what is compared: on raw tokens a renaming
     alone makes a chain look different, and renamed chains of one small rewrite would win.
-    Candidates with three or more structural rewrites are preferred, then two or more. Beyond
+    A candidate whose identifier-normalised tokens (`shape`) no pick and no single (`taken`)
+    has comes first: the same rewrites under another renaming are one structure, kept only
+    when nothing else is left. Then candidates with three or more structural rewrites are
+    preferred, then two or more. Beyond
     `renamed` picks that contain a renaming (None: no limit), unrenamed candidates are
     preferred, so renaming stays a factor of its own rather than the choice of every pick; the
     others still fill the `k` when nothing else is left. The last pick is of family "idiom"
@@ -751,9 +759,12 @@ def _select_diverse(
     remaining = list(candidates)
     selected: list[_Candidate] = []
     used: set[str] = set()
+    shapes = set(taken)
     while remaining and len(selected) < k:
-        # Preferences, in order: more structural rewrites, no renaming beyond `renamed`.
-        pool = next(p for least in (3, 2, 0) if (p := [c for c in remaining if c.steps >= least]))
+        # Preferences, in order: a structure no variant has yet (`taken`: the singles'), more
+        # structural rewrites, no renaming beyond `renamed`.
+        fresh = [c for c in remaining if c.shape not in shapes] or remaining
+        pool = next(p for least in (3, 2, 0) if (p := [c for c in fresh if c.steps >= least]))
         if renamed is not None and sum(c.renamed for c in selected) >= renamed:
             pool = [c for c in pool if not c.renamed] or pool
         if len(selected) == k - 1 and all(c.family != "idiom" for c in selected):
@@ -771,6 +782,7 @@ def _select_diverse(
         remaining.remove(best)
         selected.append(best)
         used.update(best.chain)
+        shapes.add(best.shape)
     return selected
 
 
@@ -1009,7 +1021,9 @@ def _equivalents(
     composed: list[tuple[_Candidate, int]] = []
     singles: list[tuple[_Candidate, int]] = []
     for salt in range(plan.rounds):
-        if len(composed) >= plan.k and (salt > 0 or plan.singles == 0):
+        # Composed variants that differ from a single or another only in names count once.
+        shapes = {c.shape for c, _ in composed} - {c.shape for c, _ in singles[: plan.singles]}
+        if len(shapes) >= plan.k and (salt > 0 or plan.singles == 0):
             break
         clock = time.perf_counter()
         rng = random.Random(f"core-bench-chains:{builder.seed}:{salt}:{builder.code}")
@@ -1033,7 +1047,8 @@ def _equivalents(
     report.verified = len(composed) + len(singles)
     clock = time.perf_counter()
     calls_of = {id(c): n for c, n in composed}
-    chosen = _select_diverse([c for c, _ in composed], plan.k, plan.renamed)
+    taken = {c.shape for c, _ in singles[: plan.singles]}
+    chosen = _select_diverse([c for c, _ in composed], plan.k, plan.renamed, taken)
     report.transform_s += time.perf_counter() - clock
     return [(c, calls_of[id(c)]) for c in chosen] + singles[: plan.singles]
 

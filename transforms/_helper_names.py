@@ -180,6 +180,13 @@ _CHAR_CLASSES = {
 }
 
 
+def _builtin_noun(call: cst.Call, func: str) -> str:
+    """What the builtin `func` called as `call` gives: a `zip` of three or more is no pair."""
+    if func == "zip" and len(call.args) > 2:
+        return "triples" if len(call.args) == 3 else "groups"
+    return _BUILTIN_NOUNS[func]
+
+
 def _word(expr: cst.BaseExpression, words: Words) -> str | None:
     """A short word for an operand: what its variable holds (`words`, else its name), the
     attribute or call it is."""
@@ -199,7 +206,7 @@ def _word(expr: cst.BaseExpression, words: Words) -> str | None:
     if isinstance(expr, cst.Call):
         if isinstance(expr.func, cst.Name) and expr.func.value in _BUILTIN_NOUNS and expr.args:
             inner = _word(expr.args[0].value, words) if words is None else None
-            noun = _BUILTIN_NOUNS[expr.func.value]
+            noun = _builtin_noun(expr, expr.func.value)
             return f"{noun}_{inner}" if inner and noun == "length" else noun
         if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _SAME_VALUE:
             return _word(expr.func.value, words)  # `text.strip()` is still the text
@@ -458,7 +465,7 @@ def _value(expr: cst.BaseExpression, words: Words) -> str | None:
             arg = _word(expr.args[0].value, words) if expr.args else None
             if arg is None:
                 return None  # `total` alone says too little
-            noun = _BUILTIN_NOUNS[func.value]
+            noun = _builtin_noun(expr, func.value)
             return _join(noun, "of", arg) if noun != "sorted" else _join(noun, arg)
         if isinstance(func, cst.Attribute):
             verb = _METHOD_VERBS.get(func.attr.value)
@@ -511,8 +518,9 @@ def _verb_phrase(expr: cst.BaseExpression, words: Words) -> str | None:
             return None
         if func in _CONVERSIONS:
             return _join(arg, "to", _CONVERSIONS[func])
-        verb = _BUILTIN_VERBS.get(func)
-        return _join(verb, arg) if verb else _join("get", _BUILTIN_NOUNS[func], "of", arg)
+        noun = _builtin_noun(expr, func)
+        verb = _BUILTIN_VERBS.get(func) if noun == _BUILTIN_NOUNS[func] else None
+        return _join(verb, arg) if verb else _join("get", noun, "of", arg)
     if isinstance(expr, cst.BinaryOperation):
         right = strip_parens(expr.right)
         left = strip_parens(expr.left)

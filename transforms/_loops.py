@@ -130,7 +130,12 @@ class ForToWhile(Transform):
                 self.index_name = fresh.choose(["i", "idx", "index", "pos"], self.rng)
             self.holder_name = None
             if not chosen.direct:
-                holders = ["items", "values", "seq", "elements"]
+                string = _string_expr(strip_parens(loop.iter))
+                holders = (
+                    ["chars", "text", "letters"]
+                    if string
+                    else ["items", "values", "seq", "elements"]
+                )
                 holder = self.rng.choice(holders)
                 # Another of the usual names before a `new_items` next to `items`.
                 free = [h for h in [holder, *holders] if fresh.is_free(h)]
@@ -429,6 +434,8 @@ _STR_METHODS = frozenset(
     }
 )  # fmt: skip
 _SEQUENCE_BUILTINS = frozenset({"list", "sorted", "tuple", "str"})
+# The string methods whose result is a str (of a str receiver; bytes when it is bytes).
+_STR_RESULTS = _STR_METHODS - {"split", "rsplit", "splitlines"}
 # Builtins that read an object without changing it (passing the iterable to them is safe).
 _READERS = frozenset(
     {"len", "str", "repr", "list", "tuple", "sorted", "sum", "min", "max", "any", "all", "print",
@@ -448,12 +455,32 @@ def _sequence_expr(expr: cst.BaseExpression, info: ModuleInfo) -> bool:
         | cst.FormattedString,
     ):
         return True
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        # `key + 'abc'` is a str and `xs + [0]` a list: on builtin values the other operand
+        # is one too, or the `+` raises before any loop runs, in either form.
+        sides = (strip_parens(expr.left), strip_parens(expr.right))
+        return any(_sequence_expr(side, info) for side in sides)
     if isinstance(expr, cst.Call):
         func = expr.func
         if isinstance(func, cst.Name):
             return func.value in _SEQUENCE_BUILTINS and info.is_builtin(func.value)
         if isinstance(func, cst.Attribute):
             return func.attr.value in _STR_METHODS
+    return False
+
+
+def _string_expr(expr: cst.BaseExpression) -> bool:
+    """Whether `expr` surely gives a str (a literal, `str(...)`, a str method that returns a
+    str, or a `+` with one of them): the local holding it is named as text, not `items`."""
+    if isinstance(expr, cst.SimpleString | cst.ConcatenatedString | cst.FormattedString):
+        return not (isinstance(expr, cst.SimpleString) and "b" in expr.prefix.lower())
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return _string_expr(strip_parens(expr.left)) or _string_expr(strip_parens(expr.right))
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        if isinstance(func, cst.Name):
+            return func.value == "str"
+        return isinstance(func, cst.Attribute) and func.attr.value in _STR_RESULTS
     return False
 
 

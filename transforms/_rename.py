@@ -304,6 +304,7 @@ class _Rename(Transform):
         self.rename_params = rename_params
         self.calls = tuple(calls)
         self.params: set[str] = set()
+        self.locals: set[str] = set()
         self._targets: dict[int, str] = {}
         self._chosen: dict[str, list[str]] = {}  # role -> the new names given so far
 
@@ -317,6 +318,7 @@ class _Rename(Transform):
         roles = info.derived_with(_roles, (tuple(groups), self.calls))
         fresh = FreshNames(info.names.identifiers)
         self.params = {cast(cst.Param, n).name.value for n in info.of_types((cst.Param,))}
+        self.locals = {old for old, nodes in groups.items() if _local_somewhere(info, nodes)}
         self._chosen = {}
         self.begin(fresh)
         for old in groups:
@@ -384,7 +386,11 @@ class _Rename(Transform):
         spare = [w for style in _STYLES for w in style[role] if w not in order]
         if min(map(len, pool)) > 3:
             spare.sort(key=len, reverse=True)  # a long name's style stays long
-        unfit = _LOCAL_ONLY if old in self.params else _PARAM_ONLY
+        # A name both (a helper's parameter and its caller's local, after helper extraction)
+        # is unfit for either: `arg` is no name for what the caller builds.
+        unfit = (_LOCAL_ONLY if old in self.params else set()) | (
+            _PARAM_ONLY if old in self.locals or old not in self.params else set()
+        )
         chosen = self._chosen.setdefault(role, [])
         # A second variable of a role is not named a respelling of the first's name (`ix`
         # beside `idx`, `v` beside `val`): two indices read as two names, not one misspelt.
@@ -410,6 +416,20 @@ class _Rename(Transform):
         for match in reversed(comment_mentions(text, self.renames)):
             text = text[: match.start()] + self.renames[match[0]] + text[match.end() :]
         return updated_node.with_changes(value=text)
+
+
+def _local_somewhere(info: ModuleInfo, nodes: list[cst.Name]) -> bool:
+    """Whether the name of `nodes` is a variable of a scope where it is no parameter."""
+    for node in nodes:
+        scope = info.scopes.get(node)
+        if scope is None:
+            continue
+        bound = scope.assignments[node.value]
+        if bound and not any(
+            isinstance(a, Assignment) and isinstance(a.node, cst.Param) for a in bound
+        ):
+            return True
+    return False
 
 
 def _respells(a: str, b: str) -> bool:

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
+from core_bench._lock import exclusive
 from core_bench.build._authors import CACHE_FILE, AuthorOptions, ask_authors, check_authors
 from core_bench.build._finished import Done, Finished, finish
 from core_bench.build._hash_stable import ALT_HASH_SEED
@@ -29,7 +30,7 @@ from core_bench.build._parallel import build_guarded, build_in_processes
 from core_bench.build._problem import build_problem, traced_output, variant_id
 from core_bench.build._reimplement import ProblemExtras, extras_of, with_authored
 from core_bench.build._store import WorkStore, write_benchmark
-from core_bench.datasets import load_dataset, validate_problems
+from core_bench.datasets import LoadedDataset, load_dataset, validate_problems
 from core_bench.errors import UsageError
 from core_bench.progress import Progress
 from core_bench.schemas import Manifest, Problem, SkippedRow
@@ -107,20 +108,34 @@ def build_benchmark(
             `out/authors.sqlite`).
 
     Raises:
-        UsageError: an author spec is bad, or OpenAI's API is used without a key.
+        UsageError: an author spec is bad, OpenAI's API is used without a key, or another
+            process is writing `out`.
     """
     out = Path(out)
+    started = time.perf_counter()
+    loaded = load_dataset(options.dataset)  # a bad dataset is refused before `out` exists
+    with exclusive(out, "build"):
+        return _build(options, loaded, out, started, pool, on_skip, processes, author_cache)
+
+
+def _build(
+    options: BuildOptions,
+    loaded: LoadedDataset,
+    out: Path,
+    started: float,
+    pool: SandboxPool | None,
+    on_skip: Callable[[SkippedRow], None] | None,
+    processes: int | None,
+    author_cache: Path | str | None,
+) -> BuildResult:
     author_cache = Path(author_cache) if author_cache is not None else None
     stages: dict[str, float] = {}
-    started = time.perf_counter()
-    loaded = load_dataset(options.dataset)
     rows = loaded.rows[: options.limit] if options.limit is not None else loaded.rows
     skipped = list(loaded.skipped)
     for bad in skipped:
         if on_skip:
             on_skip(bad)
     stages["load"] = time.perf_counter() - started
-    out.mkdir(parents=True, exist_ok=True)
     own_pool = pool is None
     active = pool if pool is not None else SandboxPool()
     try:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from core_bench.build._authored_code import Rejected, extract_code
 from core_bench.datasets import Implementation
+from core_bench.endpoint import Endpoint
 from core_bench.progress import Progress
 from core_bench.schemas import Problem
 
@@ -39,32 +40,18 @@ class AuthorOptions:
         models: model specs, each "openai:<name>".
         samples: requests per (problem, model); sample i sends a seed derived from the
             build's seed and i.
-        base_urls: replicas of the server (empty: `OPENAI_BASE_URL`, else OpenAI's).
-        api: "chat" or "completions".
         temperature: sampling temperature.
         top_p: nucleus sampling, or None.
         max_tokens: most tokens per answer.
-        system_prompt: a system message before every prompt, or None.
-        concurrency: requests in flight at most.
-        timeout_s: the limit of one request attempt.
-        retries: retries on 429, 5xx, connection errors and timeouts.
-        backoff_s: the first retry's backoff.
-        stream: ask for streamed responses.
+        endpoint: the server and how it is asked, as for `core-bench run`.
     """
 
     models: tuple[str, ...]
     samples: int = 1
-    base_urls: tuple[str, ...] = ()
-    api: str = "chat"
     temperature: float = 0.0
     top_p: float | None = None
     max_tokens: int = 2048
-    system_prompt: str | None = None
-    concurrency: int = 16
-    timeout_s: float = 120.0
-    retries: int = 6
-    backoff_s: float = 1.0
-    stream: bool = False
+    endpoint: Endpoint = field(default_factory=Endpoint)
 
 
 @dataclass(slots=True)
@@ -158,14 +145,7 @@ async def _ask_one(
                 seed=seed,
                 top_p=options.top_p,
             ),
-            api="completions" if options.api == "completions" else "chat",
-            base_urls=options.base_urls,
-            system_prompt=options.system_prompt,
-            concurrency=options.concurrency,
-            timeout_s=options.timeout_s,
-            retries=options.retries,
-            backoff_s=options.backoff_s,
-            stream=options.stream,
+            endpoint=options.endpoint,
         )
     )
     backend = make_backend(config)
@@ -176,7 +156,7 @@ async def _ask_one(
         prompt = prompts.render_author(
             problem.code,
             list(zip(problem.calls, problem.outputs, strict=True)),
-            system_prompt=options.system_prompt,
+            system_prompt=options.endpoint.system_prompt,
         )
         sent = prompt.hash if backend.api == "chat" else prompt.text_hash
         for index in range(options.samples):
@@ -195,7 +175,7 @@ async def _ask_one(
     pending = [item for item in asked if item[3] not in texts]
     counts[f"authors.{spec}.asked"] += len(asked)
     counts[f"authors.{spec}.cached"] += len(asked) - len(pending)
-    limit = asyncio.Semaphore(options.concurrency)
+    limit = asyncio.Semaphore(options.endpoint.concurrency)
 
     async def one(item: tuple[Problem, Prompt, dict[str, Any], str, int], bar: Progress) -> None:
         _, prompt, params, key, index = item

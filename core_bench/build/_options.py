@@ -78,8 +78,11 @@ class BuildOptions:
     authors: AuthorOptions | None = None
 
     def as_dict(self) -> dict[str, object]:
-        """The options as plain JSON values (for the manifest)."""
-        return asdict(self)
+        """The options as plain JSON values (for the manifest), without an API key."""
+        data = asdict(self)
+        if self.authors is not None:
+            data["authors"]["endpoint"] = self.authors.endpoint.public()
+        return data
 
     def fingerprint(self, dataset_sha256: str) -> str:
         """A key for work in progress: a resumed build must have been started identically,

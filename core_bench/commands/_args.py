@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
+from core_bench.endpoint import Endpoint
 from core_bench.errors import UsageError
 from core_bench.runs import STRATEGIES, TASK_KINDS
 from core_bench.suites import SUITES
@@ -169,23 +169,22 @@ def add_endpoint_flags(
     return group
 
 
-def endpoint_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """What the endpoint flags (`add_endpoint_flags`) and --system-prompt ask, as the keyword
-    arguments `RunConfig` and `AuthorOptions` share: base_urls, api, system_prompt,
-    concurrency, timeout_s, retries, backoff_s, stream (each command reads the sampling flags
-    into its own shape).
+def endpoint_settings(args: argparse.Namespace) -> Endpoint:
+    """What the endpoint flags (`add_endpoint_flags`) and --system-prompt ask: the `Endpoint`
+    of `RunConfig` and `AuthorOptions` (each command reads the sampling flags into its own
+    shape; the key comes from the environment).
 
     Raises:
         UsageError: --top-p out of range, or an unreadable --system-prompt file.
     """
     check_top_p(args.top_p)
-    return {
-        "base_urls": tuple(args.base_url),
-        "api": args.api,
-        "system_prompt": read_system_prompt(args.system_prompt),
-        "concurrency": args.concurrency,
-        "timeout_s": args.request_timeout,
-        "retries": args.retries,
-        "backoff_s": args.backoff,
-        "stream": args.stream,
-    }
+    return Endpoint(
+        api=args.api,
+        base_urls=tuple(args.base_url),
+        system_prompt=read_system_prompt(args.system_prompt),
+        concurrency=args.concurrency,
+        timeout_s=args.request_timeout,
+        retries=args.retries,
+        backoff_s=args.backoff,
+        stream=args.stream,
+    )

@@ -28,13 +28,20 @@ def register(subparsers: Any) -> None:
             "manifest.json) from a dataset. A killed build started again resumes."
         ),
     )
+    parser.add_argument("--out", type=Path, default=Path("benchmark"), help="output directory")
+    add_build_flags(parser)
+    parser.set_defaults(handler=run)
+
+
+def add_build_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags that say what a build makes (all of `core-bench build`'s but --out), for the
+    command and for `bench/build.py`, which builds into a temporary folder."""
     parser.add_argument(
         "--dataset",
         default="bundled",
         help="'bundled' (default), 'cruxeval', 'core-qa=PATH', or a path or URL of "
         "CRUXEval-format JSON Lines",
     )
-    parser.add_argument("--out", type=Path, default=Path("benchmark"), help="output directory")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--variants", type=WHOLE, default=4, help="equivalent variants per problem")
     parser.add_argument(
@@ -98,7 +105,6 @@ def register(subparsers: Any) -> None:
         max_tokens=2048,
         title="author endpoint (as for `core-bench run`; --request-timeout is its --timeout)",
     )
-    parser.set_defaults(handler=run)
 
 
 def _report(row: SkippedRow) -> None:
@@ -119,15 +125,19 @@ def _authors(args: argparse.Namespace) -> AuthorOptions | None:
         temperature=args.temperature,
         top_p=args.top_p,
         max_tokens=args.max_tokens,
-        **endpoint_settings(args),
+        endpoint=endpoint_settings(args),
     )
 
 
-def run(args: argparse.Namespace) -> int:
-    """Build, print the counts, exit 0."""
+def build_options(args: argparse.Namespace) -> BuildOptions:
+    """The `BuildOptions` the flags of `add_build_flags` ask for.
+
+    Raises:
+        UsageError: a flag's value cannot be used (it is named).
+    """
     if args.timeout <= 0:
         raise UsageError(f"--timeout must be positive, got {args.timeout}")
-    options = BuildOptions(
+    return BuildOptions(
         dataset=args.dataset,
         seed=args.seed,
         variants=args.variants,
@@ -141,6 +151,11 @@ def run(args: argparse.Namespace) -> int:
         timeout_s=args.timeout,
         authors=_authors(args),
     )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build, print the counts, exit 0."""
+    options = build_options(args)
     result = build_benchmark(options, args.out, on_skip=_report, author_cache=args.cache)
     counts = result.manifest.counts
     print(f"built {args.out}")

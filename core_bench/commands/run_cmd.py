@@ -175,7 +175,7 @@ def handle(args: argparse.Namespace) -> int:
             float_tolerance=args.float_tolerance,
             suite=suite,
             suite_seed=args.suite_seed,
-            **endpoint,
+            endpoint=endpoint,
         )
         if args.dry_run:
             _dry_run(config, benchmark)
@@ -209,8 +209,8 @@ def _dry_run(config: RunConfig, benchmark: Benchmark) -> None:
         tasks,
         samples=config.samples,
         max_tokens=config.sampling.max_tokens,
-        api=config.api,
-        system_prompt=config.system_prompt,
+        api=config.endpoint.api,
+        system_prompt=config.endpoint.system_prompt,
     )
     chosen = selection.benchmark
     print(

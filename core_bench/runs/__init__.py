@@ -18,6 +18,7 @@ and reference agents `AGENTS`, by name (one module of `core_bench.runs.agents` e
 
 from __future__ import annotations
 
+from core_bench.endpoint import Endpoint
 from core_bench.runs import _prompts as prompts
 from core_bench.runs._agents import AGENTS, Agent, ReferenceAgent, perturb, register_agent
 from core_bench.runs._backend import (
@@ -53,6 +54,7 @@ __all__ = [
     "Backend",
     "BackendKind",
     "Completion",
+    "Endpoint",
     "GradeResult",
     "GradedSample",
     "OpenAIBackend",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from core_bench._lock import exclusive
 from core_bench.build import BuildOptions, build_benchmark
 from core_bench.datasets import cache_dir, load_dataset
 
@@ -21,11 +22,15 @@ def ensure_bundled_benchmark(options: BuildOptions | None = None) -> Path:
     """The bundled benchmark's directory, building it first when it is not there yet.
 
     A build that was killed resumes (the build keeps its work per problem); manifest.json is
-    written last, so its presence means the directory is complete.
+    written last, so its presence means the directory is complete. Runs started together (one
+    per model) build it once: the others wait for that build and use it.
     """
     options = options or BuildOptions()
     root = bundled_benchmark_dir(options)
-    if not (root / "manifest.json").is_file():
-        print(f"building the bundled benchmark into {root} (once)", file=sys.stderr)
-        build_benchmark(options, root)
+    if (root / "manifest.json").is_file():
+        return root
+    with exclusive(root, "build", wait=True):
+        if not (root / "manifest.json").is_file():
+            print(f"building the bundled benchmark into {root} (once)", file=sys.stderr)
+            build_benchmark(options, root)
     return root

@@ -21,16 +21,15 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import openai
 
+from core_bench.endpoint import Api
 from core_bench.runs._prompts import PRIMERS, STOP, Prompt, render
 from core_bench.runs._retry import Failure, MalformedResponse, RetryPolicy, with_retries
 from core_bench.runs._tasks import Task
 from tracer import SandboxPool
-
-Api = Literal["chat", "completions"]
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import core_bench.grading as grading
+from core_bench.endpoint import Endpoint
 from core_bench.runs._backend import backend_kind
-from core_bench.runs._client import Api, Sampling
+from core_bench.runs._client import Sampling
 from core_bench.runs._tasks import TASK_KINDS
 from core_bench.schemas import Strategy, TaskKind
 from core_bench.suites import Suite
@@ -29,15 +30,8 @@ class RunConfig:
         limit: only the first N problems.
         samples: samples per task (for pass@k).
         sampling: temperature, max tokens, seed, top_p.
-        api: "chat" or "completions" (base models).
-        base_urls: replicas of the server (empty: `OPENAI_BASE_URL`, else OpenAI's).
-        api_key: the key (empty: `OPENAI_API_KEY`); never written to disk.
-        system_prompt: a system message put before every prompt, or None.
-        concurrency: requests in flight at most.
-        timeout_s: the limit of one request attempt.
-        retries: retries of a request after its first attempt.
-        backoff_s: the first retry's backoff (doubling per retry, jittered).
-        stream: ask for streamed responses.
+        endpoint: where requests go and how they are sent (`openai:` models; the API, base
+            URLs, key, system prompt, concurrency, timeout, retries, streaming).
         stop: send stop sequences (see `_prompts.stop_sequences`).
         float_tolerance: tolerance of float comparisons in grading.
         cache: the cache file (default: `out/cache.sqlite`).
@@ -54,15 +48,7 @@ class RunConfig:
     limit: int | None = None
     samples: int = 1
     sampling: Sampling = field(default_factory=Sampling)
-    api: Api = "chat"
-    base_urls: tuple[str, ...] = ()
-    api_key: str = field(default="", repr=False)
-    system_prompt: str | None = None
-    concurrency: int = 16
-    timeout_s: float = 120.0
-    retries: int = 6
-    backoff_s: float = 1.0
-    stream: bool = False
+    endpoint: Endpoint = field(default_factory=Endpoint)
     stop: bool = True
     float_tolerance: float = 0.0
     cache: Path | None = None
@@ -79,11 +65,12 @@ class RunConfig:
     def public(self) -> dict[str, Any]:
         """The config as JSON values, without the API key (for manifest.json)."""
         data = asdict(self)
-        data.pop("api_key")
+        # Flat, as manifests have always held them (run directories' names derive from them).
+        data.pop("endpoint")
+        data.update(self.endpoint.public())
         for key in ("bench", "out", "cache"):
             data[key] = str(data[key]) if data[key] is not None else None
         data["tasks"], data["strategies"] = list(self.tasks), list(self.strategies)
-        data["base_urls"] = list(self.base_urls)
         return data
 
 

@@ -215,7 +215,7 @@ class Loop:
         todo = iter(first.values())
         durable = backend.durable
         api = backend.api
-        workers = self.config.concurrency if durable else AGENT_WORKERS
+        workers = self.config.endpoint.concurrency if durable else AGENT_WORKERS
         since_commit = 0
 
         async def worker() -> None:

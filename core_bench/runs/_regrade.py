@@ -14,7 +14,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from core_bench._lock import exclusive
 from core_bench.benchmark import Benchmark, load_benchmark
+from core_bench.endpoint import Endpoint
 from core_bench.errors import UsageError
 from core_bench.runs._client import Sampling
 from core_bench.runs._config import RunConfig
@@ -58,6 +60,13 @@ def _config(manifest: RunManifest, out: Path, bench: Path | None) -> RunConfig:
     data: dict[str, Any] = dict(manifest.config)
     names = {f.name for f in dataclasses.fields(Sampling)}
     sampling = Sampling(**{k: v for k, v in manifest.sampling.items() if k in names})
+    names = {f.name for f in dataclasses.fields(Endpoint)}
+    endpoint = Endpoint(**{k: v for k, v in data.items() if k in names})
+    endpoint = replace(
+        endpoint,
+        base_urls=tuple(manifest.base_urls),
+        api_key="unused",  # the model is never asked
+    )
     fields = {f.name for f in dataclasses.fields(RunConfig)}
     data = {k: v for k, v in data.items() if k in fields}
     data.update(
@@ -66,10 +75,9 @@ def _config(manifest: RunManifest, out: Path, bench: Path | None) -> RunConfig:
         out=out,
         tasks=tuple(data.get("tasks", ())),
         strategies=tuple(data.get("strategies", ())),
-        base_urls=tuple(manifest.base_urls),
         sampling=sampling,
+        endpoint=endpoint,
         cache=Path(data["cache"]) if data.get("cache") else None,
-        api_key="unused",  # the model is never asked
     )
     return RunConfig(**data)
 
@@ -90,7 +98,8 @@ def regrade(
         pool: the sandbox pool for input predictions (else one is made and closed).
 
     Raises:
-        UsageError: not a run directory, or the benchmark differs from the run's.
+        UsageError: not a run directory, the benchmark differs from the run's, or another
+            process is writing the run directory.
     """
     out = Path(out)
     bench = Path(bench) if bench is not None else None
@@ -99,24 +108,25 @@ def regrade(
         manifest = RunManifest.model_validate_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise UsageError(f"{out}: not a run directory ({path}: {exc})") from None
-    config = _config(manifest, out, bench)
-    if float_tolerance is not None:
-        config = replace(config, float_tolerance=float_tolerance)
-    try:
-        benchmark = load_benchmark(config.bench)
-    except ValueError as exc:
-        raise UsageError(f"{exc} (pass --bench where the run's benchmark now is)") from None
-    if benchmark_ref(benchmark).sha256 != manifest.benchmark.sha256:
-        raise UsageError(f"{config.bench}: not the benchmark the run used (sha256 differs)")
-    benchmark = select_suite(benchmark, config.suite, seed=config.suite_seed).benchmark
-    old = read_samples(out / "samples.jsonl") if (out / "samples.jsonl").is_file() else []
-    result = run_stoppable(_regrade(config, manifest, benchmark, old, pool))
-    if float_tolerance is not None:
-        manifest = manifest.model_copy(update={"config": config.public()})
-        write_manifest(out, manifest)
-    write_atomic(out / "samples.jsonl", sample_lines(result.samples))
-    write_summary(out, manifest, result.metrics)
-    return result
+    with exclusive(out, "run or regrade"):
+        config = _config(manifest, out, bench)
+        if float_tolerance is not None:
+            config = replace(config, float_tolerance=float_tolerance)
+        try:
+            benchmark = load_benchmark(config.bench)
+        except ValueError as exc:
+            raise UsageError(f"{exc} (pass --bench where the run's benchmark now is)") from None
+        if benchmark_ref(benchmark).sha256 != manifest.benchmark.sha256:
+            raise UsageError(f"{config.bench}: not the benchmark the run used (sha256 differs)")
+        benchmark = select_suite(benchmark, config.suite, seed=config.suite_seed).benchmark
+        old = read_samples(out / "samples.jsonl") if (out / "samples.jsonl").is_file() else []
+        result = run_stoppable(_regrade(config, manifest, benchmark, old, pool))
+        if float_tolerance is not None:
+            manifest = manifest.model_copy(update={"config": config.public()})
+            write_manifest(out, manifest)
+        write_atomic(out / "samples.jsonl", sample_lines(result.samples))
+        write_summary(out, manifest, result.metrics)
+        return result
 
 
 async def _regrade(

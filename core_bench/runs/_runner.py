@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from core_bench._lock import exclusive
 from core_bench.benchmark import Benchmark, load_benchmark
 from core_bench.runs._config import RunConfig, resolve_endpoint
 from core_bench.runs._loop import Loop
@@ -92,8 +93,9 @@ def run(
 
     Raises:
         ValueError: a bad model spec, or no API key for OpenAI.
+        UsageError: another process is writing `config.out` (a run or a regrade).
     """
-    with _fewer_collections():
+    with _fewer_collections(), exclusive(config.out, "run or regrade"):
         return run_stoppable(_run(config, benchmark, pool, progress))
 
 

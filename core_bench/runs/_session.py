@@ -82,7 +82,7 @@ def _requests(tasks: Sequence[Task], backend: Backend, config: RunConfig) -> lis
     }
     requests: list[Request] = []
     for task in tasks:
-        prompt = render(task, system_prompt=config.system_prompt)
+        prompt = render(task, system_prompt=config.endpoint.system_prompt)
         sent = prompt.hash if backend.api == "chat" else prompt.text_hash
         params = by_strategy[task.strategy]
         for index in range(config.samples):
@@ -96,7 +96,7 @@ def _requests(tasks: Sequence[Task], backend: Backend, config: RunConfig) -> lis
                 task=backend.task_key(task),
             )
             requests.append(
-                Request(task, index, params[index], key, prompt.hash, config.system_prompt)
+                Request(task, index, params[index], key, prompt.hash, config.endpoint.system_prompt)
             )
     return requests
 

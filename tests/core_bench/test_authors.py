@@ -13,7 +13,7 @@ from core_bench.build import AuthorOptions, BuildOptions, build_benchmark
 from core_bench.build._authored_code import Rejected, extract_code
 from core_bench.cli import main
 from core_bench.fake_openai import FakeOpenAI
-from core_bench.runs import prompts
+from core_bench.runs import Endpoint, prompts
 
 EVEN = """def f(nums):
     result = []
@@ -123,7 +123,9 @@ def build_options(dataset: Path, url: str, samples: int = 1) -> BuildOptions:
         probes=2,
         timeout_s=2.0,
         authors=AuthorOptions(
-            models=("openai:fake-coder",), samples=samples, base_urls=(url,), backoff_s=0.0
+            models=("openai:fake-coder",),
+            samples=samples,
+            endpoint=Endpoint(base_urls=(url,), backoff_s=0.0),
         ),
     )
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from core_bench.benchmark import Benchmark
 from core_bench.commands.grade_cmd import regrade
 from core_bench.fake_openai import FakeOpenAI, answers_for, tasks_of
-from core_bench.runs import RunConfig, read_samples, run
+from core_bench.runs import Endpoint, RunConfig, read_samples, run
 from core_bench.runs._rundir import sample_lines
 from tracer import SandboxPool
 
@@ -23,8 +23,7 @@ def test_grade_uses_the_cache_not_the_server(
             bench=bench.root,
             out=out,
             limit=1,
-            base_urls=(server.url,),
-            api_key="test-key",
+            endpoint=Endpoint(base_urls=(server.url,), api_key="test-key"),
         )
         result = run(config, benchmark=bench, pool=pool, progress=False)
     samples = result.samples  # read now: the file is spoiled below

@@ -165,7 +165,7 @@ def test_without_bench_the_bundled_benchmark_is_built_once_into_the_cache(
     def fake_build(options: BuildOptions, out: Path) -> None:
         assert options == BuildOptions()  # the defaults
         builds.append(out)
-        shutil.copytree(bench, out)  # a full build of the bundled data takes minutes
+        shutil.copytree(bench, out, dirs_exist_ok=True)  # a full bundled build takes minutes
 
     monkeypatch.setattr(bundled, "build_benchmark", fake_build)
     argv = ["run", "--model", "ref:oracle", "--limit", "1", "--quiet"]

@@ -7,7 +7,7 @@ import sqlite3
 import time
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,16 @@ from core_bench.fake_openai import (
     answers_for,
     tasks_of,
 )
-from core_bench.runs import ResponseCache, RunConfig, RunResult, Sampling, Task, render, run
+from core_bench.runs import (
+    Endpoint,
+    ResponseCache,
+    RunConfig,
+    RunResult,
+    Sampling,
+    Task,
+    render,
+    run,
+)
 from tracer import SandboxPool
 
 MODEL = "openai:fake-model"
@@ -44,19 +53,14 @@ def server(tasks: list[Task]) -> Iterator[FakeOpenAI]:
 
 
 def config(bench: Benchmark, out: Path, *urls: str, **changes: Any) -> RunConfig:
-    base = RunConfig(
-        model=MODEL,
-        bench=bench.root,
-        out=out,
-        limit=1,
-        base_urls=urls,
-        api_key="test-key",
-        concurrency=8,
-        timeout_s=5.0,
-        retries=6,
-        backoff_s=0.01,
+    """A one-problem run against `urls`; `changes` may name `RunConfig` or `Endpoint` fields."""
+    endpoint = Endpoint(
+        base_urls=urls, api_key="test-key", concurrency=8, timeout_s=5.0, retries=6, backoff_s=0.01
     )
-    return replace(base, **changes)
+    names = {f.name for f in fields(Endpoint)}
+    endpoint = replace(endpoint, **{k: v for k, v in changes.items() if k in names})
+    rest = {"limit": 1, **{k: v for k, v in changes.items() if k not in names}}
+    return RunConfig(model=MODEL, bench=bench.root, out=out, endpoint=endpoint, **rest)
 
 
 def go(cfg: RunConfig, bench: Benchmark, pool: SandboxPool) -> RunResult:
@@ -274,7 +278,7 @@ def test_cache_is_keyed_on_every_sampling_parameter(
         "max_tokens": {"sampling": Sampling(max_tokens=64)},
         "seed": {"sampling": Sampling(seed=1)},
         "top_p": {"sampling": Sampling(top_p=0.9)},
-        "system prompt": {"system_prompt": "Be exact."},
+        "system prompt": {"endpoint": replace(cfg.endpoint, system_prompt="Be exact.")},
         "second sample": {"samples": 2},
     }
     asked = {}

@@ -26,7 +26,7 @@ import core_bench.runs._samplefile as samplefile
 import core_bench.runs._session as session
 from core_bench.benchmark import Benchmark
 from core_bench.fake_openai import FakeOpenAI
-from core_bench.runs import Completion, OpenAIBackend, Request, RunConfig, run
+from core_bench.runs import Completion, Endpoint, OpenAIBackend, Request, RunConfig, run
 from core_bench.stopping import Terminated, sigterm_stops
 from tracer import SandboxPool
 
@@ -63,9 +63,7 @@ def config(bench: Benchmark, server: FakeOpenAI, tmp_path: Path) -> RunConfig:
         out=tmp_path,
         tasks=("input",),
         limit=1,
-        base_urls=(server.url,),
-        api_key="sk-test",
-        concurrency=2,
+        endpoint=Endpoint(base_urls=(server.url,), api_key="sk-test", concurrency=2),
     )
 
 
@@ -181,4 +179,4 @@ def test_a_cancellation_a_library_loses_still_stops_the_request_loop(
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["status"] == "interrupted"
     # The requests begun before the Ctrl-C, not every request of the run (40 here).
-    assert manifest["counts"]["requested"] <= calls <= 3 + config.concurrency
+    assert manifest["counts"]["requested"] <= calls <= 3 + config.endpoint.concurrency

@@ -119,7 +119,7 @@ class ConstantKind:
         return bool(name)
 
     def resolve(self, config: RunConfig) -> RunConfig:
-        return replace(config, base_urls=("here",))
+        return replace(config, endpoint=replace(config.endpoint, base_urls=("here",)))
 
     def make(self, name: str, config: RunConfig) -> Backend:
         return Constant(name)
@@ -136,7 +136,7 @@ def test_a_registered_backend_is_found_by_its_scheme(
     with pytest.raises(ValueError, match="or const:<python literal>"):
         parse_model("nothing:1")
     config = RunConfig(model="const:1", bench=bench.root, out=tmp_path / "r", tasks=("output",))
-    assert resolve_endpoint(config).base_urls == ("here",)
+    assert resolve_endpoint(config).endpoint.base_urls == ("here",)
     result = run(config, benchmark=bench, progress=False)
     assert result.samples and {s.answer for s in result.samples} == {"1"}
     assert result.manifest.model == "const:1"

@@ -4,7 +4,7 @@ against the fake server rambling past its answer as a model that is not stopped 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,7 @@ import pytest
 from core_bench.benchmark import Benchmark
 from core_bench.fake_openai import FEWSHOT_RAMBLE, FakeOpenAI, answers_for, tasks_of
 from core_bench.report import write_report
-from core_bench.runs import RunConfig, RunResult, Sampling, Task, run
+from core_bench.runs import Endpoint, RunConfig, RunResult, Sampling, Task, run
 from core_bench.runs._prompts import stop_sequences
 from tracer import SandboxPool
 
@@ -26,19 +26,22 @@ def tasks(bench: Benchmark) -> list[Task]:
 
 
 def config(bench: Benchmark, out: Path, url: str, **changes: Any) -> RunConfig:
-    base = RunConfig(
+    """A one-problem run against `url`; `changes` may name `RunConfig` or `Endpoint` fields."""
+    names = {f.name for f in fields(Endpoint)}
+    endpoint = Endpoint(
+        base_urls=(url,), api_key="k", retries=0, **{k: v for k, v in changes.items() if k in names}
+    )
+    return RunConfig(
         model="openai:fake-model",
         bench=bench.root,
         out=out,
         limit=1,
         tasks=("output", "input", "probe"),
         strategies=STRATEGIES,
-        base_urls=(url,),
-        api_key="k",
         sampling=Sampling(max_tokens=400),
-        retries=0,
+        endpoint=endpoint,
+        **{k: v for k, v in changes.items() if k not in names},
     )
-    return replace(base, **changes)
 
 
 def go(cfg: RunConfig, bench: Benchmark, pool: SandboxPool) -> RunResult:

@@ -536,6 +536,10 @@ ROLES = {
         ("nums[k:] + nums[0:k]", False, "rotate"),
         ("count * s.title()", False, "repeat_text"),
         ("nums[i] >= 0", True, "is_non_negative"),
+        # Reviewer's find (bundled cb-220): `pair_text(pw)` returned `zip` of three slices.
+        ("zip(text, text[1:])", False, "pair_text"),
+        ("zip(text, text[1:], text[2:])", False, "get_triples_of_text"),
+        ("zip(s, s[1:], s[2:], s[3:])", False, "get_groups_of_text"),
     ],
 )
 def test_helper_names_from_the_expression(expr: str, predicate: bool, name: str | None) -> None:

@@ -75,6 +75,54 @@ CASES = cases(
         """,
         seed=1,
     ),
+    # The bundled cb-225:eq2 read `seq = list(f'{txt}abc...')`: a string concatenation was
+    # copied into a list to be indexed, as no person would, and named as a list.
+    a_concatenation_with_a_literal_is_indexed_without_a_copy=Rewrite(
+        ForToWhile,
+        """
+        def f(text, key):
+            alphabet = ''
+            for c in key + 'abcdefghijklmnopqrstuvwxyz':
+                if c not in alphabet:
+                    alphabet += c
+            return alphabet
+        """,
+        """
+        def f(text, key):
+            alphabet = ''
+            chars = key + 'abcdefghijklmnopqrstuvwxyz'
+            pos = 0
+            while pos < len(chars):
+                c = chars[pos]
+                pos += 1
+                if c not in alphabet:
+                    alphabet += c
+            return alphabet
+        """,
+        calls=[("x", "zebra"), ("", "")],
+    ),
+    a_string_a_method_gives_is_held_under_a_name_for_text=Rewrite(
+        ForToWhile,
+        """
+        def f(s):
+            n = 0
+            for c in s.lower():
+                n += c in 'aeiou'
+            return n
+        """,
+        """
+        def f(s):
+            n = 0
+            chars = s.lower()
+            pos = 0
+            while pos < len(chars):
+                c = chars[pos]
+                pos += 1
+                n += c in 'aeiou'
+            return n
+        """,
+        calls=[("Audio",), ("",)],
+    ),
     a_loop_that_rebinds_its_iterable_indexes_a_copy_of_the_reference=Equivalent(
         ForToWhile,
         """

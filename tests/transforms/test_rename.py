@@ -777,3 +777,33 @@ def test_a_count_and_a_sum_are_named_apart() -> None:
             # `n //= 10` divides a number; it counts nothing (it was named `cnt` too).
             counting = {"cnt", "count", "counter", "count_so_far", "tally"}
             assert renames.get("n", "n") not in counting | sums - {"amount"}, (style, seed)
+
+
+def test_a_helper_parameter_that_is_also_its_callers_local_gets_no_parameter_name() -> None:
+    # The bundled cb-039:eq4 (helper extraction, then an abbreviated renaming): the caller's
+    # `best_len = 0` was renamed `arg`, since the name is also a parameter of the helper.
+    before = """
+        def handle_index(i, nums, start, best_len, best_start):
+            if i > 0 and nums[i] <= nums[i - 1]:
+                start = i
+            if i - start + 1 > best_len:
+                best_start, best_len = start, i - start + 1
+            return start, best_start, best_len
+
+        def f(nums):
+            best_start, best_len = 0, 0
+            start = 0
+            i = 0
+            while i < len(nums):
+                start, best_start, best_len = handle_index(i, nums, start, best_len, best_start)
+                i += 1
+            return nums[best_start:best_start + best_len]
+        """
+    given = []
+    for style in (RenameDescriptive, RenameAbbreviated, RenameVerbose):
+        for seed in range(16):
+            result = transform(style, code(before), seed=seed, calls=["f([1, 2, 1])"])
+            assert result is not None
+            renames = result.provenance.renames
+            given += [renames.get(n, n) for n in ("start", "best_len", "best_start")]
+    assert given and not set(given) & _rename._PARAM_ONLY, sorted(set(given))

@@ -31,26 +31,28 @@ class OpenAI:
         Raises:
             ValueError: OpenAI's own API is used and no key is set.
         """
-        urls = config.base_urls or (os.environ.get("OPENAI_BASE_URL") or OPENAI_BASE_URL,)
+        endpoint = config.endpoint
+        urls = endpoint.base_urls or (os.environ.get("OPENAI_BASE_URL") or OPENAI_BASE_URL,)
         urls = tuple(u.rstrip("/") for u in urls)
-        key = config.api_key or os.environ.get("OPENAI_API_KEY", "")
+        key = endpoint.api_key or os.environ.get("OPENAI_API_KEY", "")
         if not key:
             if any("api.openai.com" in u for u in urls):
                 raise ValueError("OPENAI_API_KEY is not set (needed for api.openai.com)")
             key = "EMPTY"  # local servers (vLLM, llama.cpp) accept any key
-        return replace(config, base_urls=urls, api_key=key)
+        return replace(config, endpoint=replace(endpoint, base_urls=urls, api_key=key))
 
     def make(self, name: str, config: RunConfig) -> Backend:
         """A client of `config`'s servers."""
+        endpoint = config.endpoint
         return OpenAIBackend(
             name,
-            config.base_urls,
-            api_key=config.api_key,
-            api=config.api,
+            endpoint.base_urls,
+            api_key=endpoint.api_key,
+            api=endpoint.api,
             sampling=config.sampling,
-            timeout_s=config.timeout_s,
-            policy=RetryPolicy(retries=config.retries, base_s=config.backoff_s),
-            concurrency=config.concurrency,
-            stream=config.stream,
+            timeout_s=endpoint.timeout_s,
+            policy=RetryPolicy(retries=endpoint.retries, base_s=endpoint.backoff_s),
+            concurrency=endpoint.concurrency,
+            stream=endpoint.stream,
             stop=config.stop,
         )

@@ -29,7 +29,7 @@ class Reference:
 
     def resolve(self, config: RunConfig) -> RunConfig:
         """No endpoint: an agent runs here."""
-        return replace(config, base_urls=())
+        return replace(config, endpoint=replace(config.endpoint, base_urls=()))
 
     def make(self, name: str, config: RunConfig) -> Backend:
         """The agent, seeded with the run's seed."""
