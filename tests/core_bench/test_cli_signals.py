@@ -105,17 +105,15 @@ def run_argv(server: FakeOpenAI, bench: Path, out: Path) -> list[str]:
     ]  # fmt: skip
 
 
-def start(
-    program: str, argv: list[str], preexec_fn: Callable[[], object] | None = None
-) -> subprocess.Popen[str]:
+def start(program: str, argv: list[str], *, sigint_ignored: bool = False) -> subprocess.Popen[str]:
+    """`python -c program argv`; with `sigint_ignored`, through a shell that ignores SIGINT
+    first, as a script's `cmd &` does (`exec` keeps the ignored SIGINT and the pid)."""
     env = {**os.environ, "OPENAI_API_KEY": "sk-test"}
+    command = [sys.executable, "-c", program, *argv]
+    if sigint_ignored:
+        command = ["sh", "-c", 'trap "" INT; exec "$0" "$@"', *command]
     return subprocess.Popen(
-        [sys.executable, "-c", program, *argv],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=preexec_fn,
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
 
 
@@ -221,8 +219,7 @@ def test_a_background_run_ignores_ctrl_c_and_sigterm_ends_it(
 ) -> None:
     out = tmp_path / "run"
     argv = run_argv(server, bench, out)
-    # A background job of a script: started with SIGINT ignored, as `cmd &` and nohup do.
-    child = start(AS_INSTALLED, argv, lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    child = start(AS_INSTALLED, argv, sigint_ignored=True)  # a background job of a script
     seen = held_with_workers(child, gate, held=2)
     child.send_signal(signal.SIGINT)
     gate.let_through(4)  # the 2 held requests are answered, then 2 more, then 2 held again
