@@ -1,8 +1,8 @@
 """SIGTERM stops a command as Ctrl-C does: the same cleanup, then exit status 143.
 
 Batch schedulers, `timeout`, `docker stop` and `kill` send SIGTERM, whose default action
-ends the process on the spot: a run's manifest would stay `running` and its open files and
-sandbox workers would be left to chance. `on_sigterm` (installed by the CLI) raises
+ends the process on the spot: a run's manifest stayed `running`, without its counts, and
+nothing was closed. `on_sigterm` (installed by the CLI) raises
 `Terminated` instead, a `KeyboardInterrupt`, so every cleanup written for Ctrl-C runs for it
 too; `run_stoppable` gives an asyncio run what `asyncio.run` gives Ctrl-C: the main task is
 cancelled at its next await and `Terminated` is raised once it has cleaned up.
