@@ -57,7 +57,10 @@ does not (each kind is counted in both, and reported when the variant has more):
 - "parenthesized generator": a generator in parentheses of its own as a call's sole
   argument (`list((w for w in ws))`), the parentheses a second argument needed left behind;
 - "lambda wrapper": `lambda x: g(x)`, a lambda that only passes its argument on to a named
-  function (`filter(lambda n: is_prime(n), xs)` for `filter(is_prime, xs)`).
+  function (`filter(lambda n: is_prime(n), xs)` for `filter(is_prime, xs)`);
+- "mixed spelling": one update of one name spelled two ways in one function: `out += c`
+  beside `out = out + rep`, or `ans += g(x)` beside `ans.extend(g(y))` (or `.append`), left
+  where a rewrite took one statement and not the others (one per name).
 
 Only `distractor` variants may have them; the test over all CRUXEval problems and
 `bench/naturalness.py` use this module to check it.
@@ -111,6 +114,7 @@ ARTIFACT_KINDS: tuple[str, ...] = (
     "else after continue",
     "parenthesized generator",
     "lambda wrapper",
+    "mixed spelling",
 )
 
 _GENERIC_HELPERS = re.compile(
@@ -470,6 +474,42 @@ def _aliases(nodes: list[ast.AST]) -> int:
     return count
 
 
+def _mixed_spellings(nodes: list[ast.AST]) -> int:
+    """Names of a function updated both by `x op= e` and by `x = x op e`, or grown both by
+    `x += e` and by `x.append(e)`/`x.extend(e)` (see "mixed spelling")."""
+    count = 0
+    for func in nodes:
+        if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        augmented: set[str] = set()
+        added: set[str] = set()
+        spelled_out: set[str] = set()
+        grown: set[str] = set()
+        for node in ast_nodes(func):
+            if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                augmented.add(node.target.id)
+                if isinstance(node.op, ast.Add):
+                    added.add(node.target.id)
+            elif (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.BinOp)
+                and isinstance(node.value.left, ast.Name)
+                and node.value.left.id == node.targets[0].id
+            ):
+                spelled_out.add(node.value.left.id)
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("append", "extend")
+                and isinstance(node.func.value, ast.Name)
+            ):
+                grown.add(node.func.value.id)
+        count += len(augmented & spelled_out) + len(added & grown)
+    return count
+
+
 def _comments_and_names(code: str) -> tuple[list[str], set[str]]:
     comments: list[str] = []
     names: set[str] = set()
@@ -537,6 +577,7 @@ def count_artifacts(code: str, identifiers: set[str] | None = None) -> Counter[s
     counts["parenthesized call"] += _parenthesized_calls(code)
     counts["bool branch on a call"] += _bool_branches(tree, nodes)
     counts["alias assignment"] += _aliases(nodes)
+    counts["mixed spelling"] += _mixed_spellings(nodes)
     if identifiers is not None:
         comments, names = _comments_and_names(code)
         leaked = identifiers - names - set(keyword.kwlist)

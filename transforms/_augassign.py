@@ -1,4 +1,5 @@
-"""`x op= y` <-> `x = x op y`, only where `x` provably holds an immutable value.
+"""`x op= y` <-> `x = x op y`, only where `x` provably holds an immutable value; every
+such update of its function is rewritten with it, so the two spellings never stand together.
 
 For a list, `x += y` extends the list in place (other references see the change) while
 `x = x + y` builds a new list, so the rewrite is only exact when the value has no in-place
@@ -284,18 +285,40 @@ def _immutable_sites(
     return candidates
 
 
-class AugAssignExpand(Transform):
+class _EveryUpdate(Transform):
+    """Base: every site of the picked one's function (each update of an immutable local
+    there) is rewritten with it: a person who writes `out = out + c` writes
+    `out = out + rep` in the next branch too, not `out += rep`, and `count = count + 1`
+    beside them."""
+
+    site_local = True
+    _sites: list[cst.CSTNode]
+
+    def take_site(self, site: Any, info: ModuleInfo) -> bool:
+        """Take every site of the same function along."""
+        func = info.enclosing_function(site)
+        group = [n for n in self._sites if info.enclosing_function(n) is func]
+        self._group = {id(n) for n in group}
+        self.limit_visit(group, info)
+        return True
+
+    def at_site(self, original_node: cst.CSTNode) -> bool:
+        """Whether `original_node` is one of the sites rewritten."""
+        return id(original_node) in self._group
+
+
+class AugAssignExpand(_EveryUpdate):
     """`x += y` -> `x = x + y` where `x` holds an immutable value."""
 
     name = "augassign_expand"
     kind = "equivalent"
     keeps_lines = True
-    site_local = True
     description = "expand an augmented assignment x op= y into x = x op y (immutable x only)"
 
     def find_sites(self, info: ModuleInfo) -> list[cst.CSTNode]:
         """Find augmented assignments to locals whose every value is immutable."""
-        return _immutable_sites(info, _augmented_name, cst.AugAssign)
+        self._sites = _immutable_sites(info, _augmented_name, cst.AugAssign)
+        return self._sites
 
     def leave_AugAssign(
         self, original_node: cst.AugAssign, updated_node: cst.AugAssign
@@ -335,18 +358,18 @@ def _precedence_of(binary: type[cst.BaseBinaryOp]) -> int:
     return precedence(sample)
 
 
-class AugAssignContract(Transform):
+class AugAssignContract(_EveryUpdate):
     """`x = x + y` -> `x += y` where `x` holds an immutable value."""
 
     name = "augassign_contract"
     kind = "equivalent"
     keeps_lines = True
-    site_local = True
     description = "contract x = x op y into an augmented assignment x op= y (immutable x only)"
 
     def find_sites(self, info: ModuleInfo) -> list[cst.CSTNode]:
         """Find `x = x op y` assignments to locals whose every value is immutable."""
-        return _immutable_sites(info, _self_operation_name, cst.Assign)
+        self._sites = _immutable_sites(info, _self_operation_name, cst.Assign)
+        return self._sites
 
     def leave_Assign(
         self, original_node: cst.Assign, updated_node: cst.Assign

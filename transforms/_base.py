@@ -60,6 +60,17 @@ LINE_NODES: tuple[type[cst.CSTNode], ...] = (
 )
 
 
+#: The longest line an equivalent transform may write (the project's own line length, ruff's
+#: `line-length` in pyproject.toml), unless the code it rewrites already has a longer one;
+#: distractors, unnatural by design (`lI1lI1` names), are not held to it.
+LINE_LIMIT = 100
+
+
+def longest_line(code: str) -> int:
+    """The length of the longest line of `code`, in characters."""
+    return max(map(len, code.splitlines()), default=0)
+
+
 class TransformBugWarning(UserWarning):
     """A transform produced code that does not compile; the result was dropped."""
 
@@ -464,7 +475,9 @@ def apply_transform(
     Returns:
         The variant and its provenance, or None when the transform declines (it does not
         apply, it is not safe here, or the code does not parse). Equivalent transforms
-        always decline on code that reaches variables by name (`locals()`, `eval`...).
+        always decline on code that reaches variables by name (`locals()`, `eval`...),
+        and, but for distractors, where they would write a line longer than `LINE_LIMIT`
+        and the code's own longest line.
 
     Raises:
         KeyError: `transform` names no registered transform.
@@ -565,6 +578,12 @@ def apply_transform_lazily(
     new_code, positions = printed_statement_positions(result)
     if new_code == code:  # `wrapper.module` prints as `code`: LibCST round-trips exactly
         return None
+    if (
+        cls.kind == "equivalent"
+        and cls.family != "distractor"
+        and longest_line(new_code) > max(LINE_LIMIT, longest_line(code))
+    ):
+        return None  # nobody writes `d[k] = (d[k] if k in d else 0) + 1` on 101 columns
     try:
         compile(new_code, "<variant>", "exec", dont_inherit=True)
     except SyntaxError as exc:

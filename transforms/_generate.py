@@ -591,7 +591,9 @@ def _equivalent_chains(builder: _Builder, rng: random.Random, salt: int, plan: _
     changed = {name: _structural_similarity(builder, name, salt) for name in applicable}
     singles = [[name] for name in _pick_singles(applicable, changed, structural_singles)]
     if rename_slot:
-        singles.append([renames[0]])
+        # The first style that applies (a style declines where its names would make a line
+        # too long; another then takes the slot).
+        singles += [[name] for name in _applicable(builder, renames, salt, 1)]
     pool = applicable[: plan.max_chain + _SPARE_APPLICABLE]
     idioms = {name for name in structural if builder.family_of([name]) == "idiom"}
     if not idioms & set(pool):

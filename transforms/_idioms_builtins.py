@@ -27,7 +27,7 @@ Each rewrite is exact for the value kinds it requires (see `_idioms_common.Kinds
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,7 +79,7 @@ from transforms._idioms_common import (
     private_to,
     str_value,
 )
-from transforms._idioms_methods import _ExpressionIdiom, _index
+from transforms._idioms_methods import _ExpressionIdiom, _index, method_operation
 
 _EMPTY = cst.Module(body=[])
 _UNSAFE = cst.Lambda | cst.NamedExpr | cst.Yield | cst.Await | cst.FunctionDef | cst.ClassDef
@@ -794,6 +794,25 @@ class NegativeIndex(_ExpressionIdiom):
     description = "index the last item by len(xs) - 1 instead of -1, or back"
     node_types = (cst.Subscript,)
 
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every index of one sequence from its end, by a negative int or by its length."""
+        if not isinstance(node, cst.Subscript) or not isinstance(node.value, cst.Name):
+            return None
+        item = _subscript_int(node)
+        if item is not None:
+            return ("from end", node.value.value) if item[1] < 0 else None
+        index = node.slice[0].slice if len(node.slice) == 1 else None
+        value = index.value if isinstance(index, cst.Index) else None
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Subtract):
+            length = builtin_call(value.left, self.info)
+            if (
+                length is not None
+                and length[0] == "len"
+                and _code_all(length[1]) == [node.value.value]
+            ):
+                return ("from end", node.value.value)
+        return None
+
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.Subscript) or has_comments(node):
             return None
@@ -878,6 +897,12 @@ class StrMethodSwap(_ExpressionIdiom):
     name = "idiom_str_methods"
     description = "compute with another str method: strip by lstrip/rstrip, split by partition..."
     node_types = (cst.Call, cst.Subscript, cst.Comparison)
+
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every find (or rfind), and every strip, on one str."""
+        return method_operation(node, ("find", "rfind"), "find") or method_operation(
+            node, ("strip",), "strip"
+        )
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if has_comments(node):

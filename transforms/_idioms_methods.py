@@ -21,7 +21,8 @@ receiver proven to be of another kind is left alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -54,6 +55,7 @@ from transforms._idioms_common import (
     IdiomRewrite,
     Kinds,
     bare_genexp,
+    function_nodes,
     function_sites,
     is_simple,
     line,
@@ -92,11 +94,35 @@ _KEYWORDED = (
 )  # fmt: skip
 
 
+def receiver_root(expr: cst.BaseExpression) -> str | None:
+    """The name a chain of method calls starts from (`s` for `s.lower().replace('a',
+    'b')`), or None when it starts from anything but a name."""
+    while (call := method_call(expr)) is not None:
+        expr = call[0]
+    return expr.value if isinstance(expr, cst.Name) else None
+
+
+def method_operation(node: cst.CSTNode, methods: Collection[str], label: str) -> Hashable | None:
+    """`(label, root)` for a call `root...method(...)` of one of `methods`, the key by which
+    `_ExpressionIdiom.operation` groups such calls on one receiver."""
+    call = method_call(node)
+    if call is None or call[1] not in methods:
+        return None
+    root = receiver_root(call[0])
+    return None if root is None else (label, root)
+
+
+def _nested(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    """Whether one of two nodes is inside the other."""
+    return any(n is b for n in walk(a)) or any(n is a for n in walk(b))
+
+
 class _ExpressionIdiom(IdiomRewrite):
     """Base: pick one expression site in `prepare`, rebuild it in `replace`.
 
     The other sites of the same statement are rebuilt with it: a person who writes
-    `(min(lo, t), max(hi, t))` as conditionals writes both so, not one of the two.
+    `(min(lo, t), max(hi, t))` as conditionals writes both so, not one of the two. So are
+    the other sites of its operation in its function (`operation`), or none.
     """
 
     site_local = True
@@ -111,19 +137,80 @@ class _ExpressionIdiom(IdiomRewrite):
     data: Any
 
     def find_sites(self, info: ModuleInfo) -> Sequence[tuple[cst.CSTNode, Any]]:
-        """`(node, what build needs)` for every node of `node_types` that `match` accepts."""
+        """`(node, what build needs)` for every node of `node_types` that `match` accepts,
+        but for the nodes of an operation (`operation`) that a node of their function
+        spells without being a site."""
         self.info = info
-        self._found = function_sites(info, self._matched, self.node_types)
+        found = function_sites(info, self._matched, self.node_types)
+        self._found = self._complete_operations(found)
         return self._found
 
+    #: The node types `operation` names an operation of (None: `node_types`).
+    operation_types: ClassVar[tuple[type[cst.CSTNode], ...] | None] = None
+
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """The operation a node of `operation_types` spells the way this idiom rewrites it,
+        in a site or not (`('get', 'd')` for `d.get(...)`), or None (the default: the site
+        stands alone).
+
+        In a function, the sites of one operation are rewritten together, and none of them
+        when another node spells it the old way without being a site (`d.get(k.lower(),
+        0)`, whose key is not simple): a person who prefers one spelling uses it
+        throughout, not `ans += g(x)` in one branch and `ans.extend(g(y))` in the next.
+        One node of an occurrence gives its key (the call, not also the `Expr` around it)."""
+        return None
+
+    def _complete_operations(
+        self, found: list[tuple[cst.CSTNode, Any]]
+    ) -> list[tuple[cst.CSTNode, Any]]:
+        """`found` without the sites of an operation that a node of their function spells
+        outside every site; each kept site's operation in `_operations` (that of the first
+        node in it that spells one: the site itself, or the call in a statement)."""
+        self._operations: dict[int, tuple[int, Hashable]] = {}
+        if type(self).operation is _ExpressionIdiom.operation or not found:
+            return found
+        spelling: dict[int, tuple[int, Hashable]] = {}
+        spelled: Counter[tuple[int, Hashable]] = Counter()
+        for node, func in function_nodes(self.info, self.operation_types or self.node_types):
+            key = self.operation(node)
+            if key is not None:
+                spelling[id(node)] = (id(func), key)
+                spelled[(id(func), key)] += 1
+        covered: Counter[tuple[int, Hashable]] = Counter()
+        for site, _ in found:
+            where = next((w for n in walk(site) if (w := spelling.get(id(n)))), None)
+            if where is not None:
+                self._operations[id(site)] = where
+                covered[where] += 1
+        return [
+            (node, data)
+            for node, data in found
+            if (where := self._operations.get(id(node))) is None or covered[where] == spelled[where]
+        ]
+
     def prepare(self, wrapper: MetadataWrapper) -> bool:
-        """Pick the site, then take its siblings in the same statement line along."""
+        """Pick the site, take the other sites of its operation along (`operation`), and
+        the siblings of each in its statement line."""
         if not super().prepare(wrapper):
             return False
-        siblings = self._same_line(self.site)
-        self._rebuilt = {id(self.site): (self.site, self.data), **siblings}
+        self._rebuilt: dict[int, tuple[cst.CSTNode, Any]] = {}
+        todo = [(self.site, self.data, True)]
+        for node, data, same_operation in todo:  # in order: `todo` grows as it is read
+            if id(node) in self._rebuilt:
+                continue
+            if not same_operation and any(
+                _nested(node, other) for other, _ in self._rebuilt.values()
+            ):
+                continue  # a sibling is never rebuilt inside another site, nor around one
+            self._rebuilt[id(node)] = (node, data)
+            where = self._operations.get(id(node))
+            if where is not None:
+                todo.extend(
+                    (*s, True) for s in self._found if self._operations.get(id(s[0])) == where
+                )
+            todo.extend((*s, False) for s in self._same_line(node).values())
         if self._visited is not None:
-            for node, _ in siblings.values():
+            for node, _ in self._rebuilt.values():
                 self._visited.update(id(n) for n in walk(node))
                 self._visited.update(id(n) for n in self.info.ancestors(node))
         return True
@@ -186,7 +273,9 @@ class _ExpressionIdiom(IdiomRewrite):
         the operator (`not s.startswith('!')` -> `s[:1] != '!'`, not `not s[:1] == '!'`)."""
         rebuilt = self._rebuilt.get(id(original_node))
         if rebuilt is not None and rebuilt[0] is original_node:
-            self.data = rebuilt[1]  # `build` reads the data of the site it rebuilds
+            # `build` reads the data of the site it rebuilds (and the site, for the origin
+            # of the statements it writes).
+            self.site, self.data = original_node, rebuilt[1]
         else:
             if (
                 isinstance(result, cst.UnaryOperation)
@@ -221,6 +310,10 @@ class StartswithToSlice(_ExpressionIdiom):
     name = "idiom_startswith_slice"
     description = "compare a slice instead of calling startswith/endswith with a literal"
     node_types = (cst.Call,)
+
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every test of a str's start or end."""
+        return method_operation(node, ("startswith", "endswith"), "affix")
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         call = method_call(node)
@@ -292,6 +385,15 @@ class FindToIn(_ExpressionIdiom):
     description = "test membership with in instead of comparing str.find with -1"
     node_types = (cst.Comparison,)
 
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every membership test by `find` on one str."""
+        if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
+            return None
+        target = node.comparisons[0]
+        if (type(target.operator), _int_text(target.comparator) or "") not in _FIND_TESTS:
+            return None
+        return method_operation(node.left, ("find",), "find test")
+
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
             return None
@@ -328,6 +430,10 @@ class CountToSum(_ExpressionIdiom):
     description = "count a one-character literal with sum over a generator"
     node_types = (cst.Call,)
 
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every count on one receiver."""
+        return method_operation(node, ("count",), "count")
+
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         call = method_call(node)
         if call is None or call[1] != "count" or not _one_positional(call[2], 1):
@@ -360,6 +466,10 @@ class ReplaceToSplitJoin(_ExpressionIdiom):
     description = "replace a literal substring by splitting on it and joining"
     node_types = (cst.Call,)
 
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every replace on one str (a chain of them included)."""
+        return method_operation(node, ("replace",), "replace")
+
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         call = method_call(node)
         if call is None or call[1] != "replace" or not _one_positional(call[2], 2):
@@ -387,6 +497,13 @@ class AppendToAugAssign(_ExpressionIdiom):
     name = "idiom_append_augassign"
     description = "grow a list with += instead of append/extend"
     node_types = (cst.Expr,)
+    operation_types = (cst.Call,)
+
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every append or extend of the function, on any list: `higgs += [i]` beside
+        `lows.append(i)` is two spellings of one operation."""
+        call = method_call(node)
+        return ("grow",) if call is not None and call[1] in ("append", "extend") else None
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.Expr):
@@ -426,6 +543,19 @@ class AugAssignToAppend(_ExpressionIdiom):
     name = "idiom_augassign_append"
     description = "grow a list with append/extend instead of +="
     node_types = (cst.AugAssign,)
+
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every `xs += ...` of the function on a list."""
+        func = self.info.enclosing_function(node)
+        if (
+            isinstance(node, cst.AugAssign)
+            and isinstance(node.operator, cst.AddAssign)
+            and isinstance(node.target, cst.Name)
+            and func is not None
+            and Kinds(func, self.info).of_name(node.target.value) == LIST
+        ):
+            return ("grow",)
+        return None
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not (
@@ -501,6 +631,11 @@ class PopToDel(_ExpressionIdiom):
     name = "idiom_pop_del"
     description = "take an item by index and delete it instead of calling pop"
     node_types = (cst.SimpleStatementLine,)
+    operation_types = (cst.Call,)
+
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every pop from one receiver (`tmp[xs.pop()] = v` too, which cannot change)."""
+        return method_operation(node, ("pop",), "pop")
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
@@ -562,6 +697,10 @@ class DictGetToMembership(_ExpressionIdiom):
     description = "look a key up behind an in test instead of calling dict.get"
     node_types = (cst.Call,)
 
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every `get` on one dict."""
+        return method_operation(node, ("get",), "get")
+
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         call = method_call(node)
         if call is None or call[1] != "get" or len(call[2]) not in (1, 2):
@@ -600,6 +739,12 @@ class ItemsToKeyLookup(_ExpressionIdiom):
     name = "idiom_items_lookup"
     description = "iterate over a dict's keys and look each value up instead of items()"
     node_types = (cst.For,)
+
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every loop over one dict's items."""
+        if isinstance(node, cst.For):
+            return method_operation(node.iter, ("items",), "items")
+        return None
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.For) or node.asynchronous is not None:
@@ -651,6 +796,9 @@ class ItemsToKeyLookup(_ExpressionIdiom):
         )
 
 
+_SLICE_METHODS = frozenset({"clear", "copy", "reverse", "insert", "remove", "update"})
+
+
 class ListMethodToSlice(_ExpressionIdiom):
     """List (and dict) methods as the slice or item operations they stand for:
     `xs.clear()` -> `del xs[:]`, `xs.copy()` -> `xs[:]` (a dict: `dict(d)`),
@@ -660,6 +808,12 @@ class ListMethodToSlice(_ExpressionIdiom):
     name = "idiom_list_method_slice"
     description = "replace a list or dict method with the slice or item operation it performs"
     node_types = (cst.Expr, cst.Call)
+    operation_types = (cst.Call,)
+
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every call of one of these methods on one receiver (`del xs[:]` beside
+        `xs.reverse()` mixes the two ways of changing a list in place)."""
+        return method_operation(node, _SLICE_METHODS, "slice method")
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if isinstance(node, cst.Expr):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import string
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,6 +33,7 @@ from transforms._idioms_common import (
     IdiomRewrite,
     Kinds,
     builtin_call,
+    function_nodes,
     function_sites,
     str_value,
 )
@@ -54,6 +56,18 @@ def _operands(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
     return [expr]
 
 
+def _in_longer_chain(node: cst.BinaryOperation, info: ModuleInfo) -> bool:
+    """Whether `node` is the left part of a longer unparenthesised `+` chain (not a site of
+    its own)."""
+    parent = info.parent(node)
+    return (
+        isinstance(parent, cst.BinaryOperation)
+        and isinstance(parent.operator, cst.Add)
+        and parent.left is node
+        and not node.lpar
+    )
+
+
 def _escape(text: str, quote: str) -> str:
     out = []
     for ch in text:
@@ -74,42 +88,89 @@ def _escape(text: str, quote: str) -> str:
     return "".join(out)
 
 
-class ConcatToFString(IdiomRewrite):
+class _EveryStringOfFunction(IdiomRewrite):
+    """Base: the sites are `(node, its f-string)`; every site of the picked one's function
+    is rewritten with it, and a function where a node builds a string the old way
+    (`spells`) without being a site has none: a person who writes f-strings writes
+    `f'{cur})'` and `f'{cur}('`, not one of them beside `cur + '('`."""
+
+    site_local = True
+    site: cst.CSTNode
+    source: str
+
+    def spells(self, node: cst.CSTNode, info: ModuleInfo) -> bool:
+        """Whether `node` builds a string the way this idiom rewrites (hook)."""
+        raise NotImplementedError
+
+    def whole_functions(
+        self, sites: list[tuple[Any, str]], info: ModuleInfo, types: tuple[type[cst.CSTNode], ...]
+    ) -> list[tuple[Any, str]]:
+        """`sites` but those of a function where a node of `types` `spells` without being a
+        site; the rest kept for `take_site`."""
+        spelled: Counter[int] = Counter()
+        for node, func in function_nodes(info, types):
+            if self.spells(node, info):
+                spelled[id(func)] += 1
+        taken = Counter(id(info.enclosing_function(node)) for node, _ in sites)
+        self._sites = [
+            (node, source)
+            for node, source in sites
+            if taken[id(info.enclosing_function(node))]
+            == spelled[id(info.enclosing_function(node))]
+        ]
+        return self._sites
+
+    def take_site(self, site: tuple[Any, str], info: ModuleInfo) -> bool:
+        """Take every site of the function along, each with its f-string."""
+        self.site, self.source = site
+        func = info.enclosing_function(site[0])
+        group = [(n, src) for n, src in self._sites if info.enclosing_function(n) is func]
+        self._group = {id(n): (n, src) for n, src in group}
+        self.limit_visit([n for n, _ in group], info)
+        return True
+
+    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
+        """Swap each site for its f-string."""
+        taken = self._group.get(id(original_node))
+        if taken is None or taken[0] is not original_node:
+            return updated_node
+        new = cst.parse_expression(taken[1])
+        return new.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
+
+
+class ConcatToFString(_EveryStringOfFunction):
     """`'a' + str(x) + b` (all strs) -> `f'a{x}{b}'`."""
 
     name = "idiom_concat_fstring"
-    site_local = True
     description = "build a string with an f-string instead of concatenation and str()"
 
-    site: cst.BinaryOperation
-    source: str
-
     def find_sites(self, info: ModuleInfo) -> Sequence[tuple[cst.BinaryOperation, str]]:
-        """Maximal `+` chains of strs, each with its f-string."""
-        return function_sites(
+        """Maximal `+` chains of strs, each with its f-string, in functions where every
+        chain with a str literal or a `str(...)` is one."""
+        sites = function_sites(
             info,
             lambda node, _func, kinds: self._site(node, kinds, info),
             (cst.BinaryOperation,),
         )
+        return self.whole_functions(sites, info, (cst.BinaryOperation,)) if sites else sites
 
-    def take_site(self, site: tuple[cst.BinaryOperation, str], info: ModuleInfo) -> bool:
-        """Keep the chain and its f-string apart."""
-        self.site, self.source = site
-        return True
+    def spells(self, node: cst.CSTNode, info: ModuleInfo) -> bool:
+        """A maximal `+` chain with a str literal or a `str(...)` among its operands."""
+        if not isinstance(node, cst.BinaryOperation) or _in_longer_chain(node, info):
+            return False
+        return any(
+            str_value(o) is not None
+            or ((call := builtin_call(o, info)) is not None and call[0] == "str")
+            for o in _operands(node)
+        )
 
     def _site(
         self, node: cst.CSTNode, kinds: Kinds, info: ModuleInfo
     ) -> tuple[cst.BinaryOperation, str] | None:
         if not isinstance(node, cst.BinaryOperation) or not isinstance(node.operator, cst.Add):
             return None
-        parent = info.parent(node)
-        if (
-            isinstance(parent, cst.BinaryOperation)
-            and isinstance(parent.operator, cst.Add)
-            and parent.left is node
-            and not node.lpar
-        ):
-            return None  # part of a longer chain
+        if _in_longer_chain(node, info):
+            return None
         source = self._render(node, kinds, info)
         return None if source is None else (node, source)
 
@@ -172,13 +233,6 @@ class ConcatToFString(IdiomRewrite):
             return None
         return source
 
-    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
-        """Swap the chain for the f-string."""
-        if not self.at_site(original_node):
-            return updated_node
-        new = cst.parse_expression(self.source)
-        return new.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
-
 
 def _fields(template: str) -> list[tuple[str, str | None, str | None, str | None]] | None:
     """`(text, field, spec, conversion)` of a format string, or None when it does not parse."""
@@ -188,24 +242,28 @@ def _fields(template: str) -> list[tuple[str, str | None, str | None, str | None
         return None
 
 
-class FormatToFString(IdiomRewrite):
+class FormatToFString(_EveryStringOfFunction):
     """`'{} and {!r:>4}'.format(a, b)` -> `f'{a} and {b!r:>4}'`."""
 
     name = "idiom_format_fstring"
-    site_local = True
     description = "build a string with an f-string instead of str.format"
 
-    site: cst.Call
-    source: str
-
     def find_sites(self, info: ModuleInfo) -> Sequence[tuple[cst.Call, str]]:
-        """Calls of `format` on a plain str literal, each with its f-string."""
-        return function_sites(info, lambda node, _func, _kinds: self._site(node, info), (cst.Call,))
+        """Calls of `format` on a plain str literal, each with its f-string, in functions
+        where every such call is one."""
+        sites = function_sites(
+            info, lambda node, _func, _kinds: self._site(node, info), (cst.Call,)
+        )
+        return self.whole_functions(sites, info, (cst.Call,)) if sites else sites
 
-    def take_site(self, site: tuple[cst.Call, str], info: ModuleInfo) -> bool:
-        """Keep the call and its f-string apart."""
-        self.site, self.source = site
-        return True
+    def spells(self, node: cst.CSTNode, info: ModuleInfo) -> bool:
+        """A call of `format` on a str literal."""
+        return (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "format"
+            and isinstance(node.func.value, cst.SimpleString)
+        )
 
     def _site(self, node: cst.CSTNode, info: ModuleInfo) -> tuple[cst.Call, str] | None:
         if not (
@@ -275,13 +333,6 @@ class FormatToFString(IdiomRewrite):
         if len(fields) != len(used):
             return None  # an argument's text read back as more than its own field
         return node, source
-
-    def replace(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
-        """Swap the call for the f-string."""
-        if not self.at_site(original_node):
-            return updated_node
-        new = cst.parse_expression(self.source)
-        return new.with_changes(lpar=updated_node.lpar, rpar=updated_node.rpar)
 
 
 TRANSFORMS: tuple[type[Transform], ...] = (ConcatToFString, FormatToFString)

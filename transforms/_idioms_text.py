@@ -26,6 +26,7 @@ differential verification rejects:
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 import libcst as cst
@@ -51,7 +52,7 @@ from transforms._idioms_common import (
     method_expr,
     str_value,
 )
-from transforms._idioms_methods import _ExpressionIdiom
+from transforms._idioms_methods import _ExpressionIdiom, method_operation
 
 
 def _slice(
@@ -85,6 +86,10 @@ class RemovePrefixToSlice(_ExpressionIdiom):
     description = "slice a prefix or suffix off behind a startswith/endswith test"
 
     node_types = (cst.Call,)
+
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every removal of a prefix or suffix from one str."""
+        return method_operation(node, ("removeprefix", "removesuffix"), "remove affix")
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         call = method_call(node)
@@ -165,6 +170,10 @@ class JustifyToConcat(_ExpressionIdiom):
 
     node_types = (cst.Call,)
 
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every padding of one str."""
+        return method_operation(node, ("ljust", "rjust"), "justify")
+
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         call = method_call(node)
         if call is None or call[1] not in ("ljust", "rjust"):
@@ -214,6 +223,10 @@ class CountToSplit(_ExpressionIdiom):
     description = "count a substring by the pieces splitting on it gives"
 
     node_types = (cst.Call,)
+
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every count on one receiver."""
+        return method_operation(node, ("count",), "count")
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         call = method_call(node)
@@ -301,6 +314,11 @@ class SortToSorted(_ExpressionIdiom):
     description = "sort a list by assigning sorted() to its whole slice instead of sort()"
 
     node_types = (cst.Expr,)
+    operation_types = (cst.Call,)
+
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every sort of one list."""
+        return method_operation(node, ("sort",), "sort")
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.Expr):
@@ -356,6 +374,16 @@ class InToFind(_ExpressionIdiom):
     description = "test a substring with str.find instead of in"
 
     node_types = (cst.Comparison,)
+
+    def operation(self, node: cst.CSTNode) -> Hashable | None:
+        """Every membership test in one name."""
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+            target = node.comparisons[0]
+            if isinstance(target.operator, cst.In | cst.NotIn) and isinstance(
+                target.comparator, cst.Name
+            ):
+                return ("in", target.comparator.value)
+        return None
 
     def match(self, node: cst.CSTNode, kinds: Kinds) -> Any:
         if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:

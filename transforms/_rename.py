@@ -18,7 +18,9 @@ The default styles give names a person would write for the variable's role
 subscripts, whether it is returned, and the types of the arguments the calls pass, which
 `generate_variants` hands over); a name is never of a role the use contradicts, and a
 variable whose role nothing tells gets a neutral name (`value`, `seq`), not a confident
-wrong one. `input_...` names are for parameters only, names of what a function builds
+wrong one; no new name is a respelling of another (`v` beside `val`), and when a neutral
+role's names run out, plain names of no role follow (`y`, `z`; `other` in the long styles).
+`input_...` names are for parameters only, names of what a function builds
 (`result`, `running_total`) for locals only. Styles: short (the role's conventional
 `i`, `s`, `xs`, `d`, `k`/`v`, else the name's initials), descriptive (`text`/`s`/`string`,
 `items`/`arr`, `i`/`idx`, `ch`/`c`, `result`/`out`), abbreviated (`txt`, `lst`, `cnt`) and
@@ -306,7 +308,7 @@ class _Rename(Transform):
         self.params: set[str] = set()
         self.locals: set[str] = set()
         self._targets: dict[int, str] = {}
-        self._chosen: dict[str, list[str]] = {}  # role -> the new names given so far
+        self._given: list[tuple[str, str]] = []  # the new names given so far, with roles
 
     def prepare(self, wrapper: MetadataWrapper) -> bool:
         """Find the renameable names and choose a new name for each."""
@@ -319,7 +321,7 @@ class _Rename(Transform):
         fresh = FreshNames(info.names.identifiers)
         self.params = {cast(cst.Param, n).name.value for n in info.of_types((cst.Param,))}
         self.locals = {old for old, nodes in groups.items() if _local_somewhere(info, nodes)}
-        self._chosen = {}
+        self._given = []
         self.begin(fresh)
         for old in groups:
             new = self.new_name(old, roles[old], fresh)
@@ -379,28 +381,47 @@ class _Rename(Transform):
 
     def from_pool(self, pool: list[str], fresh: FreshNames, old: str, role: str) -> str:
         """A free name from `pool` (in a random order), else one of the role's names in the
-        other styles, else the old name kept: never a numbered `items_2`, nor a name of
-        another role."""
+        other styles, else, for a role that says little (`value`, `number`, `item`,
+        `entry`), a plain name of no role (`a`, `b`, `other`), else the old name kept: never
+        a numbered `items_2`, nor a name of another role, nor a respelling of a name
+        already given (`v` beside `val`, `current_value` beside `value`: two variables read
+        as two names, not one misspelt)."""
         order = list(pool)
         self.rng.shuffle(order)
         spare = [w for style in _STYLES for w in style[role] if w not in order]
-        if min(map(len, pool)) > 3:
-            spare.sort(key=len, reverse=True)  # a long name's style stays long
+        neutral = _NEUTRAL_ROLES.get(role, ())
+        if min(map(len, pool)) > 3:  # a long name's style stays long
+            spare.sort(key=len, reverse=True)
+            longer = [w for w in spare if len(w) > 3]
+            spare = [*longer, *(w for w in neutral if len(w) > 3), *spare[len(longer) :]]
+        else:
+            spare += [w for w in neutral if len(w) <= 3]
         # A name both (a helper's parameter and its caller's local, after helper extraction)
         # is unfit for either: `arg` is no name for what the caller builds.
         unfit = (_LOCAL_ONLY if old in self.params else set()) | (
             _PARAM_ONLY if old in self.locals or old not in self.params else set()
         )
-        chosen = self._chosen.setdefault(role, [])
-        # A second variable of a role is not named a respelling of the first's name (`ix`
-        # beside `idx`, `v` beside `val`): two indices read as two names, not one misspelt.
-        candidates = [*order, *spare]
-        candidates.sort(key=lambda c: any(_respells(c, taken) for taken in chosen))
-        for candidate in candidates:
-            if candidate != old and candidate not in unfit and fresh.is_free(candidate):
-                chosen.append(candidate)
+        for candidate in [*order, *spare]:
+            if (
+                candidate != old
+                and candidate not in unfit
+                and fresh.is_free(candidate)
+                and not any(self._confused(candidate, role, *given) for given in self._given)
+            ):
+                self._given.append((candidate, role))
                 return fresh.take(candidate)
         return old
+
+    @staticmethod
+    def _confused(name: str, role: str, given: str, given_role: str) -> bool:
+        """Whether `name` would read as a respelling of a name `given` already: of any
+        role (`value` and `current_value`), but a one-letter name only of its own role or of
+        another neutral one (`c` for a character beside `cnt` is two names; `v` beside `val`
+        or `value` is one misspelt)."""
+        if not _respells(name, given):
+            return False
+        neutral = role in _NEUTRAL_ROLES and given_role in _NEUTRAL_ROLES
+        return role == given_role or neutral or min(len(name), len(given)) > 1
 
     def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
         """Rename one occurrence."""
@@ -434,10 +455,13 @@ def _local_somewhere(info: ModuleInfo, nodes: list[cst.Name]) -> bool:
 
 def _respells(a: str, b: str) -> bool:
     """Whether one of two different names is the other with letters left out (`ix` and
-    `idx`, `v` and `val`)."""
+    `idx`, `v` and `val`); a one-letter name only respells a name it starts (`x` beside
+    `index` is no respelling of it)."""
     short, long = sorted((a, b), key=len)
     if short == long:
         return False
+    if len(short) == 1:
+        return long.startswith(short)
     rest = iter(long)
     return all(letter in rest for letter in short)
 
@@ -589,11 +613,18 @@ class RenameObfuscated(_Rename):
 
 _STYLES = (_DESCRIPTIVE, _ABBREVIATED, _VERBOSE)
 
+#: Roles that say little of a variable; when their names run out (four values in one
+#: function), plain names of no role follow, as a person names the two of a pair `a, b`
+#: (the short ones for the short styles, the others for the long).
+_NEUTRAL = ("a", "b", "y", "z", "p", "q", "other", "operand", "quantity")
+_NEUTRAL_ROLES = {role: _NEUTRAL for role in ("value", "number", "item", "entry")}
+
 
 def role_names(style: str, role: str, old: str) -> set[str]:
     """The names a default renaming style may give a variable of `role` called `old`: the
-    role's names (of any style, where the style's own run out), the short style's names
-    for the role and the old name's initials.
+    role's names (of any style, where the style's own run out), for a neutral role the
+    plain names that follow them, the short style's names for the role and the old name's
+    initials.
 
     Args:
         style: "rename_short", "rename_descriptive", "rename_abbreviated" or "rename_verbose".
@@ -602,7 +633,7 @@ def role_names(style: str, role: str, old: str) -> set[str]:
     """
     if style == RenameShort.name:
         return {*RenameShort._PREFERRED[role], _initials(old), old} - {""}
-    return {name for pools in _STYLES for name in pools[role]}
+    return {name for pools in _STYLES for name in pools[role]} | set(_NEUTRAL_ROLES.get(role, ()))
 
 
 TRANSFORMS: tuple[type[Transform], ...] = (

@@ -146,6 +146,20 @@ def f(text, n):
             "lambda wrapper",
         ),
         (ORIGINAL.replace("''.join(out)", "''.join(filter(bool, out))"), None),
+        # The bundled cb-203 and cb-027: one statement rewritten, its siblings not.
+        (
+            ORIGINAL.replace(
+                "            out.append(ch * n)", "            out += [ch * n]"
+            ).replace("    return", "    out.extend(text)\n    return"),
+            "mixed spelling",
+        ),
+        (ORIGINAL.replace("    return", "    out.extend(text)\n    return"), None),
+        (
+            ORIGINAL.replace("    return", "    n += 1\n    n = n * 2\n    return"),
+            "mixed spelling",
+        ),
+        (ORIGINAL.replace("    return", "    n += 1\n    n *= 2\n    return"), None),
+        (ORIGINAL.replace("    return", "    n = n + 1\n    n = n * 2\n    return"), None),
         (ORIGINAL.replace("''.join(out)", "''.join(sorted(out, key=lambda c: c.lower()))"), None),
         (ORIGINAL.replace("''.join(out)", "sorted((c for c in out if c), key=len)"), None),
         (

@@ -7,6 +7,8 @@ from transform_cases import Case, Equivalent, KeepsLines, Rewrite, cases, declin
 from transforms._augassign import AugAssignContract, AugAssignExpand
 
 CASES = cases(
+    # Every update of `total` is expanded (before: `total **= 2` was left beside
+    # `total = total * (n - 1)`, two spellings of one update).
     expand_parenthesizes_the_right_operand=Rewrite(
         AugAssignExpand,
         """
@@ -20,7 +22,7 @@ CASES = cases(
         def f(x, n):
             total = 1
             total = total * (n - 1)
-            total **= 2
+            total = total ** 2
             return total
         """,
         seed=1,
@@ -119,6 +121,63 @@ CASES = cases(
         """,
         [(3,), (0,)],
     ),
+    # Bundled cb-027: every update changes (before: `out = out + rep` beside `out += c`).
+    expand_rewrites_every_update_of_its_function=Rewrite(
+        AugAssignExpand,
+        """
+        def f(s, ch, k, rep):
+            count = 0
+            out = ''
+            for c in s:
+                if c == ch:
+                    count += 1
+                    if count % k == 0:
+                        out += rep
+                        continue
+                out += c
+            return out
+        """,
+        """
+        def f(s, ch, k, rep):
+            count = 0
+            out = ''
+            for c in s:
+                if c == ch:
+                    count = count + 1
+                    if count % k == 0:
+                        out = out + rep
+                        continue
+                out = out + c
+            return out
+        """,
+        calls=[("banana", "a", 2, "@"), ("aaaaa", "a", 1, ""), ("", "a", 3, "!")],
+    ),
+    # Every update of the function, whatever its name.
+    contract_rewrites_every_update_of_its_function=Rewrite(
+        AugAssignContract,
+        """
+        def f(n):
+            t = 0
+            i = 0
+            while i < n:
+                t = t + i
+                i = i + 1
+            t = t * 2
+            return t
+        """,
+        """
+        def f(n):
+            t = 0
+            i = 0
+            while i < n:
+                t += i
+                i += 1
+            t *= 2
+            return t
+        """,
+        seed=1,
+        calls=[(0,), (4,)],
+    ),
 )
 
 
@@ -140,7 +199,7 @@ def test_expand_counter_keeps_trailing_comment() -> None:
             out = ""
             for ch in text:
                 count = count + 1  # tally
-                out += ch * 2
+                out = out + ch * 2
             return count, out
         """,
         seed=1,

@@ -7,6 +7,7 @@ import os
 import random
 import subprocess
 import sys
+import tomllib
 import warnings
 from pathlib import Path
 
@@ -342,3 +343,55 @@ def test_visits_that_skip_subtrees_give_the_full_visits_result(
                 assert skipped == full, (transform.name, source)
                 applied += full is not None
     assert applied > 0
+
+
+def test_an_equivalent_transform_declines_to_write_a_line_over_the_limit() -> None:
+    # Bundled cb-025 after a verbose renaming: `idiom_get_membership` wrote
+    # `lookup_table[character] = (lookup_table[character] if character in lookup_table
+    # else 0) + 1` on 101 columns (the longest line of the code is 98).
+    verbose = code(
+        """
+        def f(source_text):
+            lookup_table = {}
+            for character in source_text:
+                if character != ' ':
+                    lookup_table[character] = lookup_table.get(character, 0) + 1
+            item_list = sorted(lookup_table.items(), key=lambda kv: (-kv[1], kv[0]))
+            return ''.join(character for character, amount in item_list if amount > 1)
+        """
+    )
+    assert _base.longest_line(verbose) < _base.LINE_LIMIT
+    assert all(apply_transform("idiom_get_membership", verbose, seed=s) is None for s in range(3))
+    # With short names the same rewrite fits, and is made.
+    short = verbose.replace("lookup_table", "counts").replace("character", "ch")
+    result = apply_transform("idiom_get_membership", short, seed=0)
+    assert result is not None
+    assert "counts[ch] = (counts[ch] if ch in counts else 0) + 1" in result.code
+    # A code whose own longest line is over the limit may keep lines that long.
+    long_line = "    xs = [" + ", ".join(["1"] * 40) + "]\n"
+    wide = short.replace("    counts = {}\n", "    counts = {}\n" + long_line)
+    assert _base.longest_line(wide) > _base.LINE_LIMIT
+    assert apply_transform("idiom_get_membership", wide, seed=0) is not None
+
+
+def test_longest_line_counts_characters_of_the_longest_line() -> None:
+    assert _base.longest_line("") == 0
+    assert _base.longest_line("a = 1\nbb = 22\n") == 7
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    ruff = tomllib.loads(pyproject.read_text(encoding="utf-8"))["tool"]["ruff"]
+    assert ruff["line-length"] == _base.LINE_LIMIT
+
+
+def test_a_distractor_may_write_a_long_line() -> None:
+    # Obfuscated names are unnatural by design: the line limit does not hold them back.
+    wide = code(
+        """
+        def f(ab, cd):
+            return [ab + cd, ab - cd, ab * cd, ab // cd, ab % cd, ab**2, cd**2, ab + 1, cd + 1]
+        """
+    )
+    assert _base.longest_line(wide) <= _base.LINE_LIMIT
+    obfuscated = apply_transform("rename_obfuscated", wide, seed=0)
+    assert obfuscated is not None
+    assert _base.longest_line(obfuscated.code) > _base.LINE_LIMIT
+    assert apply_transform("rename_verbose", wide, seed=0) is None

@@ -659,3 +659,25 @@ def test_a_built_candidate_is_its_last_step_s_result_which_compiles() -> None:
     for candidate in candidates:
         assert candidate.code is candidate.results[-1].code
         compile(candidate.code, "<variant>", "exec", dont_inherit=True)
+
+
+def test_the_renaming_single_goes_to_a_style_that_applies() -> None:
+    # CRUXEval sample_81: a verbose renaming would write a line over 100 columns and
+    # declines. Before, a seed that drew `rename_verbose` for the renaming slot left the
+    # problem without a renaming single (9 of 800 problems, seed 0).
+    code = (
+        "def f(dic, inx):\n"
+        "    try:\n"
+        "        dic[list(dic)[list(dic).index(inx)]] = list(dic)[list(dic).index(inx)].lower()\n"
+        "    except ValueError:\n"
+        "        pass\n"
+        "    return list(dic.items())\n"
+    )
+    calls = ['f({"Bulls": 23, "White Sox": 45}, "Bulls")']
+    drawn = set()
+    for seed in range(6):
+        variants = generate_variants(code, calls, k=1, singles=2, mutants=0, seed=seed)
+        renamings = [v.chain[0] for v in variants if v.single and v.family == "rename"]
+        assert len(renamings) == 1, (seed, [v.chain for v in variants])
+        drawn.update(renamings)
+    assert "rename_verbose" not in drawn

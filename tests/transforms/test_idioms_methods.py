@@ -78,6 +78,8 @@ CASES = cases(
         # `s` is shown to be a list: startswith raises on it, the slice comparison would not.
         "def f(s):\n    s.append(1)\n    return s.startswith('a')\n",
     ),
+    # Both membership tests of `text` change (before: `return text.find('x') >= 0` was left
+    # beside `if sub not in text:`).
     find_comparison_becomes_membership=[
         Rewrite(
             FindToIn,
@@ -91,7 +93,7 @@ CASES = cases(
             def f(text, sub):
                 if sub not in text:
                     return 'missing'
-                return text.find('x') >= 0
+                return 'x' in text
             """,
             seed=1,
             calls=[("abc", "b"), ("abc", "z"), ("xa", ""), ("", "")],
@@ -322,6 +324,7 @@ CASES = cases(
             calls=[({"a": 1}, "a"), ({}, "b")],
         ),
     ],
+    # Both `out += ...` change (before: `out += nums` was left beside `out.append(n)`).
     list_augassign_becomes_append_and_extend=[
         Rewrite(
             AugAssignToAppend,
@@ -338,7 +341,7 @@ CASES = cases(
                 out = []
                 for n in nums:
                     out.append(n)
-                out += nums
+                out.extend(nums)
                 return out
             """,
             seed=1,
@@ -438,6 +441,182 @@ CASES = cases(
             "def f(xs):\n    return g(str(x) for x in xs)\n",
         ),
     ],
+    # Bundled cb-203: both branches extend (before: `out += f(...)` in one, `out.extend(f(...))`
+    # in the other).
+    augassign_becomes_extend_in_every_branch=Rewrite(
+        AugAssignToAppend,
+        """
+        def f(n, opened=0, closed=0, cur=''):
+            if closed == n:
+                return [cur]
+            out = []
+            if opened < n:
+                out += f(n, opened + 1, closed, cur + '(')
+            if closed < opened:
+                out += f(n, opened, closed + 1, cur + ')')
+            return out
+        """,
+        """
+        def f(n, opened=0, closed=0, cur=''):
+            if closed == n:
+                return [cur]
+            out = []
+            if opened < n:
+                out.extend(f(n, opened + 1, closed, cur + '('))
+            if closed < opened:
+                out.extend(f(n, opened, closed + 1, cur + ')'))
+            return out
+        """,
+        calls=[(0,), (2,), (3,)],
+    ),
+    # append and extend on one list are one operation: both become `+=` (a second list
+    # keeps its own spelling only when it is another operation's receiver).
+    append_and_extend_on_one_list_all_become_augassign=Rewrite(
+        AppendToAugAssign,
+        """
+        def f(xs, ys):
+            out = []
+            for x in xs:
+                out.append(x)
+            out.extend(ys)
+            out.append(len(ys))
+            return out
+        """,
+        """
+        def f(xs, ys):
+            out = []
+            for x in xs:
+                out += [x]
+            out += ys
+            out += [len(ys)]
+            return out
+        """,
+        calls=[([1, 2], [3]), ([], [])],
+    ),
+    # A `get` on `d` that cannot change (its key is a call) keeps every `get` on `d` as it
+    # is: before, `d[k] if k in d else 0` stood beside `d.get(k.lower(), 0)`.
+    get_declines_when_another_get_on_the_dict_cannot_change=declines(
+        DictGetToMembership,
+        """
+        def f(d, k):
+            a = d.get(k, 0)
+            b = d.get(k.lower(), 0)
+            return a + b
+        """,
+    ),
+    # A chain of replaces changes as a whole (before: one of the two, seed by seed).
+    chained_replaces_all_become_split_and_join=Rewrite(
+        ReplaceToSplitJoin,
+        """
+        def f(s):
+            return s.replace('a', 'b').replace('c', 'd')
+        """,
+        """
+        def f(s):
+            return 'd'.join('b'.join(s.split('a')).split('c'))
+        """,
+        calls=[("abcabc",), ("",)],
+    ),
+    # CRUXEval sample_224: a pop used inside an expression cannot change, so neither does
+    # the pop statement on the same list (before: `del array[-1]` beside `array.pop()`).
+    pop_declines_when_another_pop_of_the_list_cannot_change=declines(
+        PopToDel,
+        """
+        def f(array, value):
+            array.reverse()
+            array.pop()
+            odd = []
+            while len(array) > 0:
+                odd.append({array.pop(): value})
+            return odd
+        """,
+    ),
+    # Every pop statement of a list changes together (`append` makes `xs` a list, for the
+    # bare `pop()`).
+    pop_statements_of_one_list_all_become_del=Rewrite(
+        PopToDel,
+        """
+        def f(xs):
+            xs.append(0)
+            xs.pop(0)
+            last = xs.pop()
+            return last, xs
+        """,
+        """
+        def f(xs):
+            xs.append(0)
+            del xs[0]
+            last = xs[-1]
+            del xs[-1]
+            return last, xs
+        """,
+        calls=[([1, 2, 3],), ([1, 2],)],
+    ),
+    # CRUXEval sample_261: both lists grow by `+=` (before: `higgs += [i]` beside
+    # `lows.append(i)`, two spellings of one operation in one loop).
+    every_list_of_the_function_grows_one_way=Rewrite(
+        AppendToAugAssign,
+        """
+        def f(nums, target):
+            lows, higgs = [], []
+            for i in nums:
+                if i < target:
+                    lows.append(i)
+                else:
+                    higgs.append(i)
+            lows.clear()
+            return lows, higgs
+        """,
+        """
+        def f(nums, target):
+            lows, higgs = [], []
+            for i in nums:
+                if i < target:
+                    lows += [i]
+                else:
+                    higgs += [i]
+            lows.clear()
+            return lows, higgs
+        """,
+        calls=[([1, 5, 2], 3), ([], 0)],
+    ),
+    # An append that cannot change (to an item of a dict) keeps the function's others.
+    append_declines_where_another_append_of_the_function_cannot_change=declines(
+        AppendToAugAssign,
+        """
+        def f(words):
+            groups = {}
+            out = []
+            for w in words:
+                groups.setdefault(w[0], []).append(w)
+                out.append(w)
+            return groups, out
+        """,
+    ),
+    # CRUXEval sample_446: both in-place changes of `array` become slice operations
+    # (before: `array[:] = array[::-1]` in one branch, `array.clear()` in the other).
+    every_list_method_on_one_list_becomes_a_slice_operation=Rewrite(
+        ListMethodToSlice,
+        """
+        def f(array):
+            l = len(array)
+            if l % 2 == 0:
+                array.clear()
+            else:
+                array.reverse()
+            return array
+        """,
+        """
+        def f(array):
+            l = len(array)
+            if l % 2 == 0:
+                del array[:]
+            else:
+                array[:] = array[::-1]
+            return array
+        """,
+        calls=[([1, 2],), ([1, 2, 3],)],
+    ),
 )
 
 

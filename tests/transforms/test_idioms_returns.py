@@ -231,6 +231,34 @@ CASES = cases(
             "def f(xs):\n    xs[0], xs[xs[0]] = xs[xs[0]], xs[0]\n    return xs\n",
         ),
     ],
+    # Bundled cb-203 had `f'{cur})'` beside `cur + '('`: every concatenation of the function
+    # becomes an f-string.
+    every_concatenation_of_the_function_becomes_an_fstring=Rewrite(
+        ConcatToFString,
+        """
+        def f(words, sep):
+            if not words:
+                return '(' + sep + ')'
+            return words[0] + sep + '...'
+        """,
+        """
+        def f(words, sep):
+            if not words:
+                return f'({sep})'
+            return f'{words[0]}{sep}...'
+        """,
+        calls=[([], "-"), (["a", "b"], ", ")],
+    ),
+    # A concatenation that cannot become an f-string (`str(1)` is a literal in disguise)
+    # keeps the function's others as they are.
+    concatenation_declines_where_another_of_the_function_cannot_change=declines(
+        ConcatToFString,
+        """
+        def f(s):
+            head = s + '-'
+            return head + str(1)
+        """,
+    ),
 )
 
 

@@ -19,13 +19,13 @@ CASES = cases(
     removeprefix_and_removesuffix_with_literals_become_conditional_slices=Rewrite(
         RemovePrefixToSlice,
         """
-        def f(text):
-            return text.removeprefix('ab') + text.removesuffix('yz')
+        def f(s):
+            return s.removeprefix('ab') + s.removesuffix('yz')
         """,
         """
-        def f(text):
-            return (text[2:] if text.startswith('ab') else text) + (text[:-2] if text.endswith('yz') else text)
-        """,  # noqa: E501
+        def f(s):
+            return (s[2:] if s.startswith('ab') else s) + (s[:-2] if s.endswith('yz') else s)
+        """,
         calls=[("abxyz",), ("",), ("ab",), ("yz",), ("a",)],
     ),
     # A str name: `len(s) - len(p)` keeps all of `s` for an empty `p` (`s[:-0]` would not).
@@ -356,6 +356,21 @@ CASES = cases(
         "def f(a, b):\n    return '{}{1}'.format(a, b)\n",
         # A call may act: the f-string would run it at another moment.
         "def f(a, xs):\n    return '{}{}'.format(xs.pop(), a)\n",
+    ),
+    # Both `format` calls of the function change (before: one of the two, seed by seed).
+    every_format_call_of_the_function_becomes_an_fstring=Rewrite(
+        FormatToFString,
+        """
+        def f(a, b):
+            head = '{}:'.format(a)
+            return '{} {}'.format(head, b)
+        """,
+        """
+        def f(a, b):
+            head = f'{a}:'
+            return f'{head} {b}'
+        """,
+        calls=[("x", 1), ("", "")],
     ),
 )
 
