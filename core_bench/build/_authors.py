@@ -24,6 +24,7 @@ from core_bench.datasets import Implementation
 from core_bench.endpoint import Endpoint
 from core_bench.progress import Progress
 from core_bench.schemas import Problem
+from core_bench.stopping import run_stoppable
 
 if TYPE_CHECKING:
     from core_bench.runs import Prompt, ResponseCache
@@ -96,7 +97,7 @@ def ask_authors(
         ValueError: a bad author spec, or no API key for OpenAI's own API.
     """
     check_authors(options.models)
-    return asyncio.run(_ask_all(problems, options, seed, cache))
+    return run_stoppable(_ask_all(problems, options, seed, cache))
 
 
 async def _ask_all(

@@ -111,10 +111,14 @@ def build_in_processes(
                 future = executor.submit(_build_in_process, item[1], options, extra)
                 running[future] = item[0]
 
-        refill()
-        while running:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                index = running.pop(future)
-                yield index, future.result()
+        try:
             refill()
+            while running:
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    index = running.pop(future)
+                    yield index, future.result()
+                refill()
+        except BaseException:  # stopped (Ctrl-C, SIGTERM): start none of the queued problems
+            executor.shutdown(cancel_futures=True)
+            raise

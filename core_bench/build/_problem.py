@@ -47,16 +47,24 @@ def _extend_calls(
 ) -> tuple[list[str], list[str], list[str], dict[str, Outcome]]:
     """The problem's calls plus generated ones that return a literal, with their outputs, and
     the verification calls (those, plus generated calls used only to verify variants), and the
-    original's outcome on each generated call.
+    original's traced outcome on each of its own calls and each generated call.
 
-    Calls are generated once for both uses, and each generated call is run once: its traced
-    outcome gives the output a shipped call needs and the reference verification compares with.
+    Calls are generated once for both uses, and each call is run on the original once: its
+    traced outcome gives the output a shipped call needs, the reference that variants and
+    mutants are verified against, and the trace the original's probes are read from.
     """
     wanted = max(0, options.calls - len(problem.calls))
     kept = list(problem.calls)
     outputs = list(problem.outputs)
     extra: list[str] = []
-    known: dict[str, Outcome] = {}
+    own = list(dict.fromkeys(problem.calls))
+    traced = pool.map(
+        [(problem.code, own)],
+        timeout_s=options.timeout_s,
+        trace=True,
+        max_steps=options.max_steps,
+    )[0]
+    known: dict[str, Outcome] = dict(zip(own, traced, strict=True))
     if wanted + options.verify_calls:
         generated = generate_call_outcomes(
             problem.code,
@@ -77,6 +85,18 @@ def _extend_calls(
             else:
                 extra.append(call)
     return kept, outputs, kept + extra, known
+
+
+def _finished_runs(outcomes: Mapping[str, Outcome]) -> dict[str, Outcome]:
+    """The outcomes whose traced run returned or raised within the step limit: the verifier
+    compares variants with their results, and runs a call cut short again, untraced."""
+    return {
+        call: outcome
+        for call, outcome in outcomes.items()
+        if outcome.status in ("ok", "exception")
+        and outcome.trace is not None
+        and not outcome.trace.truncated
+    }
 
 
 def _traces(
@@ -174,7 +194,7 @@ def build_problem(
         distractors=options.distractors,
         crash_mutants=options.crash_mutants,
         shipped=calls,
-        known_outcomes=known,
+        known_outcomes=_finished_runs(known),
     )
     counters = {"equivalent": 0, "mutant": 0}
     variants = [

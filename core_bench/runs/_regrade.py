@@ -9,7 +9,6 @@ response (failed requests) are kept as they were.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -33,6 +32,7 @@ from core_bench.runs._rundir import (
 from core_bench.runs._session import Session
 from core_bench.runs._summary import summary_rows
 from core_bench.schemas import MetricRow, Sample
+from core_bench.stopping import run_stoppable
 from core_bench.suites import select_suite
 from tracer import SandboxPool
 
@@ -120,7 +120,7 @@ def regrade(
             raise UsageError(f"{config.bench}: not the benchmark the run used (sha256 differs)")
         benchmark = select_suite(benchmark, config.suite, seed=config.suite_seed).benchmark
         old = read_samples(out / "samples.jsonl") if (out / "samples.jsonl").is_file() else []
-        result = asyncio.run(_regrade(config, manifest, benchmark, old, pool))
+        result = run_stoppable(_regrade(config, manifest, benchmark, old, pool))
         if float_tolerance is not None:
             manifest = manifest.model_copy(update={"config": config.public()})
             write_manifest(out, manifest)

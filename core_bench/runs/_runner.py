@@ -35,6 +35,7 @@ from core_bench.runs._session import Session
 from core_bench.runs._summary import summary_rows
 from core_bench.runs._usage import usage_summary
 from core_bench.schemas import MetricRow, Sample
+from core_bench.stopping import run_stoppable
 from core_bench.suites import select_suite
 from tracer import SandboxPool, default_isolation
 
@@ -95,7 +96,7 @@ def run(
         UsageError: another process is writing `config.out` (a run or a regrade).
     """
     with _fewer_collections(), exclusive(config.out, "run or regrade"):
-        return asyncio.run(_run(config, benchmark, pool, progress))
+        return run_stoppable(_run(config, benchmark, pool, progress))
 
 
 @contextlib.contextmanager

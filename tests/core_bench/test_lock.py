@@ -36,21 +36,21 @@ SMALL = BuildOptions(limit=1, variants=1, mutants=0, calls=2, probes=1)
 @contextmanager
 def held_elsewhere(directory: Path) -> Iterator[subprocess.Popen[str]]:
     """Another process holds `directory`'s lock until the block ends."""
-    holder = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-c", HOLDER, str(directory)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
-    )
-    assert holder.stdout is not None and holder.stdin is not None
-    try:
-        assert holder.stdout.readline() == "held\n"
-        yield holder
-    finally:
-        if holder.poll() is None:
-            holder.stdin.write("\n")
-            holder.stdin.flush()
-        holder.wait(timeout=60)
+    ) as holder:
+        assert holder.stdout is not None and holder.stdin is not None
+        try:
+            assert holder.stdout.readline() == "held\n"
+            yield holder
+        finally:
+            if holder.poll() is None:
+                holder.stdin.write("\n")
+                holder.stdin.flush()
+            holder.wait(timeout=60)
 
 
 def test_a_second_build_into_a_directory_being_built_is_refused(tmp_path: Path) -> None:

@@ -1,15 +1,16 @@
 """A command killed with SIGKILL leaves no process behind: its build processes and sandbox
-workers (under bubblewrap or not) die with it."""
+workers (under bubblewrap or not) die with it. So does a build ended by SIGTERM (exit 143).
+(A run ended by SIGINT or SIGTERM: test_cli_signals.)"""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from processes import alive, assert_all_gone, descendants
 from sandbox_modes import HANG_GUARD
 from shared_builds import small_benchmark
 
@@ -18,61 +19,16 @@ pytestmark = HANG_GUARD
 CLI = [sys.executable, "-c", "from core_bench.cli import main; raise SystemExit(main())"]
 
 
-def _children(pid: int) -> list[int]:
-    found: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return found
-    for task in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{task}/children") as handle:
-                found.extend(int(p) for p in handle.read().split())
-        except (OSError, ValueError):
-            pass
-    return found
-
-
-def _descendants(pid: int) -> dict[int, str]:
-    """pid -> start time of every process below `pid` (the start time tells a reused pid)."""
-    out: dict[int, str] = {}
-    todo = _children(pid)
-    while todo:
-        child = todo.pop()
-        start = _start_time(child)
-        if start is not None:
-            out[child] = start
-            todo.extend(_children(child))
-    return out
-
-
-def _start_time(pid: int) -> str | None:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None
-
-
-def _alive(processes: dict[int, str]) -> list[int]:
-    alive = []
-    for pid, start in processes.items():
-        if _start_time(pid) == start:
-            try:
-                with open(f"/proc/{pid}/stat") as handle:
-                    state = handle.read().rsplit(")", 1)[1].split()[0]
-            except OSError:
-                continue
-            if state != "Z":
-                alive.append(pid)
-    return alive
-
-
 def _kill_when_busy(
-    argv: list[str], cwd: Path, wanted: int, command: list[str] = CLI
+    argv: list[str],
+    cwd: Path,
+    wanted: int,
+    command: list[str] = CLI,
+    signum: int = signal.SIGKILL,
+    ended: list[int] | None = None,
 ) -> dict[int, str]:
-    """Start the command, wait until it has `wanted` descendants, SIGKILL it; returns every
-    descendant seen."""
+    """Start the command, wait until it has `wanted` descendants, send it `signum`; returns
+    every descendant seen, and appends the command's exit status to `ended`."""
     process = subprocess.Popen(
         [*command, *argv], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
@@ -80,31 +36,34 @@ def _kill_when_busy(
     deadline = time.monotonic() + 120
     try:
         while time.monotonic() < deadline and process.poll() is None:
-            seen.update(_descendants(process.pid))
-            if len(_alive(seen)) >= wanted:
+            seen.update(descendants(process.pid))
+            if len(alive(seen)) >= wanted:
                 break
             time.sleep(0.05)
         assert process.poll() is None, "the command ended before it could be killed"
-        assert len(_alive(seen)) >= wanted, f"only {len(seen)} descendants appeared"
-        seen.update(_descendants(process.pid))
+        assert len(alive(seen)) >= wanted, f"only {len(seen)} descendants appeared"
+        seen.update(descendants(process.pid))
     finally:
-        process.send_signal(signal.SIGKILL)
-        process.wait()
+        process.send_signal(signum)
+        status = process.wait()
+    if ended is not None:
+        ended.append(status)
     return seen
-
-
-def _assert_all_gone(seen: dict[int, str]) -> None:
-    deadline = time.monotonic() + 20
-    while _alive(seen) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert _alive(seen) == [], f"still alive after SIGKILL of their parent: {_alive(seen)}"
 
 
 def test_a_killed_build_leaves_no_process(tmp_path: Path) -> None:
     argv = ["build", "--dataset", "bundled", "--limit", "12", "--out", str(tmp_path / "b")]
     # the build processes and, below them, their sandbox workers
     seen = _kill_when_busy(argv, tmp_path, wanted=4)
-    _assert_all_gone(seen)
+    assert_all_gone(seen)
+
+
+def test_a_build_ended_by_sigterm_exits_143_and_leaves_no_process(tmp_path: Path) -> None:
+    argv = ["build", "--dataset", "bundled", "--limit", "12", "--out", str(tmp_path / "b")]
+    ended: list[int] = []
+    seen = _kill_when_busy(argv, tmp_path, wanted=4, signum=signal.SIGTERM, ended=ended)
+    assert ended == [143]  # it exited (the handler ran), not killed by the signal (-15)
+    assert_all_gone(seen)
 
 
 def test_a_killed_run_leaves_no_process(tmp_path: Path) -> None:
@@ -114,7 +73,7 @@ def test_a_killed_run_leaves_no_process(tmp_path: Path) -> None:
         "--strategies", "direct,trace", "--quiet",
     ]  # fmt: skip
     seen = _kill_when_busy(argv, tmp_path, wanted=2)
-    _assert_all_gone(seen)
+    assert_all_gone(seen)
 
 
 def test_killed_variant_generation_leaves_no_process(tmp_path: Path) -> None:
@@ -128,4 +87,4 @@ def test_killed_variant_generation_leaves_no_process(tmp_path: Path) -> None:
         "generate_variants_many(problems, processes=2, chunk_size=1)\n"
     )
     seen = _kill_when_busy([], tmp_path, wanted=4, command=[sys.executable, "-c", program])
-    _assert_all_gone(seen)
+    assert_all_gone(seen)

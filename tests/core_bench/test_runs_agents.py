@@ -126,6 +126,7 @@ def test_run_directory_of_an_agent_run(agent_runs: dict[str, RunResult]) -> None
     result = agent_runs["oracle"]
     files = sorted(p.name for p in result.out.iterdir() if not p.name.startswith("cache.sqlite-"))
     assert files == [
+        ".lock",  # one writer at a time (core_bench/_lock.py)
         "cache.sqlite",
         "manifest.json",
         "samples.jsonl",

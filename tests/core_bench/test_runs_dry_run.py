@@ -69,50 +69,6 @@ def test_a_real_model_defaults_to_standard_unless_limited(
     assert "suite full" in capsys.readouterr().out
 
 
-AT_A_TERMINAL = (
-    "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-    "from core_bench.cli import main; sys.exit(main())"
-)
-"""`core-bench` as a terminal starts it: Ctrl-C raises KeyboardInterrupt. A child inherits an
-ignored SIGINT (pytest started as a background job of a script: `pytest ... &`), and Python
-then leaves it ignored: the run went on to its end with status 0 (issue 12's lost Ctrl-C)."""
-
-
-def test_ctrl_c_leaves_an_interrupted_manifest_with_counts(bench: Path, tmp_path: Path) -> None:
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    from core_bench.fake_openai import FakeOpenAI
-
-    out = tmp_path / "run"
-    with FakeOpenAI(latency_s=0.3) as server:  # 455 requests, two at a time: a minute or more
-        command = [sys.executable, "-c", AT_A_TERMINAL, "run", "--model", "openai:m"]
-        command += ["--base-url", server.url, "--bench", str(bench), "--out", str(out)]
-        command += ["--suite", "full", "--concurrency", "2", "--quiet"]
-        env = {**os.environ, "OPENAI_API_KEY": "sk-test"}
-        child = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
-        try:
-            # Requests reaching the server: the run's SIGINT handling is in place.
-            hang_guard = time.monotonic() + 600
-            while server.total < 4:
-                assert child.poll() is None, child.stderr.read() if child.stderr else ""
-                assert time.monotonic() < hang_guard, "no request in 10 minutes"
-                time.sleep(0.05)
-            child.send_signal(signal.SIGINT)
-            _, err = child.communicate(timeout=600)  # a hang guard only
-        finally:
-            if child.poll() is None:
-                child.kill()
-                child.wait()
-    assert child.returncode == 130, err
-    manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["status"] == "interrupted"
-    assert manifest["counts"]["requested"] >= 1 and manifest["finished_at"]
-
-
 def test_report_baselines_run_on_the_runs_suite(bench: Path, tmp_path: Path) -> None:
     from core_bench.report import write_report
 

@@ -1,7 +1,9 @@
-"""Ctrl-C at any moment of a run: it stops, its manifest says so with counts, and it resumes.
+"""Ctrl-C or SIGTERM at any moment of a run: it stops, its manifest says so with counts, and
+it resumes.
 
-Each test sends SIGINT at one chosen point of an in-process run, from the main thread, where
-Python handles it at once (as a terminal's Ctrl-C): where it lands is chosen, not timed.
+Each test sends SIGINT or SIGTERM at one chosen point of an in-process run, from the main
+thread, where Python handles it at once (as a terminal's Ctrl-C, or `kill`): where it lands
+is chosen, not timed.
 """
 
 from __future__ import annotations
@@ -25,7 +27,14 @@ import core_bench.runs._session as session
 from core_bench.benchmark import Benchmark
 from core_bench.fake_openai import FakeOpenAI
 from core_bench.runs import Completion, Endpoint, OpenAIBackend, Request, RunConfig, run
+from core_bench.stopping import Terminated, sigterm_stops
 from tracer import SandboxPool
+
+# (the signal, what the run raises): Ctrl-C, and SIGTERM as `core-bench` handles it
+STOPS = [
+    pytest.param(signal.SIGINT, KeyboardInterrupt, id="SIGINT"),
+    pytest.param(signal.SIGTERM, Terminated, id="SIGTERM"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +48,8 @@ def ctrl_c() -> Iterator[None]:
     """SIGINT handled as at a terminal (`asyncio.run` then cancels the run's main task), also
     when pytest inherited it ignored, as a background job of a non-interactive shell does."""
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
+    with sigterm_stops():  # and SIGTERM as the command line handles it
+        yield
     signal.signal(signal.SIGINT, previous)
 
 
@@ -57,15 +67,17 @@ def config(bench: Benchmark, server: FakeOpenAI, tmp_path: Path) -> RunConfig:
     )
 
 
-def ctrl_c_before(function: Callable[..., Any], nth: int = 1) -> Callable[..., Any]:
-    """`function` (plain or async) that first sends SIGINT on its `nth` call."""
+def ctrl_c_before(
+    function: Callable[..., Any], nth: int = 1, signum: int = signal.SIGINT
+) -> Callable[..., Any]:
+    """`function` (plain or async) that first sends `signum` (SIGINT) on its `nth` call."""
     calls = 0
 
     def count() -> None:
         nonlocal calls
         calls += 1
         if calls == nth:
-            signal.raise_signal(signal.SIGINT)
+            signal.raise_signal(signum)
 
     if inspect.iscoroutinefunction(function):
 
@@ -96,8 +108,11 @@ WINDOWS = [
 ]
 
 
+@pytest.mark.parametrize(("signum", "stop"), STOPS)
 @pytest.mark.parametrize(("owner", "name", "nth", "all_made"), WINDOWS)
-def test_ctrl_c_stops_the_run_with_an_interrupted_manifest_and_it_resumes(
+def test_ctrl_c_or_sigterm_stops_the_run_with_an_interrupted_manifest_and_it_resumes(
+    signum: int,
+    stop: type[KeyboardInterrupt],
     owner: object,
     name: str,
     nth: int,
@@ -112,8 +127,8 @@ def test_ctrl_c_stops_the_run_with_an_interrupted_manifest_and_it_resumes(
 ) -> None:
     server.reset_counts()
     with monkeypatch.context() as patch:
-        patch.setattr(owner, name, ctrl_c_before(getattr(owner, name), nth))
-        with pytest.raises(KeyboardInterrupt):
+        patch.setattr(owner, name, ctrl_c_before(getattr(owner, name), nth, signum))
+        with pytest.raises(stop):
             run(config, benchmark=bench, pool=pool, progress=False)
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["status"] == "interrupted" and manifest["finished_at"]
@@ -133,7 +148,10 @@ def test_ctrl_c_stops_the_run_with_an_interrupted_manifest_and_it_resumes(
         assert len(kept) == again.counts["samples"] and again.counts["requested"] == 0
 
 
+@pytest.mark.parametrize(("signum", "stop"), STOPS)
 def test_a_cancellation_a_library_loses_still_stops_the_request_loop(
+    signum: int,
+    stop: type[KeyboardInterrupt],
     config: RunConfig,
     bench: Benchmark,
     pool: SandboxPool,
@@ -148,7 +166,7 @@ def test_a_cancellation_a_library_loses_still_stops_the_request_loop(
         nonlocal calls
         calls += 1
         if calls == 3:
-            signal.raise_signal(signal.SIGINT)
+            signal.raise_signal(signum)
             # Lost, as asyncio.wait_for lost one arriving with the response on 3.11 (the
             # sleep is cancelled at once; its length is a hang guard only).
             with contextlib.suppress(asyncio.CancelledError):
@@ -156,7 +174,7 @@ def test_a_cancellation_a_library_loses_still_stops_the_request_loop(
         return await complete(self, request)
 
     monkeypatch.setattr(OpenAIBackend, "complete", losing)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(stop):
         run(config, benchmark=bench, pool=pool, progress=False)
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["status"] == "interrupted"
