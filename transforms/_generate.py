@@ -1026,9 +1026,7 @@ def _equivalents(
     composed: list[tuple[_Candidate, int]] = []
     singles: list[tuple[_Candidate, int]] = []
     for salt in range(plan.rounds):
-        # Composed variants that differ from a single or another only in names count once.
-        shapes = {c.shape for c, _ in composed} - {c.shape for c, _ in singles[: plan.singles]}
-        if len(shapes) >= plan.k and (salt > 0 or plan.singles == 0):
+        if len(composed) >= plan.k and (salt > 0 or plan.singles == 0):
             break
         clock = time.perf_counter()
         rng = random.Random(f"core-bench-chains:{builder.seed}:{salt}:{builder.code}")
