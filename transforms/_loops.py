@@ -44,6 +44,7 @@ from transforms._analysis import (
     wrap,
 )
 from transforms._base import Transform
+from transforms._idioms_common import is_str_literal
 
 
 @dataclass
@@ -465,8 +466,8 @@ def _sequence_expr(expr: cst.BaseExpression, info: ModuleInfo) -> bool:
 def _string_expr(expr: cst.BaseExpression) -> bool:
     """Whether `expr` surely gives a str (a literal, `str(...)`, a str method that returns a
     str, or a `+` with one of them): the local holding it is named as text, not `items`."""
-    if isinstance(expr, cst.SimpleString | cst.ConcatenatedString | cst.FormattedString):
-        return not (isinstance(expr, cst.SimpleString) and "b" in expr.prefix.lower())
+    if isinstance(expr, cst.ConcatenatedString | cst.FormattedString) or is_str_literal(expr):
+        return True
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
         return _string_expr(strip_parens(expr.left)) or _string_expr(strip_parens(expr.right))
     if isinstance(expr, cst.Call):
